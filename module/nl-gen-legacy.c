@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause)
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/xrpcrdma.yaml (per-op form, scripts/nl-legacy-spec.py) */
+/* YNL-GEN kernel source */
+
+#include <net/netlink.h>
+#include <net/genetlink.h>
+
+#include "nl-gen-legacy.h"
+
+#include <uapi/linux/xrpcrdma.h>
+
+/* XRPCRDMA_CMD_DEVICE_GET - do */
+const struct nla_policy xrpcrdma_device_get_nl_policy[XRPCRDMA_A_DEVICE_NAME + 1] = {
+	[XRPCRDMA_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = XRPCRDMA_DEV_NAME_MAX_LEN, },
+};
+
+/* XRPCRDMA_CMD_DEVICE_SET - do */
+const struct nla_policy xrpcrdma_device_set_nl_policy[XRPCRDMA_A_DEVICE_ENABLED + 1] = {
+	[XRPCRDMA_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = XRPCRDMA_DEV_NAME_MAX_LEN, },
+	[XRPCRDMA_A_DEVICE_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
+};
+
+/* XRPCRDMA_CMD_MODULE_GET - do */
+const struct nla_policy xrpcrdma_module_get_nl_policy[XRPCRDMA_A_MODULE_VERSION + 1] = {
+	[XRPCRDMA_A_MODULE_VERSION] = { .type = NLA_NUL_STRING, },
+};
+
+/* Ops table for xrpcrdma */
+const struct genl_ops xrpcrdma_nl_ops[3] = {
+	{
+		.cmd		= XRPCRDMA_CMD_DEVICE_GET,
+		.doit		= xrpcrdma_nl_device_get_doit,
+		.dumpit		= xrpcrdma_nl_device_get_dumpit,
+		.policy		= xrpcrdma_device_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_DEVICE_NAME,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_DEVICE_SET,
+		.doit		= xrpcrdma_nl_device_set_doit,
+		.policy		= xrpcrdma_device_set_nl_policy,
+		.maxattr	= XRPCRDMA_A_DEVICE_ENABLED,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_MODULE_GET,
+		.doit		= xrpcrdma_nl_module_get_doit,
+		.policy		= xrpcrdma_module_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_MODULE_VERSION,
+	},
+};

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/xrpcrdma.yaml (per-op form, scripts/nl-legacy-spec.py) */
+/* YNL-GEN kernel header */
+
+#ifndef _LINUX_XRPCRDMA_GEN_H
+#define _LINUX_XRPCRDMA_GEN_H
+
+#include <net/netlink.h>
+#include <net/genetlink.h>
+
+#include <uapi/linux/xrpcrdma.h>
+
+extern const struct nla_policy xrpcrdma_device_get_nl_policy[XRPCRDMA_A_DEVICE_NAME + 1];
+
+extern const struct nla_policy xrpcrdma_device_set_nl_policy[XRPCRDMA_A_DEVICE_ENABLED + 1];
+
+extern const struct nla_policy xrpcrdma_module_get_nl_policy[XRPCRDMA_A_MODULE_VERSION + 1];
+
+/* Ops table for xrpcrdma */
+extern const struct genl_ops xrpcrdma_nl_ops[3];
+
+int xrpcrdma_nl_device_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_device_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb);
+int xrpcrdma_nl_device_set_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_module_get_doit(struct sk_buff *skb, struct genl_info *info);
+
+#endif /* _LINUX_XRPCRDMA_GEN_H */

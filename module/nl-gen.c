@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause)
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/xrpcrdma.yaml */
+/* YNL-GEN kernel source */
+
+#include <net/netlink.h>
+#include <net/genetlink.h>
+
+#include "nl-gen.h"
+
+#include <uapi/linux/xrpcrdma.h>
+
+/* XRPCRDMA_CMD_DEVICE_GET - do */
+static const struct nla_policy xrpcrdma_device_get_nl_policy[XRPCRDMA_A_DEVICE_NAME + 1] = {
+	[XRPCRDMA_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = XRPCRDMA_DEV_NAME_MAX_LEN, },
+};
+
+/* XRPCRDMA_CMD_DEVICE_SET - do */
+static const struct nla_policy xrpcrdma_device_set_nl_policy[XRPCRDMA_A_DEVICE_ENABLED + 1] = {
+	[XRPCRDMA_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = XRPCRDMA_DEV_NAME_MAX_LEN, },
+	[XRPCRDMA_A_DEVICE_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
+};
+
+/* Ops table for xrpcrdma */
+static const struct genl_split_ops xrpcrdma_nl_ops[] = {
+	{
+		.cmd		= XRPCRDMA_CMD_DEVICE_GET,
+		.doit		= xrpcrdma_nl_device_get_doit,
+		.policy		= xrpcrdma_device_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_DEVICE_NAME,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= XRPCRDMA_CMD_DEVICE_GET,
+		.dumpit	= xrpcrdma_nl_device_get_dumpit,
+		.flags	= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_DEVICE_SET,
+		.doit		= xrpcrdma_nl_device_set_doit,
+		.policy		= xrpcrdma_device_set_nl_policy,
+		.maxattr	= XRPCRDMA_A_DEVICE_ENABLED,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= XRPCRDMA_CMD_MODULE_GET,
+		.doit	= xrpcrdma_nl_module_get_doit,
+		.flags	= GENL_CMD_CAP_DO,
+	},
+};
+
+struct genl_family xrpcrdma_nl_family __ro_after_init = {
+	.name		= XRPCRDMA_FAMILY_NAME,
+	.version	= XRPCRDMA_FAMILY_VERSION,
+	.netnsok	= true,
+	.parallel_ops	= true,
+	.module		= THIS_MODULE,
+	.split_ops	= xrpcrdma_nl_ops,
+	.n_split_ops	= ARRAY_SIZE(xrpcrdma_nl_ops),
+};

@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install, idempotently, every Debian package xrpcrdma needs to build and test.
+# Kernel ABI numbers change with each security update: discover, never hard-code.
+set -euo pipefail
+
+export DEBIAN_FRONTEND=noninteractive
+
+pkgs=(
+	linux-image-amd64 linux-headers-amd64
+	linux-source-6.12
+	qemu-system-x86 busybox-static
+	rdma-core ibverbs-utils rdmacm-utils perftest iproute2
+	libnl-3-dev libnl-genl-3-dev libibverbs-dev librdmacm-dev
+	libcli11-dev nlohmann-json3-dev libgtest-dev cmake g++ make
+	nfs-kernel-server nfs-common
+	python3 python3-yaml python3-jsonschema sparse
+	build-essential bc kmod cpio xz-utils
+)
+
+missing_pkgs() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || echo "$p"
+	done
+}
+
+# The newest 6.12 kernel line Debian offers for bookworm (e.g. 6.12.117+deb12).
+newest_612() {
+	apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' |
+		sed -n 's/^linux-image-\(6\.12\.[0-9]*+deb12\)-amd64-unsigned .*/\1/p' |
+		sort -V | tail -n 1
+}
+
+updated=0
+apt_update_once() {
+	if [ "$updated" = 0 ]; then
+		apt-get update -qq
+		updated=1
+	fi
+}
+
+# Fast path: everything is present already (no network touched).
+have_612=$(dpkg-query -W -f='${Package} ${Status}\n' 'linux-image-6.12.*+deb12-amd64-unsigned' 2>/dev/null |
+	grep -c 'install ok installed' || true)
+todo=$(missing_pkgs "${pkgs[@]}")
+if [ -z "$todo" ] && [ "$have_612" -gt 0 ]; then
+	exit 0
+fi
+
+apt_update_once
+v612=$(newest_612)
+if [ -z "$v612" ]; then
+	apt-get update -qq
+	v612=$(newest_612)
+fi
+[ -n "$v612" ] || { echo "deps: no 6.12 kernel found in the archive" >&2; exit 1; }
+pkgs+=("linux-image-$v612-amd64-unsigned" "linux-headers-$v612-amd64")
+
+todo=$(missing_pkgs "${pkgs[@]}")
+if [ -n "$todo" ]; then
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $todo
+fi
