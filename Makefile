@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# xrpcrdma: RPC-over-RDMA v1 for the kernel's SUNRPC layer.
+#
+#   make deps     install every Debian package the project needs (root)
+#   make          build module/xrpcrdma.ko (newest installed kernel) and rdmactl
+#   make module KVER=<version> | KDIR=<dir>   the module for another kernel
+#   make modules-all   the module for every installed kernel
+#   make regen    regenerate the files that come from the netlink spec
+#   make check    every test: style, sparse, unit tests, guest selftests
+#   make demo     boot a test host and show the module working with rdmactl
+
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+
+# Installed kernels that can build modules, oldest first.
+KVERS_ALL := $(shell for d in /lib/modules/*/build; do \
+	[ -f $$d/Makefile ] && basename $$(dirname $$d); done 2>/dev/null | sort -V)
+KVER ?= $(lastword $(KVERS_ALL))
+KDIR ?= /lib/modules/$(KVER)/build
+
+KSRC := $(BUILD)/linux-src
+KMOD_DIR = $(BUILD)/kmod/$(KVER)
+RDMACTL := $(BUILD)/ctl/rdmactl
+
+MODULE_SRCS := Kbuild VERSION $(wildcard module/*.c module/*.h) module/Kbuild \
+	uapi/linux/xrpcrdma.h
+
+.PHONY: all deps module modules-all ctl kernel-src regen check demo install clean
+
+all: module ctl
+
+deps:
+	@bash scripts/deps.sh
+
+kernel-src:
+	@scripts/kernel-src.sh $(KSRC)
+
+# Each kernel gets its own copy of the sources, so builds for several
+# kernels never share objects. cp -p keeps times: unchanged files are not
+# rebuilt.
+module:
+	@test -n "$(KVER)" || { echo "no kernel headers installed: make deps" >&2; exit 1; }
+	@mkdir -p $(KMOD_DIR)/module $(KMOD_DIR)/uapi/linux
+	@for f in $(MODULE_SRCS); do cp -p $$f $(KMOD_DIR)/$$f; done
+	$(MAKE) -C $(KDIR) M=$(KMOD_DIR) modules $(if $(C),C=$(C))
+	@if [ "$(KVER)" = "$(lastword $(KVERS_ALL))" ]; then \
+		cp $(KMOD_DIR)/module/xrpcrdma.ko module/xrpcrdma.ko; fi
+
+modules-all:
+	@for k in $(KVERS_ALL); do $(MAKE) --no-print-directory module KVER=$$k KDIR=/lib/modules/$$k/build || exit 1; done
+
+ctl:
+	@cmake -S ctl -B $(BUILD)/ctl -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD)/ctl -j2
+
+regen: kernel-src
+	scripts/nl-gen.sh $(KSRC) $(TOP)
+
+check: deps
+	@scripts/check.sh
+
+demo: deps
+	@scripts/demo.sh
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(KMOD_DIR) modules_install
+	install -D -m 0755 $(RDMACTL) $(DESTDIR)/usr/local/sbin/rdmactl
+
+clean:
+	rm -rf $(BUILD) module/xrpcrdma.ko

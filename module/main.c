@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - load and unload of xrpcrdma.ko: brings the layers up in order
+ * and takes them down in reverse. Owns no state of its own.
+ */
+#include <linux/module.h>
+
+#include "xrpcrdma.h"
+
+static int __init xr_init(void)
+{
+	int err;
+
+	err = xr_device_init();
+	if (err)
+		goto out;
+	/*
+	 * Netlink last: once the family is registered, handlers can run
+	 * and they expect the device list to be there.
+	 */
+	err = xr_nl_init();
+	if (err)
+		goto out_device;
+
+	pr_info(XR_MODNAME ": version " XR_VERSION " loaded\n");
+	return 0;
+
+out_device:
+	xr_device_exit();
+out:
+	return err;
+}
+
+static void __exit xr_exit(void)
+{
+	/* Netlink first: no handler may look at devices being removed. */
+	xr_nl_exit();
+	xr_device_exit();
+	xr_obj_check_all_released();
+	pr_info(XR_MODNAME ": unloaded\n");
+}
+
+module_init(xr_init);
+module_exit(xr_exit);
+
+MODULE_DESCRIPTION("RPC-over-RDMA version 1 transport for SUNRPC");
+MODULE_AUTHOR("The xrpcrdma developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(XR_VERSION);

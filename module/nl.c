@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nl.c - the handlers of the xrpcrdma generic netlink family. The policy,
+ * the ops table and the family come from the spec
+ * (Documentation/netlink/specs/xrpcrdma.yaml) through ynl-gen; this is the
+ * only hand-written netlink code and the only file that parses netlink.
+ * It calls small functions of the other files and owns no state.
+ */
+#include <generated/utsrelease.h>
+#include <net/genetlink.h>
+#include <rdma/ib_cache.h>
+
+#include "xrpcrdma.h"
+
+/*
+ * GENL_REQ_ATTR_CHECK() reports the missing attribute's type in the
+ * extended ack; add words a person can read.
+ */
+#define XR_NL_REQUIRE(info, type, what) ({				\
+	bool __missing = GENL_REQ_ATTR_CHECK(info, type);		\
+									\
+	if (__missing)							\
+		NL_SET_ERR_MSG((info)->extack,				\
+			       "missing " what " attribute");		\
+	__missing;							\
+})
+
+/* Name of the network device under @port of @ibdev, or "" when none. */
+static void xr_nl_port_netdev(struct ib_device *ibdev, u32 port,
+			      char name[IFNAMSIZ])
+{
+	const struct ib_gid_attr *attr;
+	struct net_device *ndev;
+
+	name[0] = '\0';
+	if (!rdma_protocol_roce(ibdev, port))
+		return;
+	attr = rdma_get_gid_attr(ibdev, port, 0);
+	if (IS_ERR(attr))
+		return;
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(attr);
+	if (!IS_ERR(ndev))
+		strscpy(name, ndev->name, IFNAMSIZ);
+	rcu_read_unlock();
+	rdma_put_gid_attr(attr);
+}
+
+static int xr_nl_put_port(struct sk_buff *msg, struct ib_device *ibdev,
+			  u32 port)
+{
+	enum ib_port_state state = IB_PORT_NOP;
+	char netdev[IFNAMSIZ];
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, XRPCRDMA_A_DEVICE_PORT);
+	if (!nest)
+		return -EMSGSIZE;
+	if (ib_get_cached_port_state(ibdev, port, &state))
+		state = IB_PORT_NOP;
+	xr_nl_port_netdev(ibdev, port, netdev);
+
+	if (nla_put_u32(msg, XRPCRDMA_A_PORT_NUMBER, port) ||
+	    nla_put_u32(msg, XRPCRDMA_A_PORT_STATE, state) ||
+	    (netdev[0] && nla_put_string(msg, XRPCRDMA_A_PORT_NETDEV, netdev)))
+		goto out_cancel;
+	nla_nest_end(msg, nest);
+	return 0;
+
+out_cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
+}
+
+/* Caller holds xr_device_lock(). */
+static int xr_nl_fill_device(struct sk_buff *msg, struct xr_device *xd)
+{
+	struct ib_device *ibdev = xd->xd_ibdev;
+	u32 port;
+
+	if (nla_put_u32(msg, XRPCRDMA_A_DEVICE_INDEX, ibdev->index) ||
+	    nla_put_string(msg, XRPCRDMA_A_DEVICE_NAME, dev_name(&ibdev->dev)) ||
+	    nla_put_u64_64bit(msg, XRPCRDMA_A_DEVICE_NODE_GUID,
+			      be64_to_cpu(ibdev->node_guid),
+			      XRPCRDMA_A_DEVICE_PAD) ||
+	    nla_put_u8(msg, XRPCRDMA_A_DEVICE_USABLE, xr_device_usable(xd)) ||
+	    nla_put_u8(msg, XRPCRDMA_A_DEVICE_ENABLED, xd->xd_enabled))
+		return -EMSGSIZE;
+	rdma_for_each_port(ibdev, port)
+		if (xr_nl_put_port(msg, ibdev, port))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * Look up the device named by the request's name attribute, which the
+ * operation's policy has already checked. Caller holds xr_device_lock().
+ */
+static struct xr_device *xr_nl_find_device(struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[XRPCRDMA_A_DEVICE_NAME];
+	struct xr_device *xd;
+
+	xd = xr_device_find(nla_data(attr));
+	if (!xd)
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "no RDMA device of that name");
+	return xd;
+}
+
+/**
+ * xrpcrdma_nl_device_get_doit - report one RDMA device
+ * @skb: the request
+ * @info: the request's attributes and extended ack
+ *
+ * Return values:
+ *   %0: the reply was sent
+ *   %-EINVAL: the name attribute is missing
+ *   %-ENODEV: xrpcrdma sees no device of that name
+ *   %-ENOMEM: no memory for the reply
+ *   %-EMSGSIZE: the reply did not fit in a message
+ */
+int xrpcrdma_nl_device_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct xr_device *xd;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	err = -EINVAL;
+	if (XR_NL_REQUIRE(info, XRPCRDMA_A_DEVICE_NAME, "device name"))
+		goto out;
+
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0,
+				XRPCRDMA_CMD_DEVICE_GET);
+	if (!hdr)
+		goto out_free_msg;
+
+	xr_device_lock();
+	err = -ENODEV;
+	xd = xr_nl_find_device(info);
+	if (xd)
+		err = xr_nl_fill_device(msg, xd);
+	xr_device_unlock();
+	if (err)
+		goto out_free_msg;
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+out_free_msg:
+	nlmsg_free(msg);
+out:
+	return err;
+}
+
+/**
+ * xrpcrdma_nl_device_get_dumpit - report every RDMA device xrpcrdma sees
+ * @skb: the message to fill
+ * @cb: dump state
+ *
+ * cb->args[0] holds the lowest device index not yet reported. Devices are
+ * kept sorted by index, so the dump resumes correctly even when devices
+ * came or went between two parts.
+ *
+ * Return: the length of @skb (more to come, or 0 when done), or a negative
+ * errno when not even one device fits.
+ */
+int xrpcrdma_nl_device_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct xr_device *xd;
+	int err = 0;
+	void *hdr;
+
+	xr_device_lock();
+	for (xd = xr_device_next(cb->args[0]); xd;
+	     xd = xr_device_next(cb->args[0])) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &xrpcrdma_nl_family,
+				  NLM_F_MULTI, XRPCRDMA_CMD_DEVICE_GET);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		err = xr_nl_fill_device(skb, xd);
+		if (err) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = xd->xd_ibdev->index + 1;
+	}
+	xr_device_unlock();
+
+	/* A full message ends this part; the next one resumes. */
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+/**
+ * xrpcrdma_nl_device_set_doit - change the settings of one RDMA device
+ * @skb: the request
+ * @info: the request's attributes and extended ack
+ *
+ * Requires CAP_NET_ADMIN (the core checks GENL_ADMIN_PERM before calling).
+ *
+ * Return values:
+ *   %0: the device was changed
+ *   %-EINVAL: the name or the enabled attribute is missing
+ *   %-ENODEV: xrpcrdma sees no device of that name
+ */
+int xrpcrdma_nl_device_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct xr_device *xd;
+	bool enabled;
+	int err;
+
+	err = -EINVAL;
+	if (XR_NL_REQUIRE(info, XRPCRDMA_A_DEVICE_NAME, "device name") ||
+	    XR_NL_REQUIRE(info, XRPCRDMA_A_DEVICE_ENABLED, "enabled"))
+		goto out;
+	enabled = nla_get_u8(info->attrs[XRPCRDMA_A_DEVICE_ENABLED]);
+
+	xr_device_lock();
+	err = -ENODEV;
+	xd = xr_nl_find_device(info);
+	if (xd) {
+		if (xd->xd_enabled != enabled)
+			pr_info(XR_MODNAME ": device %s %s\n",
+				dev_name(&xd->xd_ibdev->dev),
+				enabled ? "enabled" : "disabled");
+		xd->xd_enabled = enabled;
+		err = 0;
+	}
+	xr_device_unlock();
+out:
+	return err;
+}
+
+static int xr_nl_put_live_objects(struct sk_buff *msg)
+{
+	struct nlattr *nest;
+	int kind;
+
+	for (kind = 0; kind < XR_OBJ_COUNT; kind++) {
+		nest = nla_nest_start(msg, XRPCRDMA_A_MODULE_LIVE_OBJECT);
+		if (!nest)
+			return -EMSGSIZE;
+		if (nla_put_string(msg, XRPCRDMA_A_LIVE_OBJECT_NAME,
+				   xr_obj_name(kind)) ||
+		    nla_put_u64_64bit(msg, XRPCRDMA_A_LIVE_OBJECT_COUNT,
+				      xr_obj_live(kind),
+				      XRPCRDMA_A_LIVE_OBJECT_PAD)) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+/**
+ * xrpcrdma_nl_module_get_doit - report the module's version and counters
+ * @skb: the request
+ * @info: the request's extended ack
+ *
+ * Return values:
+ *   %0: the reply was sent
+ *   %-ENOMEM: no memory for the reply
+ *   %-EMSGSIZE: the reply did not fit in a message
+ */
+int xrpcrdma_nl_module_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0,
+				XRPCRDMA_CMD_MODULE_GET);
+	if (!hdr)
+		goto out_free_msg;
+
+	err = -EMSGSIZE;
+	if (nla_put_string(msg, XRPCRDMA_A_MODULE_VERSION, XR_VERSION) ||
+	    nla_put_string(msg, XRPCRDMA_A_MODULE_BUILD_KERNEL, UTS_RELEASE))
+		goto out_free_msg;
+	err = xr_nl_put_live_objects(msg);
+	if (err)
+		goto out_free_msg;
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+out_free_msg:
+	nlmsg_free(msg);
+out:
+	return err;
+}
+
+/**
+ * xr_nl_init - register the xrpcrdma generic netlink family
+ *
+ * Return: 0, or a negative errno from genl_register_family().
+ */
+int xr_nl_init(void)
+{
+	return genl_register_family(&xrpcrdma_nl_family);
+}
+
+/**
+ * xr_nl_exit - unregister the family; no handler runs after this returns
+ */
+void xr_nl_exit(void)
+{
+	genl_unregister_family(&xrpcrdma_nl_family);
+}

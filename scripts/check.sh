@@ -1,0 +1,162 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# check.sh - everything `make check` runs, in order: generated files fresh,
+# module builds for every installed kernel with -Werror, sparse, checkpatch,
+# rdmactl and its unit tests, the test host's own detector test, and the
+# selftests in a test host for each kernel line. Each step logs to
+# build/check/; the closing line counts every test: "N passed, N failed".
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+logs=$top/build/check
+mkdir -p "$logs"
+
+passed=0
+failed=0
+skipped=0
+failed_steps=()
+
+# Kernels with headers and an image the test host can boot, oldest first.
+kernels=()
+for d in /lib/modules/*/build; do
+	k=$(basename "$(dirname "$d")")
+	[ -f "$d/Makefile" ] && [ -f "/boot/vmlinuz-$k" ] && kernels+=("$k")
+done
+mapfile -t kernels < <(printf '%s\n' "${kernels[@]}" | sort -V)
+
+# count_ktap LOG RC: add the top-level KTAP results of LOG to the totals.
+# A step that failed without reporting a failed test counts as one failure.
+count_ktap() {
+	local log=$1 rc=$2 p f s
+
+	p=$(grep -cE '^ok [0-9]+ ' "$log" | head -n1)
+	s=$(grep -cE '^ok [0-9]+ .*# SKIP' "$log" | head -n1)
+	f=$(grep -cE '^not ok [0-9]+ ' "$log" | head -n1)
+	p=$((p - s))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+	[ "$f" -eq 0 ]
+}
+
+# count_ctest LOG RC: add ctest's "N tests failed out of M" to the totals.
+count_ctest() {
+	local log=$1 rc=$2 line f t
+
+	line=$(grep -E 'tests failed out of [0-9]+' "$log" | tail -n1)
+	if [ -z "$line" ]; then
+		failed=$((failed + 1))
+		return 1
+	fi
+	f=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$line")
+	t=$(sed -E 's/.* tests failed out of ([0-9]+).*/\1/' <<<"$line")
+	passed=$((passed + t - f))
+	failed=$((failed + f))
+	[ "$rc" -eq 0 ] && [ "$f" -eq 0 ]
+}
+
+# step NAME KIND CMD...: run CMD with its output in build/check/NAME.log.
+# KIND says how to count: one (one test), ktap, ctest.
+step() {
+	local name=$1 kind=$2 log=$logs/$1.log rc=0 start ok=0
+
+	shift 2
+	start=$(date +%s)
+	echo "== $name"
+	"$@" >"$log" 2>&1 || rc=$?
+	case "$kind" in
+	one)
+		if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); ok=1; fi ;;
+	ktap)	count_ktap "$log" "$rc" || ok=1 ;;
+	ctest)	count_ctest "$log" "$rc" || ok=1 ;;
+	esac
+	[ "$rc" -eq 0 ] || ok=1
+	if [ "$ok" -eq 0 ]; then
+		echo "ok $name ($(($(date +%s) - start)) s)"
+	else
+		echo "not ok $name (exit $rc, $(($(date +%s) - start)) s); its log:"
+		sed 's/^/    /' "$log"
+		failed_steps+=("$name")
+	fi
+}
+
+check_generated() {
+	local tmp rc=0 f
+
+	tmp=$(mktemp -d)
+	scripts/kernel-src.sh build/linux-src || return 1
+	scripts/nl-gen.sh build/linux-src "$tmp" || { rm -rf "$tmp"; return 1; }
+	for f in uapi/linux/xrpcrdma.h module/nl-gen.c module/nl-gen.h \
+		 module/nl-gen-legacy.c module/nl-gen-legacy.h; do
+		if ! diff -u "$f" "$tmp/$f"; then
+			echo "$f is stale: run 'make regen' and commit the result"
+			rc=1
+		fi
+	done
+	rm -rf "$tmp"
+	return $rc
+}
+
+build_module() {
+	make --no-print-directory module KVER="$1" KDIR="/lib/modules/$1/build"
+}
+
+# sparse over every file of the module (C=2 checks even up-to-date files).
+sparse_module() {
+	local out
+
+	out=$(make --no-print-directory module KVER="$1" KDIR="/lib/modules/$1/build" C=2 2>&1)
+	echo "$out"
+	! grep -E '(warning|error):' <<<"$out"
+}
+
+# checkpatch --strict on the project's own kernel-style C files. compat.h is
+# where version checks belong, so LINUX_VERSION_CODE (and the constant
+# comparison checkpatch sees in KERNEL_VERSION()) is allowed there alone.
+run_checkpatch() {
+	local cp="perl build/linux-src/scripts/checkpatch.pl --no-tree --strict --terse --show-types"
+	local files rc=0
+
+	files=$(ls module/*.c module/*.h selftests/*.c selftests/*.h | grep -v '^module/compat.h$')
+	# shellcheck disable=SC2086
+	$cp -f $files | grep -v '^total:' | grep . && rc=1
+	$cp --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f module/compat.h |
+		grep -v '^total:' | grep . && rc=1
+	[ $rc -eq 0 ] && echo "checkpatch: no findings"
+	return $rc
+}
+
+build_ctl() {
+	make --no-print-directory ctl &&
+		ctest --test-dir build/ctl --output-on-failure
+}
+
+guest_selftests() {
+	local k=$1 ko=$top/build/kmod/$1/module/xrpcrdma.ko
+
+	selftests/testhost/run.sh --kernel "$k" --module "$ko" --timeout 900 \
+		--log "$logs/guest-$k.console" -- \
+		env XR_MODULE="$ko" make --no-print-directory -C selftests run_tests
+}
+
+step generated-files-fresh one check_generated
+for k in "${kernels[@]}"; do
+	step "build-$k" one build_module "$k"
+	step "sparse-$k" one sparse_module "$k"
+done
+step checkpatch one run_checkpatch
+step rdmactl ctest build_ctl
+step selftests-build one make --no-print-directory -C selftests
+for k in "${kernels[@]}"; do
+	step "testhost-detector-$k" ktap selftests/testhost/test-detector.sh --kernel "$k"
+	step "selftests-$k" ktap guest_selftests "$k"
+done
+
+echo
+[ ${#failed_steps[@]} -eq 0 ] || echo "failed steps: ${failed_steps[*]}"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] && [ ${#failed_steps[@]} -eq 0 ]

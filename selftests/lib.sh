@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0
+# lib.sh - what every shell selftest of xrpcrdma sources: KTAP output,
+# bounded waits, and where the project's binaries are. Never sleep
+# blindly: wait for a condition with a bound.
+
+XR_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+RDMACTL=${RDMACTL:-$XR_TOP/build/ctl/rdmactl}
+YNL_CLI=${YNL_CLI:-$XR_TOP/build/linux-src/tools/net/ynl/cli.py}
+XR_SPEC=$XR_TOP/Documentation/netlink/specs/xrpcrdma.yaml
+IP=$(command -v /usr/sbin/ip || command -v /sbin/ip || echo ip)
+RDMA=$(command -v /usr/sbin/rdma || command -v /sbin/rdma || echo rdma)
+
+ksft_pass=0
+ksft_fail=0
+ksft_skip=0
+ksft_num=0
+
+ktap_header() {
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+# log_test RC NAME: report one test case; RC 0 passes, 4 skips.
+log_test() {
+	local rc=$1 name=$2
+
+	ksft_num=$((ksft_num + 1))
+	case "$rc" in
+	0) ksft_pass=$((ksft_pass + 1)); echo "ok $ksft_num $name" ;;
+	4) ksft_skip=$((ksft_skip + 1)); echo "ok $ksft_num $name # SKIP" ;;
+	*) ksft_fail=$((ksft_fail + 1)); echo "not ok $ksft_num $name" ;;
+	esac
+}
+
+# run_test NAME FUNCTION [ARGS]: run a test function, report its result.
+run_test() {
+	local name=$1 rc=0
+
+	shift
+	"$@" || rc=$?
+	log_test "$rc" "$name"
+}
+
+ktap_finish() {
+	echo "# Totals: pass:$ksft_pass fail:$ksft_fail xfail:0 xpass:0 skip:$ksft_skip error:0"
+	[ "$ksft_fail" -eq 0 ] || exit 1
+	[ "$ksft_pass" -gt 0 ] || exit 4
+	exit 0
+}
+
+# fail MSG: print why a test case fails and return 1.
+fail() {
+	echo "# FAIL: $*"
+	return 1
+}
+
+# wait_for TIMEOUT_S CMD...: poll CMD every 50 ms until it succeeds.
+wait_for() {
+	local deadline=$(($(date +%s%N) + $1 * 1000000000))
+
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$(date +%s%N)" -lt "$deadline" ] || return 1
+		sleep 0.05
+	done
+}
+
+# need_env VAR...: skip the whole test (exit 4) unless each VAR is set.
+need_env() {
+	local v
+
+	for v in "$@"; do
+		if [ -z "${!v:-}" ]; then
+			echo "TAP version 13"
+			echo "1..0 # SKIP $v not set (run inside the test host)"
+			exit 4
+		fi
+	done
+}
+
+need_rdmactl() {
+	if [ ! -x "$RDMACTL" ]; then
+		echo "TAP version 13"
+		echo "1..0 # SKIP rdmactl not built: $RDMACTL"
+		exit 4
+	fi
+}
+
+module_loaded() {
+	[ -d /sys/module/xrpcrdma ]
+}
+
+# The live count of one kind of object, from rdmactl's JSON.
+live_objects() {
+	"$RDMACTL" -j module show |
+		python3 -c "import json,sys; print(json.load(sys.stdin)['live_objects']['$1'])"
+}

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nl_test.c - the xrpcrdma generic netlink family against the live module:
+ * every operation, and the errors that bad requests must get. Needs the
+ * module loaded and, for the device tests, the RDMA device named by
+ * $XR_RDMA_DEV on the network device $XR_NETDEV (the test host sets both).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/xrpcrdma.h>
+
+#include "genl.h"
+#include "kselftest_harness.h"
+
+struct port_info {
+	uint32_t	number;
+	uint32_t	state;
+	char		netdev[64];
+};
+
+struct dev_info {
+	int		seen;
+	uint32_t	index;
+	char		name[64];
+	uint64_t	node_guid;
+	uint8_t		usable;
+	uint8_t		enabled;
+	int		nports;
+	struct port_info ports[4];
+};
+
+struct dev_list {
+	int		n;
+	struct dev_info	devs[16];
+};
+
+static void copy_str(char *dst, size_t size, const struct nlattr *a)
+{
+	snprintf(dst, size, "%.*s", (int)genl_attr_len(a),
+		 (const char *)genl_attr_data(a));
+}
+
+static void parse_port(struct port_info *p, const struct nlattr *nest)
+{
+	const struct nlattr *a;
+
+	genl_attr_for_each(a, genl_attr_data(nest), genl_attr_len(nest)) {
+		switch (genl_attr_type(a)) {
+		case XRPCRDMA_A_PORT_NUMBER:
+			p->number = *(const uint32_t *)genl_attr_data(a);
+			break;
+		case XRPCRDMA_A_PORT_STATE:
+			p->state = *(const uint32_t *)genl_attr_data(a);
+			break;
+		case XRPCRDMA_A_PORT_NETDEV:
+			copy_str(p->netdev, sizeof(p->netdev), a);
+			break;
+		}
+	}
+}
+
+static void parse_device(struct dev_info *d, const struct nlattr *attrs,
+			 size_t len)
+{
+	const struct nlattr *a;
+
+	memset(d, 0, sizeof(*d));
+	d->seen = 1;
+	genl_attr_for_each(a, attrs, len) {
+		switch (genl_attr_type(a)) {
+		case XRPCRDMA_A_DEVICE_INDEX:
+			d->index = *(const uint32_t *)genl_attr_data(a);
+			break;
+		case XRPCRDMA_A_DEVICE_NAME:
+			copy_str(d->name, sizeof(d->name), a);
+			break;
+		case XRPCRDMA_A_DEVICE_NODE_GUID:
+			memcpy(&d->node_guid, genl_attr_data(a), 8);
+			break;
+		case XRPCRDMA_A_DEVICE_USABLE:
+			d->usable = *(const uint8_t *)genl_attr_data(a);
+			break;
+		case XRPCRDMA_A_DEVICE_ENABLED:
+			d->enabled = *(const uint8_t *)genl_attr_data(a);
+			break;
+		case XRPCRDMA_A_DEVICE_PORT:
+			if (d->nports < 4)
+				parse_port(&d->ports[d->nports++], a);
+			break;
+		}
+	}
+}
+
+static void device_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	parse_device(arg, attrs, len);
+}
+
+static void dump_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	struct dev_list *l = arg;
+
+	if (l->n < 16)
+		parse_device(&l->devs[l->n++], attrs, len);
+}
+
+struct module_info {
+	char		version[64];
+	char		build_kernel[128];
+	int		nobjects;
+	int		device_objects;
+};
+
+static void module_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	struct module_info *m = arg;
+	const struct nlattr *a, *b;
+
+	genl_attr_for_each(a, attrs, len) {
+		char name[64] = "";
+		uint64_t count = 0;
+
+		switch (genl_attr_type(a)) {
+		case XRPCRDMA_A_MODULE_VERSION:
+			copy_str(m->version, sizeof(m->version), a);
+			break;
+		case XRPCRDMA_A_MODULE_BUILD_KERNEL:
+			copy_str(m->build_kernel, sizeof(m->build_kernel), a);
+			break;
+		case XRPCRDMA_A_MODULE_LIVE_OBJECT:
+			genl_attr_for_each(b, genl_attr_data(a),
+					   genl_attr_len(a)) {
+				if (genl_attr_type(b) ==
+				    XRPCRDMA_A_LIVE_OBJECT_NAME)
+					copy_str(name, sizeof(name), b);
+				if (genl_attr_type(b) ==
+				    XRPCRDMA_A_LIVE_OBJECT_COUNT)
+					memcpy(&count, genl_attr_data(b), 8);
+			}
+			m->nobjects++;
+			if (!strcmp(name, "device"))
+				m->device_objects = (int)count;
+			break;
+		}
+	}
+}
+
+FIXTURE(nl) {
+	int fd;
+	int family;
+	const char *dev;
+	const char *netdev;
+	struct genl_req req;
+	struct genl_result res;
+};
+
+FIXTURE_SETUP(nl)
+{
+	self->fd = genl_open();
+	ASSERT_GE(self->fd, 0);
+	self->family = genl_resolve(self->fd, XRPCRDMA_FAMILY_NAME);
+	ASSERT_GT(self->family, 0) TH_LOG("family %s not registered: is the module loaded?",
+					  XRPCRDMA_FAMILY_NAME);
+	self->dev = getenv("XR_RDMA_DEV");
+	self->netdev = getenv("XR_NETDEV");
+}
+
+FIXTURE_TEARDOWN(nl)
+{
+	close(self->fd);
+}
+
+#define NEED_DEVICE()							\
+	do {								\
+		if (!self->dev || !self->netdev)			\
+			SKIP(return, "XR_RDMA_DEV/XR_NETDEV not set");	\
+	} while (0)
+
+static int get_device(FIXTURE_DATA(nl) *self, const char *name,
+		      struct dev_info *d)
+{
+	memset(d, 0, sizeof(*d));
+	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET, 0);
+	genl_req_put_str(&self->req, XRPCRDMA_A_DEVICE_NAME, name);
+	if (genl_run(self->fd, &self->req, device_cb, d, &self->res))
+		return -EIO;
+	return self->res.err;
+}
+
+static int set_enabled(FIXTURE_DATA(nl) *self, const char *name, uint8_t on)
+{
+	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_SET, 0);
+	genl_req_put_str(&self->req, XRPCRDMA_A_DEVICE_NAME, name);
+	genl_req_put_u8(&self->req, XRPCRDMA_A_DEVICE_ENABLED, on);
+	if (genl_run(self->fd, &self->req, NULL, NULL, &self->res))
+		return -EIO;
+	return self->res.err;
+}
+
+TEST_F(nl, module_get)
+{
+	struct module_info m = {};
+	struct dev_list l = {};
+	struct utsname u;
+
+	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_MODULE_GET, 0);
+	ASSERT_EQ(0, genl_run(self->fd, &self->req, module_cb, &m, &self->res));
+	ASSERT_EQ(0, self->res.err);
+	ASSERT_EQ(1, self->res.nreplies);
+	EXPECT_NE(0, strlen(m.version));
+	ASSERT_EQ(0, uname(&u));
+	EXPECT_STREQ(u.release, m.build_kernel);
+	EXPECT_GE(m.nobjects, 1);
+
+	/* The device counter counts what the dump shows. */
+	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET,
+		      NLM_F_DUMP);
+	ASSERT_EQ(0, genl_run(self->fd, &self->req, dump_cb, &l, &self->res));
+	ASSERT_EQ(0, self->res.err);
+	EXPECT_EQ(l.n, m.device_objects);
+}
+
+TEST_F(nl, device_dump_lists_rdma_device)
+{
+	struct dev_list l = {};
+	int i, found = -1;
+
+	NEED_DEVICE();
+	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET,
+		      NLM_F_DUMP);
+	ASSERT_EQ(0, genl_run(self->fd, &self->req, dump_cb, &l, &self->res));
+	ASSERT_EQ(0, self->res.err);
+	for (i = 0; i < l.n; i++) {
+		if (!strcmp(l.devs[i].name, self->dev))
+			found = i;
+		if (i)
+			EXPECT_LT(l.devs[i - 1].index, l.devs[i].index);
+	}
+	ASSERT_GE(found, 0) TH_LOG("%s not in the dump", self->dev);
+	EXPECT_NE(0, l.devs[found].node_guid);
+	EXPECT_EQ(1, l.devs[found].enabled);
+	EXPECT_EQ(1, l.devs[found].usable);
+	ASSERT_EQ(1, l.devs[found].nports);
+	EXPECT_EQ(1, l.devs[found].ports[0].number);
+	EXPECT_EQ(XRPCRDMA_PORT_STATE_ACTIVE, l.devs[found].ports[0].state);
+	EXPECT_STREQ(self->netdev, l.devs[found].ports[0].netdev);
+}
+
+TEST_F(nl, device_get_matches_dump)
+{
+	struct dev_list l = {};
+	struct dev_info d;
+	int i;
+
+	NEED_DEVICE();
+	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET,
+		      NLM_F_DUMP);
+	ASSERT_EQ(0, genl_run(self->fd, &self->req, dump_cb, &l, &self->res));
+	ASSERT_GE(l.n, 1);
+	for (i = 0; i < l.n; i++) {
+		ASSERT_EQ(0, get_device(self, l.devs[i].name, &d));
+		EXPECT_EQ(1, self->res.nreplies);
+		EXPECT_EQ(l.devs[i].index, d.index);
+		EXPECT_EQ(l.devs[i].node_guid, d.node_guid);
+		EXPECT_EQ(l.devs[i].nports, d.nports);
+	}
+}
+
+TEST_F(nl, device_get_unknown_device)
+{
+	struct dev_info d;
+
+	EXPECT_EQ(-ENODEV, get_device(self, "nosuchdev0", &d));
+	EXPECT_STREQ("no RDMA device of that name", self->res.msg);
+	EXPECT_EQ(0, self->res.nreplies);
+}
+
+TEST_F(nl, device_get_missing_name)
+{
+	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET, 0);
+	ASSERT_EQ(0, genl_run(self->fd, &self->req, NULL, NULL, &self->res));
+	EXPECT_EQ(-EINVAL, self->res.err);
+	EXPECT_STREQ("missing device name attribute", self->res.msg);
+	EXPECT_EQ(XRPCRDMA_A_DEVICE_NAME, self->res.miss_type);
+}
+
+TEST_F(nl, device_get_name_too_long)
+{
+	char name[200];
+	struct dev_info d;
+	int err;
+
+	memset(name, 'x', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	err = get_device(self, name, &d);
+	EXPECT_TRUE(err == -EINVAL || err == -ERANGE) TH_LOG("err %d", err);
+	EXPECT_NE(0, strlen(self->res.msg));
+	EXPECT_EQ(0, self->res.nreplies);
+}
+
+TEST_F(nl, device_get_name_not_terminated)
+{
+	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET, 0);
+	genl_req_put(&self->req, XRPCRDMA_A_DEVICE_NAME, "rxe0", 4);
+	ASSERT_EQ(0, genl_run(self->fd, &self->req, NULL, NULL, &self->res));
+	EXPECT_EQ(-EINVAL, self->res.err);
+	EXPECT_NE(0, strlen(self->res.msg));
+}
+
+TEST_F(nl, unknown_attribute_rejected)
+{
+	uint32_t junk = 7;
+
+	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET, 0);
+	genl_req_put_str(&self->req, XRPCRDMA_A_DEVICE_NAME, "rxe0");
+	genl_req_put(&self->req, XRPCRDMA_A_DEVICE_MAX + 5, &junk,
+		     sizeof(junk));
+	ASSERT_EQ(0, genl_run(self->fd, &self->req, NULL, NULL, &self->res));
+	EXPECT_EQ(-EINVAL, self->res.err);
+	EXPECT_NE(0, strlen(self->res.msg));
+}
+
+TEST_F(nl, unknown_command_rejected)
+{
+	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_MAX + 1, 0);
+	ASSERT_EQ(0, genl_run(self->fd, &self->req, NULL, NULL, &self->res));
+	EXPECT_EQ(-EOPNOTSUPP, self->res.err);
+}
+
+TEST_F(nl, device_set_toggles_enabled)
+{
+	struct dev_info d;
+
+	NEED_DEVICE();
+	ASSERT_EQ(0, set_enabled(self, self->dev, 0));
+	ASSERT_EQ(0, get_device(self, self->dev, &d));
+	EXPECT_EQ(0, d.enabled);
+	EXPECT_EQ(0, d.usable);
+	ASSERT_EQ(0, set_enabled(self, self->dev, 1));
+	ASSERT_EQ(0, get_device(self, self->dev, &d));
+	EXPECT_EQ(1, d.enabled);
+	EXPECT_EQ(1, d.usable);
+}
+
+TEST_F(nl, device_set_out_of_range)
+{
+	struct dev_info d;
+
+	NEED_DEVICE();
+	EXPECT_EQ(-ERANGE, set_enabled(self, self->dev, 2));
+	EXPECT_NE(0, strlen(self->res.msg));
+	ASSERT_EQ(0, get_device(self, self->dev, &d));
+	EXPECT_EQ(1, d.enabled);
+}
+
+TEST_F(nl, device_set_missing_enabled)
+{
+	NEED_DEVICE();
+	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_SET, 0);
+	genl_req_put_str(&self->req, XRPCRDMA_A_DEVICE_NAME, self->dev);
+	ASSERT_EQ(0, genl_run(self->fd, &self->req, NULL, NULL, &self->res));
+	EXPECT_EQ(-EINVAL, self->res.err);
+	EXPECT_STREQ("missing enabled attribute", self->res.msg);
+	EXPECT_EQ(XRPCRDMA_A_DEVICE_ENABLED, self->res.miss_type);
+}
+
+TEST_F(nl, device_set_unknown_device)
+{
+	EXPECT_EQ(-ENODEV, set_enabled(self, "nosuchdev0", 1));
+	EXPECT_STREQ("no RDMA device of that name", self->res.msg);
+}
+
+/* A caller without CAP_NET_ADMIN may look but not change. */
+TEST_F(nl, device_set_unprivileged)
+{
+	const char *dev = self->dev ? self->dev : "rxe0";
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct dev_info d;
+		int fd;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		fd = genl_open();
+		if (fd < 0)
+			_exit(11);
+		self->fd = fd;
+		if (set_enabled(self, dev, 0) != -EPERM)
+			_exit(12);
+		/* Reading stays allowed. */
+		genl_req_init(&self->req, self->family,
+			      XRPCRDMA_CMD_MODULE_GET, 0);
+		if (genl_run(fd, &self->req, NULL, NULL, &self->res) ||
+		    self->res.err)
+			_exit(13);
+		(void)d;
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_HARNESS_MAIN
