@@ -17,10 +17,11 @@
  * extended ack; add words a person can read.
  */
 #define XR_NL_REQUIRE(info, type, what) ({				\
-	bool __missing = GENL_REQ_ATTR_CHECK(info, type);		\
+	struct genl_info *__info = (info);				\
+	bool __missing = GENL_REQ_ATTR_CHECK(__info, type);		\
 									\
 	if (__missing)							\
-		NL_SET_ERR_MSG((info)->extack,				\
+		NL_SET_ERR_MSG(__info->extack,				\
 			       "missing " what " attribute");		\
 	__missing;							\
 })

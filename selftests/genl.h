@@ -41,15 +41,29 @@ void genl_req_put_u8(struct genl_req *req, uint16_t type, uint8_t v);
 int genl_run(int fd, struct genl_req *req, genl_reply_cb cb, void *arg,
 	     struct genl_result *res);
 
-/* Walking attributes. */
-#define genl_attr_for_each(a, head, len)				\
-	for ((a) = (head); NLA_OK_((a), (const char *)(head) + (len));	\
-	     (a) = (const struct nlattr *)((const char *)(a) +		\
-					   NLA_ALIGN((a)->nla_len)))
-#define NLA_OK_(a, end)							\
-	((const char *)(a) + NLA_HDRLEN <= (end) &&			\
-	 (a)->nla_len >= NLA_HDRLEN &&					\
-	 (const char *)(a) + (a)->nla_len <= (end))
+/* Walking attributes: stop at the first one that overruns @end. */
+static inline int genl_attr_ok(const struct nlattr *a, const void *end)
+{
+	const char *p = (const char *)a;
+
+	return p + NLA_HDRLEN <= (const char *)end &&
+	       a->nla_len >= NLA_HDRLEN &&
+	       p + a->nla_len <= (const char *)end;
+}
+
+static inline const struct nlattr *genl_attr_next(const struct nlattr *a)
+{
+	return (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len));
+}
+
+static inline const void *genl_attrs_end(const void *head, size_t len)
+{
+	return (const char *)head + len;
+}
+
+#define genl_attr_for_each(pos, head, len)				\
+	for (pos = (head); genl_attr_ok(pos, genl_attrs_end(head, len));	\
+	     pos = genl_attr_next(pos))
 
 static inline const void *genl_attr_data(const struct nlattr *a)
 {

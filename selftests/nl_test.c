@@ -149,56 +149,67 @@ static void module_cb(const struct nlattr *attrs, size_t len, void *arg)
 	}
 }
 
-FIXTURE(nl) {
+/* One netlink client of the family, with its last request and result. */
+struct client {
 	int fd;
 	int family;
-	const char *dev;
-	const char *netdev;
 	struct genl_req req;
 	struct genl_result res;
 };
 
+FIXTURE(nl) {
+	struct client c;
+	const char *dev;
+	const char *netdev;
+};
+
 FIXTURE_SETUP(nl)
 {
-	self->fd = genl_open();
-	ASSERT_GE(self->fd, 0);
-	self->family = genl_resolve(self->fd, XRPCRDMA_FAMILY_NAME);
-	ASSERT_GT(self->family, 0) TH_LOG("family %s not registered: is the module loaded?",
-					  XRPCRDMA_FAMILY_NAME);
+	self->c.fd = genl_open();
+	ASSERT_GE(self->c.fd, 0);
+	self->c.family = genl_resolve(self->c.fd, XRPCRDMA_FAMILY_NAME);
+	ASSERT_GT(self->c.family, 0)
+		TH_LOG("family %s not registered: is the module loaded?",
+		       XRPCRDMA_FAMILY_NAME);
 	self->dev = getenv("XR_RDMA_DEV");
 	self->netdev = getenv("XR_NETDEV");
 }
 
 FIXTURE_TEARDOWN(nl)
 {
-	close(self->fd);
+	close(self->c.fd);
 }
 
-#define NEED_DEVICE()							\
-	do {								\
-		if (!self->dev || !self->netdev)			\
-			SKIP(return, "XR_RDMA_DEV/XR_NETDEV not set");	\
-	} while (0)
+#define NO_DEVICE "XR_RDMA_DEV/XR_NETDEV not set (run in the test host)"
 
-static int get_device(FIXTURE_DATA(nl) *self, const char *name,
-		      struct dev_info *d)
+static int get_device(struct client *c, const char *name, struct dev_info *d)
 {
 	memset(d, 0, sizeof(*d));
-	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET, 0);
-	genl_req_put_str(&self->req, XRPCRDMA_A_DEVICE_NAME, name);
-	if (genl_run(self->fd, &self->req, device_cb, d, &self->res))
+	genl_req_init(&c->req, c->family, XRPCRDMA_CMD_DEVICE_GET, 0);
+	genl_req_put_str(&c->req, XRPCRDMA_A_DEVICE_NAME, name);
+	if (genl_run(c->fd, &c->req, device_cb, d, &c->res))
 		return -EIO;
-	return self->res.err;
+	return c->res.err;
 }
 
-static int set_enabled(FIXTURE_DATA(nl) *self, const char *name, uint8_t on)
+static int set_enabled(struct client *c, const char *name, uint8_t on)
 {
-	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_SET, 0);
-	genl_req_put_str(&self->req, XRPCRDMA_A_DEVICE_NAME, name);
-	genl_req_put_u8(&self->req, XRPCRDMA_A_DEVICE_ENABLED, on);
-	if (genl_run(self->fd, &self->req, NULL, NULL, &self->res))
+	genl_req_init(&c->req, c->family, XRPCRDMA_CMD_DEVICE_SET, 0);
+	genl_req_put_str(&c->req, XRPCRDMA_A_DEVICE_NAME, name);
+	genl_req_put_u8(&c->req, XRPCRDMA_A_DEVICE_ENABLED, on);
+	if (genl_run(c->fd, &c->req, NULL, NULL, &c->res))
 		return -EIO;
-	return self->res.err;
+	return c->res.err;
+}
+
+/* A plain request of @cmd with no attributes (or a dump with NLM_F_DUMP). */
+static int run_plain(struct client *c, uint8_t cmd, uint16_t flags,
+		     genl_reply_cb cb, void *arg)
+{
+	genl_req_init(&c->req, c->family, cmd, flags);
+	if (genl_run(c->fd, &c->req, cb, arg, &c->res))
+		return -EIO;
+	return c->res.err;
 }
 
 TEST_F(nl, module_get)
@@ -207,20 +218,17 @@ TEST_F(nl, module_get)
 	struct dev_list l = {};
 	struct utsname u;
 
-	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_MODULE_GET, 0);
-	ASSERT_EQ(0, genl_run(self->fd, &self->req, module_cb, &m, &self->res));
-	ASSERT_EQ(0, self->res.err);
-	ASSERT_EQ(1, self->res.nreplies);
+	ASSERT_EQ(0, run_plain(&self->c, XRPCRDMA_CMD_MODULE_GET, 0,
+			       module_cb, &m));
+	ASSERT_EQ(1, self->c.res.nreplies);
 	EXPECT_NE(0, strlen(m.version));
 	ASSERT_EQ(0, uname(&u));
 	EXPECT_STREQ(u.release, m.build_kernel);
 	EXPECT_GE(m.nobjects, 1);
 
 	/* The device counter counts what the dump shows. */
-	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET,
-		      NLM_F_DUMP);
-	ASSERT_EQ(0, genl_run(self->fd, &self->req, dump_cb, &l, &self->res));
-	ASSERT_EQ(0, self->res.err);
+	ASSERT_EQ(0, run_plain(&self->c, XRPCRDMA_CMD_DEVICE_GET, NLM_F_DUMP,
+			       dump_cb, &l));
 	EXPECT_EQ(l.n, m.device_objects);
 }
 
@@ -229,11 +237,10 @@ TEST_F(nl, device_dump_lists_rdma_device)
 	struct dev_list l = {};
 	int i, found = -1;
 
-	NEED_DEVICE();
-	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET,
-		      NLM_F_DUMP);
-	ASSERT_EQ(0, genl_run(self->fd, &self->req, dump_cb, &l, &self->res));
-	ASSERT_EQ(0, self->res.err);
+	if (!self->dev || !self->netdev)
+		SKIP(return, NO_DEVICE);
+	ASSERT_EQ(0, run_plain(&self->c, XRPCRDMA_CMD_DEVICE_GET, NLM_F_DUMP,
+			       dump_cb, &l));
 	for (i = 0; i < l.n; i++) {
 		if (!strcmp(l.devs[i].name, self->dev))
 			found = i;
@@ -256,14 +263,14 @@ TEST_F(nl, device_get_matches_dump)
 	struct dev_info d;
 	int i;
 
-	NEED_DEVICE();
-	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET,
-		      NLM_F_DUMP);
-	ASSERT_EQ(0, genl_run(self->fd, &self->req, dump_cb, &l, &self->res));
+	if (!self->dev || !self->netdev)
+		SKIP(return, NO_DEVICE);
+	ASSERT_EQ(0, run_plain(&self->c, XRPCRDMA_CMD_DEVICE_GET, NLM_F_DUMP,
+			       dump_cb, &l));
 	ASSERT_GE(l.n, 1);
 	for (i = 0; i < l.n; i++) {
-		ASSERT_EQ(0, get_device(self, l.devs[i].name, &d));
-		EXPECT_EQ(1, self->res.nreplies);
+		ASSERT_EQ(0, get_device(&self->c, l.devs[i].name, &d));
+		EXPECT_EQ(1, self->c.res.nreplies);
 		EXPECT_EQ(l.devs[i].index, d.index);
 		EXPECT_EQ(l.devs[i].node_guid, d.node_guid);
 		EXPECT_EQ(l.devs[i].nports, d.nports);
@@ -274,18 +281,17 @@ TEST_F(nl, device_get_unknown_device)
 {
 	struct dev_info d;
 
-	EXPECT_EQ(-ENODEV, get_device(self, "nosuchdev0", &d));
-	EXPECT_STREQ("no RDMA device of that name", self->res.msg);
-	EXPECT_EQ(0, self->res.nreplies);
+	EXPECT_EQ(-ENODEV, get_device(&self->c, "nosuchdev0", &d));
+	EXPECT_STREQ("no RDMA device of that name", self->c.res.msg);
+	EXPECT_EQ(0, self->c.res.nreplies);
 }
 
 TEST_F(nl, device_get_missing_name)
 {
-	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET, 0);
-	ASSERT_EQ(0, genl_run(self->fd, &self->req, NULL, NULL, &self->res));
-	EXPECT_EQ(-EINVAL, self->res.err);
-	EXPECT_STREQ("missing device name attribute", self->res.msg);
-	EXPECT_EQ(XRPCRDMA_A_DEVICE_NAME, self->res.miss_type);
+	EXPECT_EQ(-EINVAL, run_plain(&self->c, XRPCRDMA_CMD_DEVICE_GET, 0,
+				     NULL, NULL));
+	EXPECT_STREQ("missing device name attribute", self->c.res.msg);
+	EXPECT_EQ(XRPCRDMA_A_DEVICE_NAME, self->c.res.miss_type);
 }
 
 TEST_F(nl, device_get_name_too_long)
@@ -296,52 +302,54 @@ TEST_F(nl, device_get_name_too_long)
 
 	memset(name, 'x', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
-	err = get_device(self, name, &d);
+	err = get_device(&self->c, name, &d);
 	EXPECT_TRUE(err == -EINVAL || err == -ERANGE) TH_LOG("err %d", err);
-	EXPECT_NE(0, strlen(self->res.msg));
-	EXPECT_EQ(0, self->res.nreplies);
+	EXPECT_NE(0, strlen(self->c.res.msg));
+	EXPECT_EQ(0, self->c.res.nreplies);
 }
 
 TEST_F(nl, device_get_name_not_terminated)
 {
-	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET, 0);
-	genl_req_put(&self->req, XRPCRDMA_A_DEVICE_NAME, "rxe0", 4);
-	ASSERT_EQ(0, genl_run(self->fd, &self->req, NULL, NULL, &self->res));
-	EXPECT_EQ(-EINVAL, self->res.err);
-	EXPECT_NE(0, strlen(self->res.msg));
+	genl_req_init(&self->c.req, self->c.family, XRPCRDMA_CMD_DEVICE_GET, 0);
+	genl_req_put(&self->c.req, XRPCRDMA_A_DEVICE_NAME, "rxe0", 4);
+	ASSERT_EQ(0, genl_run(self->c.fd, &self->c.req, NULL, NULL,
+			      &self->c.res));
+	EXPECT_EQ(-EINVAL, self->c.res.err);
+	EXPECT_NE(0, strlen(self->c.res.msg));
 }
 
 TEST_F(nl, unknown_attribute_rejected)
 {
 	uint32_t junk = 7;
 
-	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_GET, 0);
-	genl_req_put_str(&self->req, XRPCRDMA_A_DEVICE_NAME, "rxe0");
-	genl_req_put(&self->req, XRPCRDMA_A_DEVICE_MAX + 5, &junk,
+	genl_req_init(&self->c.req, self->c.family, XRPCRDMA_CMD_DEVICE_GET, 0);
+	genl_req_put_str(&self->c.req, XRPCRDMA_A_DEVICE_NAME, "rxe0");
+	genl_req_put(&self->c.req, XRPCRDMA_A_DEVICE_MAX + 5, &junk,
 		     sizeof(junk));
-	ASSERT_EQ(0, genl_run(self->fd, &self->req, NULL, NULL, &self->res));
-	EXPECT_EQ(-EINVAL, self->res.err);
-	EXPECT_NE(0, strlen(self->res.msg));
+	ASSERT_EQ(0, genl_run(self->c.fd, &self->c.req, NULL, NULL,
+			      &self->c.res));
+	EXPECT_EQ(-EINVAL, self->c.res.err);
+	EXPECT_NE(0, strlen(self->c.res.msg));
 }
 
 TEST_F(nl, unknown_command_rejected)
 {
-	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_MAX + 1, 0);
-	ASSERT_EQ(0, genl_run(self->fd, &self->req, NULL, NULL, &self->res));
-	EXPECT_EQ(-EOPNOTSUPP, self->res.err);
+	EXPECT_EQ(-EOPNOTSUPP, run_plain(&self->c, XRPCRDMA_CMD_MAX + 1, 0,
+					 NULL, NULL));
 }
 
 TEST_F(nl, device_set_toggles_enabled)
 {
 	struct dev_info d;
 
-	NEED_DEVICE();
-	ASSERT_EQ(0, set_enabled(self, self->dev, 0));
-	ASSERT_EQ(0, get_device(self, self->dev, &d));
+	if (!self->dev || !self->netdev)
+		SKIP(return, NO_DEVICE);
+	ASSERT_EQ(0, set_enabled(&self->c, self->dev, 0));
+	ASSERT_EQ(0, get_device(&self->c, self->dev, &d));
 	EXPECT_EQ(0, d.enabled);
 	EXPECT_EQ(0, d.usable);
-	ASSERT_EQ(0, set_enabled(self, self->dev, 1));
-	ASSERT_EQ(0, get_device(self, self->dev, &d));
+	ASSERT_EQ(0, set_enabled(&self->c, self->dev, 1));
+	ASSERT_EQ(0, get_device(&self->c, self->dev, &d));
 	EXPECT_EQ(1, d.enabled);
 	EXPECT_EQ(1, d.usable);
 }
@@ -350,28 +358,31 @@ TEST_F(nl, device_set_out_of_range)
 {
 	struct dev_info d;
 
-	NEED_DEVICE();
-	EXPECT_EQ(-ERANGE, set_enabled(self, self->dev, 2));
-	EXPECT_NE(0, strlen(self->res.msg));
-	ASSERT_EQ(0, get_device(self, self->dev, &d));
+	if (!self->dev || !self->netdev)
+		SKIP(return, NO_DEVICE);
+	EXPECT_EQ(-ERANGE, set_enabled(&self->c, self->dev, 2));
+	EXPECT_NE(0, strlen(self->c.res.msg));
+	ASSERT_EQ(0, get_device(&self->c, self->dev, &d));
 	EXPECT_EQ(1, d.enabled);
 }
 
 TEST_F(nl, device_set_missing_enabled)
 {
-	NEED_DEVICE();
-	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_DEVICE_SET, 0);
-	genl_req_put_str(&self->req, XRPCRDMA_A_DEVICE_NAME, self->dev);
-	ASSERT_EQ(0, genl_run(self->fd, &self->req, NULL, NULL, &self->res));
-	EXPECT_EQ(-EINVAL, self->res.err);
-	EXPECT_STREQ("missing enabled attribute", self->res.msg);
-	EXPECT_EQ(XRPCRDMA_A_DEVICE_ENABLED, self->res.miss_type);
+	if (!self->dev || !self->netdev)
+		SKIP(return, NO_DEVICE);
+	genl_req_init(&self->c.req, self->c.family, XRPCRDMA_CMD_DEVICE_SET, 0);
+	genl_req_put_str(&self->c.req, XRPCRDMA_A_DEVICE_NAME, self->dev);
+	ASSERT_EQ(0, genl_run(self->c.fd, &self->c.req, NULL, NULL,
+			      &self->c.res));
+	EXPECT_EQ(-EINVAL, self->c.res.err);
+	EXPECT_STREQ("missing enabled attribute", self->c.res.msg);
+	EXPECT_EQ(XRPCRDMA_A_DEVICE_ENABLED, self->c.res.miss_type);
 }
 
 TEST_F(nl, device_set_unknown_device)
 {
-	EXPECT_EQ(-ENODEV, set_enabled(self, "nosuchdev0", 1));
-	EXPECT_STREQ("no RDMA device of that name", self->res.msg);
+	EXPECT_EQ(-ENODEV, set_enabled(&self->c, "nosuchdev0", 1));
+	EXPECT_STREQ("no RDMA device of that name", self->c.res.msg);
 }
 
 /* A caller without CAP_NET_ADMIN may look but not change. */
@@ -384,7 +395,6 @@ TEST_F(nl, device_set_unprivileged)
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		struct dev_info d;
 		int fd;
 
 		if (setgid(65534) || setuid(65534))
@@ -392,16 +402,13 @@ TEST_F(nl, device_set_unprivileged)
 		fd = genl_open();
 		if (fd < 0)
 			_exit(11);
-		self->fd = fd;
-		if (set_enabled(self, dev, 0) != -EPERM)
+		self->c.fd = fd;
+		if (set_enabled(&self->c, dev, 0) != -EPERM)
 			_exit(12);
 		/* Reading stays allowed. */
-		genl_req_init(&self->req, self->family,
-			      XRPCRDMA_CMD_MODULE_GET, 0);
-		if (genl_run(fd, &self->req, NULL, NULL, &self->res) ||
-		    self->res.err)
+		if (run_plain(&self->c, XRPCRDMA_CMD_MODULE_GET, 0,
+			      NULL, NULL))
 			_exit(13);
-		(void)d;
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
