@@ -2,6 +2,7 @@
 #include "cli.hpp"
 
 #include <set>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 

@@ -2,7 +2,7 @@
 #include "commands.hpp"
 
 #include <exception>
-#include <iterator>
+#include <stdexcept>
 
 #include "cli.hpp"
 #include "errors.hpp"

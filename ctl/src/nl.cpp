@@ -264,6 +264,10 @@ void Socket::transact(MsgPtr request, const ReplyHandler &on_reply)
             int error = ex.failure->error;
             throw KernelError(error < 0 ? -error : error, describe(ex.failure->ack));
         }
+        // A dump that the kernel marked NLM_F_DUMP_INTR may have missed
+        // or repeated objects that changed while it ran.
+        if (rc == -NLE_DUMP_INTR)
+            throw Error("netlink: the dump was interrupted by a concurrent change, try again");
         if (rc < 0)
             throw NetlinkError("cannot receive reply", rc);
         if (rc == 0 && !ex.done)
