@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "cli.hpp"
+
+#include <set>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <linux/xrpcrdma.h>
+
+#include "errors.hpp"
+
+namespace rdmactl {
+
+namespace {
+
+// The words left once CLI11 has taken the options out, read front to back.
+class Words {
+public:
+    explicit Words(std::vector<std::string> words) : words_(std::move(words)) {}
+
+    bool empty() const { return pos_ >= words_.size(); }
+    const std::string &peek() const { return words_.at(pos_); }
+    std::string next() { return words_.at(pos_++); }
+
+    // Fails if anything is left; where names the command for the message.
+    void expect_end(const std::string &where) const
+    {
+        if (!empty())
+            throw UsageError("unexpected argument '" + peek() + "' for '" + where + "'");
+    }
+
+private:
+    std::vector<std::string> words_;
+    size_t pos_ = 0;
+};
+
+struct Name {
+    const char *text;
+    int id;
+};
+
+bool starts_with(std::string_view text, std::string_view prefix)
+{
+    return text.substr(0, prefix.size()) == prefix;
+}
+
+// The id that word names, exactly or as a prefix of names that all have the
+// same id (so "d" is "dev" even though "device" matches too).
+int lookup(const std::vector<Name> &names, const std::string &word, const std::string &kind)
+{
+    for (const Name &name : names) {
+        if (word == name.text)
+            return name.id;
+    }
+    std::set<int> ids;
+    std::string candidates;
+    for (const Name &name : names) {
+        if (word.empty() || !starts_with(name.text, word))
+            continue;
+        ids.insert(name.id);
+        candidates += (candidates.empty() ? "" : ", ") + std::string(name.text);
+    }
+    if (ids.size() == 1)
+        return *ids.begin();
+    if (ids.empty())
+        throw UsageError("unknown " + kind + " '" + word + "'");
+    throw UsageError("ambiguous " + kind + " '" + word + "': " + candidates);
+}
+
+std::string device_name(const std::string &word)
+{
+    if (word.empty())
+        throw UsageError("empty device name");
+    if (word.size() > XRPCRDMA_DEV_NAME_MAX_LEN)
+        throw UsageError("device name '" + word + "' is longer than " +
+                         std::to_string(XRPCRDMA_DEV_NAME_MAX_LEN) + " characters");
+    return word;
+}
+
+bool on_off(const std::string &key, const std::string &word)
+{
+    if (word == "on")
+        return true;
+    if (word == "off")
+        return false;
+    throw UsageError("invalid value '" + word + "' for " + key + ": expected on or off");
+}
+
+// ---- Arguments of each command ----
+
+void no_args(Command &, Words &words, const std::string &where)
+{
+    words.expect_end(where);
+}
+
+// dev show [NAME]
+void dev_show_args(Command &cmd, Words &words, const std::string &where)
+{
+    if (!words.empty())
+        cmd.dev_name = device_name(words.next());
+    words.expect_end(where);
+}
+
+enum DevSetting { Enabled };
+
+// dev set NAME enabled {on|off}
+void dev_set_args(Command &cmd, Words &words, const std::string &where)
+{
+    if (words.empty())
+        throw UsageError("'" + where + "' needs a device name");
+    cmd.dev_name = device_name(words.next());
+    if (words.empty())
+        throw UsageError("'" + where + "' needs a setting, e.g. 'enabled on'");
+    while (!words.empty()) {
+        std::string key = words.next();
+        switch (lookup({{"enabled", Enabled}}, key, "setting")) {
+        case Enabled:
+            if (words.empty())
+                throw UsageError("'enabled' needs a value: on or off");
+            if (cmd.enabled)
+                throw UsageError("'enabled' given more than once");
+            cmd.enabled = on_off("enabled", words.next());
+            break;
+        }
+    }
+}
+
+// ---- The grammar ----
+
+using ArgsParser = void (*)(Command &, Words &, const std::string &);
+
+struct VerbSpec {
+    const char *name;
+    Verb verb;
+    ArgsParser parse_args;
+};
+
+struct ObjectSpec {
+    Object object;
+    std::vector<const char *> names; // the first is the canonical one
+    std::vector<VerbSpec> verbs;     // the first is the default
+};
+
+const std::vector<ObjectSpec> &grammar()
+{
+    static const std::vector<ObjectSpec> objects = {
+        {Object::Dev,
+         {"dev", "device"},
+         {{"show", Verb::Show, dev_show_args},
+          {"set", Verb::Set, dev_set_args},
+          {"help", Verb::Help, no_args}}},
+        {Object::Module,
+         {"module", "mod"},
+         {{"show", Verb::Show, no_args}, {"help", Verb::Help, no_args}}},
+    };
+    return objects;
+}
+
+constexpr int help_id = -1; // "help" in the place of an object
+
+const ObjectSpec &object_spec(Object object)
+{
+    for (const ObjectSpec &spec : grammar()) {
+        if (spec.object == object)
+            return spec;
+    }
+    throw std::logic_error("object missing from the grammar");
+}
+
+// OBJECT, or help_id.
+int lookup_object(const std::string &word, bool allow_help)
+{
+    std::vector<Name> names;
+    for (const ObjectSpec &spec : grammar()) {
+        for (const char *name : spec.names)
+            names.push_back({name, static_cast<int>(spec.object)});
+    }
+    if (allow_help)
+        names.push_back({"help", help_id});
+    return lookup(names, word, "object");
+}
+
+const VerbSpec &lookup_verb(const ObjectSpec &spec, const std::string &word)
+{
+    std::vector<Name> names;
+    for (size_t i = 0; i < spec.verbs.size(); i++)
+        names.push_back({spec.verbs[i].name, static_cast<int>(i)});
+    return spec.verbs.at(lookup(names, word, std::string(spec.names.front()) + " command"));
+}
+
+// help [OBJECT]
+void help_args(Command &cmd, Words &words)
+{
+    cmd.action = Action::Help;
+    if (!words.empty())
+        cmd.object = static_cast<Object>(lookup_object(words.next(), false));
+    words.expect_end("help");
+}
+
+// OBJECT [COMMAND [ARGS]]
+void object_command(Command &cmd, Words &words)
+{
+    int id = lookup_object(words.next(), true);
+    if (id == help_id)
+        return help_args(cmd, words);
+
+    const ObjectSpec &spec = object_spec(static_cast<Object>(id));
+    const VerbSpec &verb = words.empty() ? spec.verbs.front() : lookup_verb(spec, words.next());
+    cmd.object = spec.object;
+    cmd.verb = verb.verb;
+    if (verb.verb == Verb::Help)
+        cmd.action = Action::Help;
+    verb.parse_args(cmd, words, std::string(spec.names.front()) + ' ' + verb.name);
+}
+
+} // namespace
+
+Command parse_command_line(int argc, const char *const *argv)
+{
+    CLI::App app{"rdmactl"};
+    app.set_help_flag(); // usage() is ours
+    bool help = false, version = false;
+    std::vector<std::string> words;
+    Command cmd;
+    app.add_flag("-j,--json", cmd.output.json);
+    app.add_flag("-p,--pretty", cmd.output.pretty);
+    app.add_flag("-d,--details", cmd.output.details);
+    app.add_flag("-V,--version", version);
+    app.add_flag("-h,--help", help);
+    app.add_option("words", words);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError &e) {
+        throw UsageError(e.what());
+    }
+
+    Words rest(std::move(words));
+    if (version) {
+        cmd.action = Action::Version;
+    } else if (help) {
+        // "rdmactl dev --help" shows the usage of dev.
+        cmd.action = Action::Help;
+        if (!rest.empty())
+            cmd.object = static_cast<Object>(lookup_object(rest.next(), false));
+    } else if (rest.empty()) {
+        throw UsageError("no object given");
+    } else {
+        object_command(cmd, rest);
+    }
+    return cmd;
+}
+
+std::string usage(Object object)
+{
+    switch (object) {
+    case Object::Dev:
+        return "Usage: rdmactl [OPTIONS] dev [show [NAME]]\n"
+               "       rdmactl [OPTIONS] dev set NAME enabled { on | off }\n"
+               "       rdmactl dev help\n"
+               "The object may also be spelt 'device'.\n";
+    case Object::Module:
+        return "Usage: rdmactl [OPTIONS] module [show]\n"
+               "       rdmactl module help\n"
+               "The object may also be spelt 'mod'.\n";
+    case Object::None:
+        break;
+    }
+    return "Usage: rdmactl [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
+           "       rdmactl help [OBJECT]\n"
+           "where  OBJECT := { dev | module }\n"
+           "Objects and commands may be shortened to a unique prefix (rdmactl d sh).\n"
+           "\n"
+           "Options (before or after the object):\n"
+           "  -j, --json      output JSON\n"
+           "  -p, --pretty    indent the JSON output\n"
+           "  -d, --details   show more details\n"
+           "  -V, --version   print the version of rdmactl\n"
+           "  -h, --help      print this help\n";
+}
+
+} // namespace rdmactl

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "client.hpp"
+
+#include <optional>
+
+#include <linux/xrpcrdma.h>
+
+#include "errors.hpp"
+#include "msg.hpp"
+#include "nl.hpp"
+#include "parse.hpp"
+
+namespace rdmactl {
+
+namespace {
+
+class NetlinkClient : public Client {
+public:
+    NetlinkClient() : family_(socket_.resolve_family(XRPCRDMA_FAMILY_NAME)) {}
+
+    std::vector<Device> list_devices() override
+    {
+        std::vector<Device> devs;
+        socket_.transact(device_dump_request(family_),
+                         [&](const nlmsghdr *nlh) { devs.push_back(parse_device(nlh)); });
+        return devs;
+    }
+
+    Device get_device(const std::string &name) override
+    {
+        return single_reply<Device>(device_get_request(family_, name), parse_device);
+    }
+
+    void set_device_enabled(const std::string &name, bool on) override
+    {
+        socket_.transact(device_set_request(family_, name, on), [](const nlmsghdr *) {});
+    }
+
+    ModuleInfo get_module() override
+    {
+        return single_reply<ModuleInfo>(module_get_request(family_), parse_module);
+    }
+
+    std::vector<std::string> take_warnings() override { return socket_.take_warnings(); }
+
+private:
+    // A "do" request answered by exactly one message.
+    template <typename T> T single_reply(MsgPtr request, T (*parse)(const nlmsghdr *))
+    {
+        std::optional<T> result;
+        socket_.transact(std::move(request), [&](const nlmsghdr *nlh) {
+            if (result)
+                throw ProtocolError("more than one reply to a single request");
+            result = parse(nlh);
+        });
+        if (!result)
+            throw ProtocolError("the kernel acknowledged the request without a reply");
+        return std::move(*result);
+    }
+
+    Socket socket_;
+    int family_;
+};
+
+} // namespace
+
+std::unique_ptr<Client> make_netlink_client()
+{
+    return std::make_unique<NetlinkClient>();
+}
+
+} // namespace rdmactl

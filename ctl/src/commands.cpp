@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "commands.hpp"
+
+#include <exception>
+#include <stdexcept>
+
+#include "cli.hpp"
+#include "errors.hpp"
+#include "output.hpp"
+
+namespace rdmactl {
+
+namespace {
+
+void dev_show(const Command &cmd, Client &client, std::ostream &out)
+{
+    std::vector<Device> devs;
+    if (cmd.dev_name)
+        devs.push_back(client.get_device(*cmd.dev_name));
+    else
+        devs = client.list_devices();
+    print_devices(out, devs, cmd.output);
+}
+
+void dev_set(const Command &cmd, Client &client, std::ostream &)
+{
+    client.set_device_enabled(cmd.dev_name.value(), cmd.enabled.value());
+}
+
+void module_show(const Command &cmd, Client &client, std::ostream &out)
+{
+    print_module(out, client.get_module(), cmd.output);
+}
+
+struct Handler {
+    Object object;
+    Verb verb;
+    void (*fn)(const Command &, Client &, std::ostream &);
+};
+
+constexpr Handler handlers[] = {
+    {Object::Dev, Verb::Show, dev_show},
+    {Object::Dev, Verb::Set, dev_set},
+    {Object::Module, Verb::Show, module_show},
+};
+
+const Handler &find_handler(const Command &cmd)
+{
+    for (const Handler &h : handlers) {
+        if (h.object == cmd.object && h.verb == cmd.verb)
+            return h;
+    }
+    throw std::logic_error("no handler for a parsed command");
+}
+
+void print_warnings(Client *client, std::ostream &err)
+{
+    if (!client)
+        return;
+    for (const std::string &warning : client->take_warnings())
+        err << "rdmactl: warning: " << warning << '\n';
+}
+
+int execute(const Command &cmd, std::ostream &out, std::ostream &err,
+            const ClientFactory &make_client)
+{
+    const Handler &handler = find_handler(cmd);
+    std::unique_ptr<Client> client;
+    try {
+        client = make_client();
+        handler.fn(cmd, *client, out);
+        print_warnings(client.get(), err);
+    } catch (const Error &e) {
+        print_warnings(client.get(), err);
+        err << "rdmactl: " << e.what() << '\n';
+        return exit_error;
+    }
+    out.flush();
+    if (!out) {
+        err << "rdmactl: cannot write the output\n";
+        return exit_error;
+    }
+    return exit_ok;
+}
+
+} // namespace
+
+int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
+        const ClientFactory &make_client)
+{
+    Command cmd;
+    try {
+        cmd = parse_command_line(argc, argv);
+    } catch (const UsageError &e) {
+        err << "rdmactl: " << e.what() << "\nTry 'rdmactl help' for more information.\n";
+        return exit_usage;
+    }
+
+    switch (cmd.action) {
+    case Action::Version:
+        out << "rdmactl " RDMACTL_VERSION "\n";
+        return exit_ok;
+    case Action::Help:
+        out << usage(cmd.object);
+        return exit_ok;
+    case Action::Run:
+        break;
+    }
+    try {
+        return execute(cmd, out, err, make_client);
+    } catch (const std::exception &e) {
+        // Not expected (e.g. out of memory); still no crash.
+        err << "rdmactl: " << e.what() << '\n';
+        return exit_error;
+    }
+}
+
+} // namespace rdmactl

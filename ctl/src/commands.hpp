@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+// Running a command line: parse, dispatch, print, map errors to exit codes.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <ostream>
+
+#include "client.hpp"
+
+namespace rdmactl {
+
+// Exit codes.
+constexpr int exit_ok = 0;
+constexpr int exit_error = 1; // the kernel or netlink failed
+constexpr int exit_usage = 2; // bad command line
+
+// Makes the client when a command needs one (help and -V do not).
+using ClientFactory = std::function<std::unique_ptr<Client>()>;
+
+// The whole tool: output to out, messages ("rdmactl: ...") to err.
+int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
+        const ClientFactory &make_client);
+
+} // namespace rdmactl

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "msg.hpp"
+
+#include <cstdint>
+#include <new>
+#include <stdexcept>
+
+#include <linux/xrpcrdma.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+
+namespace rdmactl {
+
+namespace {
+
+// A generic netlink request header. Sequence number and port are filled in
+// when the message is sent. "Do" requests ask for an ACK so that success is
+// confirmed (and warnings seen); dumps end with NLMSG_DONE instead.
+MsgPtr new_request(int family, uint8_t cmd, bool dump)
+{
+    MsgPtr msg(nlmsg_alloc());
+    if (!msg)
+        throw std::bad_alloc();
+    int flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK);
+    if (!genlmsg_put(msg.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, flags, cmd,
+                     XRPCRDMA_FAMILY_VERSION))
+        throw std::bad_alloc();
+    return msg;
+}
+
+void put_device_name(nl_msg *msg, const std::string &name)
+{
+    // The kernel's policy would refuse these too; refusing here gives a
+    // clearer message and keeps NUL bytes from cutting the name short.
+    if (name.empty() || name.size() > XRPCRDMA_DEV_NAME_MAX_LEN ||
+        name.find('\0') != std::string::npos)
+        throw std::invalid_argument("invalid device name");
+    if (nla_put_string(msg, XRPCRDMA_A_DEVICE_NAME, name.c_str()) < 0)
+        throw std::bad_alloc();
+}
+
+} // namespace
+
+MsgPtr device_get_request(int family, const std::string &name)
+{
+    MsgPtr msg = new_request(family, XRPCRDMA_CMD_DEVICE_GET, false);
+    put_device_name(msg.get(), name);
+    return msg;
+}
+
+MsgPtr device_dump_request(int family)
+{
+    return new_request(family, XRPCRDMA_CMD_DEVICE_GET, true);
+}
+
+MsgPtr device_set_request(int family, const std::string &name, bool enabled)
+{
+    MsgPtr msg = new_request(family, XRPCRDMA_CMD_DEVICE_SET, false);
+    put_device_name(msg.get(), name);
+    if (nla_put_u8(msg.get(), XRPCRDMA_A_DEVICE_ENABLED, enabled ? 1 : 0) < 0)
+        throw std::bad_alloc();
+    return msg;
+}
+
+MsgPtr module_get_request(int family)
+{
+    return new_request(family, XRPCRDMA_CMD_MODULE_GET, false);
+}
+
+} // namespace rdmactl

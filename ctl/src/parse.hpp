@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+// Replies of the xrpcrdma family to plain structs. Every attribute is checked
+// against a policy (type and length); a reply that fails is a ProtocolError.
+#pragma once
+
+#include <linux/netlink.h>
+
+#include "types.hpp"
+
+namespace rdmactl {
+
+// A device-get reply (do or one part of a dump). nlh->nlmsg_len bytes must be
+// readable. Attributes of unknown types are ignored.
+Device parse_device(const nlmsghdr *nlh);
+
+// A module-get reply.
+ModuleInfo parse_module(const nlmsghdr *nlh);
+
+} // namespace rdmactl

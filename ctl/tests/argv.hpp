@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+// An argv for "rdmactl ARGS...".
+#pragma once
+
+#include <cctype>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace testing_helpers {
+
+class Argv {
+public:
+    Argv(std::vector<std::string> args) : args_(std::move(args))
+    {
+        args_.insert(args_.begin(), "rdmactl");
+        for (const std::string &arg : args_)
+            ptrs_.push_back(arg.c_str());
+        ptrs_.push_back(nullptr);
+    }
+
+    int argc() const { return static_cast<int>(args_.size()); }
+    const char *const *argv() const { return ptrs_.data(); }
+
+private:
+    std::vector<std::string> args_;
+    std::vector<const char *> ptrs_;
+};
+
+// A stable, readable name for a parameterized test case run with args:
+// the index, then the arguments with anything but letters and digits as '_'.
+inline std::string case_name(size_t index, const std::vector<std::string> &args)
+{
+    std::string name = std::to_string(index);
+    for (const std::string &arg : args) {
+        name += '_';
+        for (char c : arg.substr(0, 16))
+            name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    }
+    return name;
+}
+
+} // namespace testing_helpers

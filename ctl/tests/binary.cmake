@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# Runs the rdmactl binary (-DRDMACTL=path) and checks exit codes and messages.
+
+function(check_run expected_rc stream needle)
+    execute_process(COMMAND ${RDMACTL} ${ARGN}
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL expected_rc)
+        message(FATAL_ERROR "rdmactl ${ARGN}: exit ${rc}, expected ${expected_rc}\n${out}${err}")
+    endif()
+    string(FIND "${${stream}}" "${needle}" pos)
+    if(pos EQUAL -1)
+        message(FATAL_ERROR "rdmactl ${ARGN}: '${needle}' not in ${stream}:\n${${stream}}")
+    endif()
+endfunction()
+
+check_run(0 out "Usage: rdmactl [OPTIONS] OBJECT" --help)
+check_run(0 out "Usage: rdmactl [OPTIONS] dev" dev help)
+check_run(0 out "rdmactl " -V)
+check_run(2 err "rdmactl: unknown object 'bogus'" bogus)
+check_run(2 err "rdmactl: 'dev set' needs a device name" dev set)
+check_run(2 err "rdmactl: no object given")
+
+# Without the module the family is missing; with it, the command works.
+execute_process(COMMAND ${RDMACTL} dev show RESULT_VARIABLE rc ERROR_VARIABLE err)
+set(missing "rdmactl: the xrpcrdma module is not loaded (generic netlink family \"xrpcrdma\" not found)\n")
+if(NOT (rc EQUAL 0 OR (rc EQUAL 1 AND err STREQUAL missing)))
+    message(FATAL_ERROR "rdmactl dev show: exit ${rc}: ${err}")
+endif()

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+// Building netlink messages the way the kernel would, for the tests.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <linux/xrpcrdma.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "nl.hpp"
+
+namespace testing_helpers {
+
+using rdmactl::MsgPtr;
+
+constexpr int test_family = 0x1d;
+
+// A generic netlink message of test_family, as a reply would be.
+inline MsgPtr new_genl_msg(uint8_t cmd, int flags = 0)
+{
+    MsgPtr msg(nlmsg_alloc());
+    if (!msg ||
+        !genlmsg_put(msg.get(), 4242, 7, test_family, 0, flags, cmd, XRPCRDMA_FAMILY_VERSION))
+        throw std::bad_alloc();
+    return msg;
+}
+
+inline const nlmsghdr *hdr(const MsgPtr &msg)
+{
+    return nlmsg_hdr(msg.get());
+}
+
+// Appends raw bytes to a message as an attribute payload (any length).
+inline void put_raw(nl_msg *msg, int type, const void *data, int len)
+{
+    if (nla_put(msg, type, len, data) < 0)
+        throw std::bad_alloc();
+}
+
+inline void put_port(nl_msg *msg, uint32_t number, uint32_t state, const char *netdev = nullptr)
+{
+    nlattr *nest = nla_nest_start(msg, XRPCRDMA_A_DEVICE_PORT);
+    nla_put_u32(msg, XRPCRDMA_A_PORT_NUMBER, number);
+    nla_put_u32(msg, XRPCRDMA_A_PORT_STATE, state);
+    if (netdev)
+        nla_put_string(msg, XRPCRDMA_A_PORT_NETDEV, netdev);
+    nla_nest_end(msg, nest);
+}
+
+// The attributes of a device reply, each of which a test may leave out.
+inline MsgPtr device_reply(const std::vector<int> &omit = {})
+{
+    auto keep = [&](int type) {
+        for (int o : omit) {
+            if (o == type)
+                return false;
+        }
+        return true;
+    };
+    MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_DEVICE_GET);
+    nl_msg *m = msg.get();
+    if (keep(XRPCRDMA_A_DEVICE_INDEX))
+        nla_put_u32(m, XRPCRDMA_A_DEVICE_INDEX, 3);
+    if (keep(XRPCRDMA_A_DEVICE_NAME))
+        nla_put_string(m, XRPCRDMA_A_DEVICE_NAME, "rxe0");
+    if (keep(XRPCRDMA_A_DEVICE_NODE_GUID))
+        nla_put_u64(m, XRPCRDMA_A_DEVICE_NODE_GUID, 0x505400fffe123456ULL);
+    if (keep(XRPCRDMA_A_DEVICE_PORT))
+        put_port(m, 1, XRPCRDMA_PORT_STATE_ACTIVE, "veth0");
+    if (keep(XRPCRDMA_A_DEVICE_USABLE))
+        nla_put_u8(m, XRPCRDMA_A_DEVICE_USABLE, 1);
+    if (keep(XRPCRDMA_A_DEVICE_ENABLED))
+        nla_put_u8(m, XRPCRDMA_A_DEVICE_ENABLED, 1);
+    return msg;
+}
+
+inline void put_live_object(nl_msg *msg, const char *name, uint64_t count)
+{
+    nlattr *nest = nla_nest_start(msg, XRPCRDMA_A_MODULE_LIVE_OBJECT);
+    nla_put_string(msg, XRPCRDMA_A_LIVE_OBJECT_NAME, name);
+    nla_put_u64(msg, XRPCRDMA_A_LIVE_OBJECT_COUNT, count);
+    nla_nest_end(msg, nest);
+}
+
+// The first attribute of the given type of a generic netlink message.
+inline nlattr *find_attr(const MsgPtr &msg, int type)
+{
+    auto *ghdr = static_cast<genlmsghdr *>(nlmsg_data(nlmsg_hdr(msg.get())));
+    return nla_find(genlmsg_attrdata(ghdr, 0), genlmsg_attrlen(ghdr, 0), type);
+}
+
+} // namespace testing_helpers
