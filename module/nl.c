@@ -14,16 +14,17 @@
 
 /*
  * GENL_REQ_ATTR_CHECK() reports the missing attribute's type in the
- * extended ack; add words a person can read.
+ * extended ack; add words a person can read. The local must not be called
+ * __info: GENL_REQ_ATTR_CHECK() declares one, which would shadow it.
  */
 #define XR_NL_REQUIRE(info, type, what) ({				\
-	struct genl_info *__info = (info);				\
-	bool __missing = GENL_REQ_ATTR_CHECK(__info, type);		\
+	struct genl_info *xr_info__ = (info);				\
+	bool xr_missing__ = GENL_REQ_ATTR_CHECK(xr_info__, type);	\
 									\
-	if (__missing)							\
-		NL_SET_ERR_MSG(__info->extack,				\
+	if (xr_missing__)						\
+		NL_SET_ERR_MSG(xr_info__->extack,			\
 			       "missing " what " attribute");		\
-	__missing;							\
+	xr_missing__;							\
 })
 
 /* Name of the network device under @port of @ibdev, or "" when none. */

@@ -25,14 +25,17 @@ for d in /lib/modules/*/build; do
 done
 mapfile -t kernels < <(printf '%s\n' "${kernels[@]}" | sort -V)
 
-# count_ktap LOG RC: add the top-level KTAP results of LOG to the totals.
-# A step that failed without reporting a failed test counts as one failure.
+# count_ktap LOG RC: add the leaf results of a KTAP log to the totals: the
+# subtests of each test where there are any (lines "# ok N ..."), else the
+# top-level tests. A step that failed without reporting a failed test
+# (a crash, a dirty guest) counts as one failure.
 count_ktap() {
-	local log=$1 rc=$2 p f s
+	local log=$1 rc=$2 prefix='' p f s
 
-	p=$(grep -cE '^ok [0-9]+ ' "$log" | head -n1)
-	s=$(grep -cE '^ok [0-9]+ .*# SKIP' "$log" | head -n1)
-	f=$(grep -cE '^not ok [0-9]+ ' "$log" | head -n1)
+	grep -qE '^# (not )?ok [0-9]+ ' "$log" && prefix='# '
+	p=$(grep -cE "^${prefix}ok [0-9]+ " "$log")
+	s=$(grep -cE "^${prefix}ok [0-9]+ .*# SKIP" "$log")
+	f=$(grep -cE "^${prefix}not ok [0-9]+ " "$log")
 	p=$((p - s))
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1

@@ -19,7 +19,7 @@ CTL_OUT=$(mktemp)
 trap 'rm -f "$YNL_OUT" "$CTL_OUT"' EXIT
 
 ynl() {
-	python3 "$YNL_CLI" --spec "$XR_SPEC" --output-json "$@"
+	python3 "$YNL_CLI" --spec "$XR_SPEC" --schema "$YNL_SCHEMA" --output-json "$@"
 }
 
 compare() {
