@@ -10,7 +10,7 @@
 
 set -euo pipefail
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+HERE=$(cd "$(dirname "$(realpath "${BASH_SOURCE[0]}")")" && pwd)
 readonly HERE
 readonly BUSYBOX=/bin/busybox
 readonly ROOT_MODULES=(virtio_pci 9pnet_virtio 9p overlay)

@@ -14,9 +14,9 @@
 
 set -euo pipefail
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+HERE=$(cd "$(dirname "$(realpath "${BASH_SOURCE[0]}")")" && pwd)
 readonly HERE
-# shellcheck source=lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$HERE/lib.sh"
 readonly TAINT_OK=$(((1 << 12) | (1 << 13))) # O (out-of-tree), E (unsigned)
 readonly TAINT_LETTERS=PFSRMBUDAWCIOELKXTNJ

@@ -3,7 +3,7 @@
 #
 # Self-test of the test host (run.sh): each case boots the guest once and
 # checks that run.sh fails when it must (a kernel WARN, a foreign taint, a
-# module that cannot unload) and passes the command's status through when
+# module that cannot unload, a panic, a guest that dies) and passes the command's status through when
 # the guest is clean. Owns the self-test modules' builds
 # (build/testhost/<module>-KVER/) and prints KTAP-style results.
 #
@@ -11,9 +11,9 @@
 
 set -euo pipefail
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+HERE=$(cd "$(dirname "$(realpath "${BASH_SOURCE[0]}")")" && pwd)
 readonly HERE
-# shellcheck source=lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$HERE/lib.sh"
 readonly RUN=$HERE/run.sh
 
@@ -144,6 +144,17 @@ case_module_clean() {
 			{ explain "share not written"; false; }; }
 }
 
+case_crash_detected() {
+	run_host --no-rxe -- sh -c 'echo c >/proc/sysrq-trigger; sleep 60'
+	expect_rc 125 && expect_err '^testhost: FAIL: .*Kernel panic' &&
+		expect_err 'sysrq triggered crash'
+}
+
+case_guest_died() {
+	run_host --no-rxe -- sh -c 'echo o >/proc/sysrq-trigger; sleep 60'
+	expect_rc 124 && expect_err '^testhost: FAIL: guest died without reporting'
+}
+
 case_rmmod_failure() {
 	run_host --no-rxe --module "$1" -- true
 	expect_rc 125 && expect_err '^testhost: FAIL: rmmod .*cannot unload'
@@ -177,13 +188,15 @@ main() {
 
 	echo "KTAP version 1"
 	echo "# kernel $KVER"
-	echo "1..6"
+	echo "1..8"
 	run_case "detects a kernel WARN" case_warn_detected "$warn_ko"
 	run_case "clean run exits 0" case_clean_true
 	run_case "passes the command's exit status" case_exit_status
 	run_case "detects a foreign taint" case_taint_detected
 	run_case "clean module run with rxe, env, cwd and share" case_module_clean "$warn_ko"
 	run_case "fails when rmmod fails" case_rmmod_failure "$pin_ko"
+	run_case "detects a kernel panic" case_crash_detected
+	run_case "fails when the guest dies silently" case_guest_died
 
 	echo "$((NTESTS - NFAILED)) passed, $NFAILED failed"
 	((NFAILED == 0))
