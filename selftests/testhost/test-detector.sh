@@ -165,6 +165,7 @@ run_case() {
 
 	shift
 	"$@" || ok=0
+	sed -n 's/^testhost: \(kernel .*, boot .*\)/# \1/p' "$ERR"
 	result "$ok" "$name"
 }
 
