@@ -25,7 +25,7 @@ th_resolve_kernel() {
 
 	all=$(th_installed_kernels)
 	if [[ -z $all ]]; then
-		echo "no kernel in /boot with modules in /lib/modules" >&2
+		echo "testhost: no kernel in /boot with modules in /lib/modules" >&2
 		return 1
 	fi
 	if [[ -z $want ]]; then
@@ -36,7 +36,7 @@ th_resolve_kernel() {
 		pick=$(grep -E "^${want//./\\.}\." <<<"$all" | tail -n 1) || true
 	fi
 	if [[ -z $pick ]]; then
-		echo "kernel '$want' is not installed (have: ${all//$'\n'/ })" >&2
+		echo "testhost: kernel '$want' is not installed (have: ${all//$'\n'/ })" >&2
 		return 1
 	fi
 	echo "$pick"
