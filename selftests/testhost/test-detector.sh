@@ -7,7 +7,7 @@
 # the guest is clean. Owns the self-test modules' builds
 # (build/testhost/<module>-KVER/) and prints KTAP-style results.
 #
-# usage: test-detector.sh [--kernel KVER]
+# usage: test-detector.sh [--kernel KVER] [--keep-logs DIR]
 
 set -euo pipefail
 
@@ -61,14 +61,19 @@ result() {
 }
 
 # Run run.sh with ARGS; sets RC, and OUT/ERR to files with its output.
+# The console log stays in the work dir (with --keep-logs DIR, in DIR).
 OUT=
 ERR=
 RC=0
+KEEP_LOGS=
 run_host() {
+	local log=$WORK/console.$NTESTS
+
+	[[ -z $KEEP_LOGS ]] || log=$KEEP_LOGS/console.$((NTESTS + 1)).log
 	OUT=$WORK/out.$NTESTS
 	ERR=$WORK/err.$NTESTS
 	RC=0
-	"$RUN" --kernel "$KVER" "$@" >"$OUT" 2>"$ERR" || RC=$?
+	"$RUN" --kernel "$KVER" --log "$log" "$@" >"$OUT" 2>"$ERR" || RC=$?
 }
 
 # Say why a case failed, with run.sh's output for context.
@@ -175,7 +180,13 @@ main() {
 	while [[ $# -gt 0 ]]; do
 		case "$1" in
 		--kernel) [[ $# -ge 2 ]] || die "--kernel needs an argument"; want=$2; shift 2 ;;
-		-h | --help) echo "usage: test-detector.sh [--kernel KVER]"; exit 0 ;;
+		--keep-logs)
+			[[ $# -ge 2 ]] || die "--keep-logs needs a directory"
+			mkdir -p "$2"
+			KEEP_LOGS=$(realpath "$2")
+			shift 2
+			;;
+		-h | --help) echo "usage: test-detector.sh [--kernel KVER] [--keep-logs DIR]"; exit 0 ;;
 		*) die "unknown argument $1" ;;
 		esac
 	done
