@@ -1,0 +1,217 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Self-test of the test host (run.sh): each case boots the guest once and
+# checks that run.sh fails when it must (a kernel WARN, a foreign taint, a
+# module that cannot unload, a panic, a guest that dies) and passes the command's status through when
+# the guest is clean. Owns the self-test modules' builds
+# (build/testhost/<module>-KVER/) and prints KTAP-style results.
+#
+# usage: test-detector.sh [--kernel KVER] [--keep-logs DIR]
+
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$(realpath "${BASH_SOURCE[0]}")")" && pwd)
+readonly HERE
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$HERE/lib.sh"
+readonly RUN=$HERE/run.sh
+
+KVER=
+BUILD=
+WORK=
+NTESTS=0
+NFAILED=0
+
+die() {
+	echo "test-detector: $*" >&2
+	exit 2
+}
+
+cleanup() {
+	[[ -z $WORK ]] || rm -rf "$WORK"
+}
+
+# Build tests/NAME for KVER in a copy under the build dir; print the .ko.
+build_module() {
+	local name=$1 src=$HERE/tests/$1 dir ko
+
+	dir=$BUILD/$name-$KVER
+	mkdir -p "$dir"
+	cp "$src"/*.c "$src/Kbuild" "$dir/"
+	if ! make -s -C "/lib/modules/$KVER/build" M="$dir" modules >"$dir/build.log" 2>&1; then
+		cat "$dir/build.log" >&2
+		die "cannot build $name for $KVER"
+	fi
+	ko=$(find "$dir" -maxdepth 1 -name '*.ko' | head -n 1)
+	[[ -n $ko ]] || die "no .ko from $name"
+	echo "$ko"
+}
+
+result() {
+	local ok=$1 name=$2
+
+	NTESTS=$((NTESTS + 1))
+	if ((ok)); then
+		echo "ok $NTESTS - $name"
+	else
+		NFAILED=$((NFAILED + 1))
+		echo "not ok $NTESTS - $name"
+	fi
+}
+
+# Run run.sh with ARGS; sets RC, and OUT/ERR to files with its output.
+# The console log stays in the work dir (with --keep-logs DIR, in DIR).
+OUT=
+ERR=
+RC=0
+KEEP_LOGS=
+run_host() {
+	local log=$WORK/console.$NTESTS
+
+	[[ -z $KEEP_LOGS ]] || log=$KEEP_LOGS/console.$((NTESTS + 1)).log
+	OUT=$WORK/out.$NTESTS
+	ERR=$WORK/err.$NTESTS
+	RC=0
+	"$RUN" --kernel "$KVER" --log "$log" "$@" >"$OUT" 2>"$ERR" || RC=$?
+}
+
+# Say why a case failed, with run.sh's output for context.
+explain() {
+	echo "# $*"
+	echo "# run.sh exited $RC; its stderr (last 40 lines):"
+	tail -n 40 "$ERR" | sed 's/^/#   /'
+	echo "# its stdout (last 20 lines):"
+	tail -n 20 "$OUT" | sed 's/^/#   /'
+}
+
+# Each check prints diagnostics on failure and returns non-zero.
+expect_rc() {
+	[[ $RC == "$1" ]] || { explain "expected exit $1"; return 1; }
+}
+
+expect_err() {
+	grep -qE -- "$1" "$ERR" || { explain "stderr lacks /$1/"; return 1; }
+}
+
+expect_out() {
+	grep -qE -- "$1" "$OUT" || { explain "stdout lacks /$1/"; return 1; }
+}
+
+case_warn_detected() {
+	run_host --no-rxe --module "$1" -- true
+	expect_rc 125 &&
+		expect_err '^testhost: FAIL: .*WARNING' &&
+		expect_err '^testhost: guest kernel log:' &&
+		expect_err 'xr testhost detector check' &&
+		expect_err '^testhost: kernel .*, boot [0-9]+\.[0-9] s, run [0-9]+\.[0-9] s'
+}
+
+case_clean_true() {
+	run_host -- true
+	expect_rc 0 && ! grep -q 'testhost: FAIL' "$ERR"
+}
+
+case_exit_status() {
+	run_host --no-rxe -- sh -c 'echo exiting with 3; exit 3'
+	expect_rc 3 && expect_out '^exiting with 3$' && ! grep -q 'testhost: FAIL' "$ERR"
+}
+
+case_taint_detected() {
+	# Bit 6 (U) is the taint user space may set on purpose.
+	run_host --no-rxe -- sh -c 'echo 64 >/proc/sys/kernel/tainted'
+	expect_rc 125 && expect_err '^testhost: FAIL: .*tainted 64 \(U\)'
+}
+
+# The clean module path: load with arguments and dependencies, soft-RoCE,
+# environment, working directory, a read-write share, then rmmod.
+case_module_clean() {
+	local ko=$1 share=$WORK/share
+
+	mkdir -p "$share"
+	cd "$WORK"
+	# shellcheck disable=SC2016 # expanded by the guest's shell
+	run_host --module "$ko" --module-args "warn=0" --share "$share" -- \
+		sh -c 'set -ex
+			test "$XR_TESTHOST" = 1
+			test "$XR_RDMA_DEV" = rxe0 && test "$XR_NETDEV" = veth0
+			test "$XR_ADDR" = 10.99.0.1
+			test "$(cat /sys/module/xr_testhost_warn/parameters/warn)" = N
+			test -e "/sys/class/infiniband/$XR_RDMA_DEV"
+			case "$PATH" in /usr/local/sbin:*) ;; *) exit 11 ;; esac
+			test "$(command -v ip)" != /bin/busybox
+			echo "cwd=$PWD"
+			echo written >"$1/result"' sh "$share"
+	cd - >/dev/null
+	expect_rc 0 &&
+		expect_out "^cwd=$(cd "$WORK" && pwd -P)\$" &&
+		{ [[ $(cat "$share/result" 2>/dev/null) == written ]] ||
+			{ explain "share not written"; false; }; }
+}
+
+case_crash_detected() {
+	run_host --no-rxe -- sh -c 'echo c >/proc/sysrq-trigger; sleep 60'
+	expect_rc 125 && expect_err '^testhost: FAIL: .*Kernel panic' &&
+		expect_err 'sysrq triggered crash'
+}
+
+case_guest_died() {
+	run_host --no-rxe -- sh -c 'echo o >/proc/sysrq-trigger; sleep 60'
+	expect_rc 124 && expect_err '^testhost: FAIL: guest died without reporting'
+}
+
+case_rmmod_failure() {
+	run_host --no-rxe --module "$1" -- true
+	expect_rc 125 && expect_err '^testhost: FAIL: rmmod .*cannot unload'
+}
+
+run_case() {
+	local name=$1 ok=1
+
+	shift
+	"$@" || ok=0
+	sed -n 's/^testhost: \(kernel .*, boot .*\)/# \1/p' "$ERR"
+	result "$ok" "$name"
+}
+
+main() {
+	local want='' warn_ko pin_ko
+
+	while [[ $# -gt 0 ]]; do
+		case "$1" in
+		--kernel) [[ $# -ge 2 ]] || die "--kernel needs an argument"; want=$2; shift 2 ;;
+		--keep-logs)
+			[[ $# -ge 2 ]] || die "--keep-logs needs a directory"
+			mkdir -p "$2"
+			KEEP_LOGS=$(realpath "$2")
+			shift 2
+			;;
+		-h | --help) echo "usage: test-detector.sh [--kernel KVER] [--keep-logs DIR]"; exit 0 ;;
+		*) die "unknown argument $1" ;;
+		esac
+	done
+	KVER=$(th_resolve_kernel "$want") || exit 2
+	BUILD=$(th_build_dir "$HERE")
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/xr-testhost-selftest.XXXXXX")
+	trap cleanup EXIT
+
+	warn_ko=$(build_module warn-module)
+	pin_ko=$(build_module pin-module)
+
+	echo "KTAP version 1"
+	echo "# kernel $KVER"
+	echo "1..8"
+	run_case "detects a kernel WARN" case_warn_detected "$warn_ko"
+	run_case "clean run exits 0" case_clean_true
+	run_case "passes the command's exit status" case_exit_status
+	run_case "detects a foreign taint" case_taint_detected
+	run_case "clean module run with rxe, env, cwd and share" case_module_clean "$warn_ko"
+	run_case "fails when rmmod fails" case_rmmod_failure "$pin_ko"
+	run_case "detects a kernel panic" case_crash_detected
+	run_case "fails when the guest dies silently" case_guest_died
+
+	echo "$((NTESTS - NFAILED)) passed, $NFAILED failed"
+	((NFAILED == 0))
+}
+
+main "$@"
