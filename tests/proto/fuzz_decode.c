@@ -6,23 +6,24 @@
  * re-encode to the same bytes and decode again to the same header.
  * Any failed check aborts, which libFuzzer reports as a crash.
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "proto.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 static const struct xr_limits fuzz_limits[] = {
 	{ 2, 1, 2, 4, 64 * 1024, 0 },
 	{ 2, 1, 2, 4, 64 * 1024, XR_LIM_REPLY },
 	{ XR_MAX_SEGS, XR_MAX_WRITE_CHUNKS, XR_MAX_SEGS, XR_MAX_SEGS,
-	  UINT32_MAX, 0 },
+	  U32_MAX, 0 },
 	{ XR_MAX_SEGS, XR_MAX_WRITE_CHUNKS, XR_MAX_SEGS, XR_MAX_SEGS,
-	  UINT32_MAX, XR_LIM_REPLY },
+	  U32_MAX, XR_LIM_REPLY },
 };
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define CHECK(cond)							\
 	do {								\
@@ -42,7 +43,7 @@ static int same_seg(const struct xr_seg *a, const struct xr_seg *b)
 static int same_chunk(const struct xr_hdr *a, const struct xr_write_chunk *x,
 		      const struct xr_hdr *b, const struct xr_write_chunk *y)
 {
-	uint32_t i;
+	u32 i;
 
 	if (x->wc_nsegs != y->wc_nsegs)
 		return 0;
@@ -55,7 +56,7 @@ static int same_chunk(const struct xr_hdr *a, const struct xr_write_chunk *x,
 
 static int same_hdr(const struct xr_hdr *a, const struct xr_hdr *b)
 {
-	uint32_t i;
+	u32 i;
 
 	if (a->hd_xid != b->hd_xid || a->hd_vers != b->hd_vers ||
 	    a->hd_credits != b->hd_credits || a->hd_proc != b->hd_proc ||
@@ -85,7 +86,7 @@ static void check_valid(const struct xr_hdr *hdr, size_t size,
 			const struct xr_limits *lim)
 {
 	struct xr_read_chunk rc;
-	uint32_t i, nsegs = 0, nchunks;
+	u32 i, nsegs = 0, nchunks;
 
 	CHECK(hdr->hd_flags & XR_HDR_XID);
 	CHECK(hdr->hd_vers == XR_VERSION);
@@ -113,7 +114,7 @@ static void check_valid(const struct xr_hdr *hdr, size_t size,
 
 	for (i = 0; i < hdr->hd_nwrites; i++) {
 		const struct xr_write_chunk *wc = &hdr->hd_writes[i];
-		uint32_t len;
+		u32 len;
 
 		CHECK(wc->wc_first + wc->wc_nsegs <= hdr->hd_nsegs);
 		CHECK(wc->wc_nsegs <= lim->lm_max_chunk_segs);
@@ -130,11 +131,11 @@ static int encodes_back(const struct xr_hdr *hdr)
 	       (hdr->hd_vers_low == 1 && hdr->hd_vers_high == 1);
 }
 
-static void round_trip(const uint8_t *in, size_t size,
+static void round_trip(const u8 *in, size_t size,
 		       const struct xr_hdr *hdr, const struct xr_limits *lim)
 {
 	static struct xr_hdr again;
-	uint32_t *out;
+	u32 *out;
 	int n;
 
 	out = malloc(size + 4);
@@ -147,11 +148,11 @@ static void round_trip(const uint8_t *in, size_t size,
 			CHECK(!memcmp(out, in, size));
 	} else {
 		n = xr_hdr_encode(out, size, hdr);
-		CHECK(n > 0 && (uint32_t)n == hdr->hd_hdr_len);
+		CHECK(n > 0 && (u32)n == hdr->hd_hdr_len);
 		/* XDR has one encoding for each header */
 		CHECK(!memcmp(out, in, n));
 		CHECK(xr_hdr_encode(out, n - 1, hdr) == -EMSGSIZE);
-		memcpy((uint8_t *)out + n, in + n, size - n);
+		memcpy((u8 *)out + n, in + n, size - n);
 	}
 
 	CHECK(xr_hdr_decode(out, size, lim, &again) == 0);
@@ -160,10 +161,10 @@ static void round_trip(const uint8_t *in, size_t size,
 	free(out);
 }
 
-static void fuzz_cm_pdata(const uint8_t *data, size_t size)
+static void fuzz_cm_pdata(const u8 *data, size_t size)
 {
 	struct xr_cm_pdata pd, again;
-	uint8_t out[XR_CM_PDATA_SIZE];
+	u8 out[XR_CM_PDATA_SIZE];
 
 	if (xr_cm_pdata_decode(data, size, &pd)) {
 		CHECK(pd.cp_send_size == XR_CM_INLINE_MIN);
@@ -182,10 +183,10 @@ static void fuzz_cm_pdata(const uint8_t *data, size_t size)
 	CHECK(!memcmp(&pd, &again, sizeof(pd)));
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	static struct xr_hdr hdr;
-	uint8_t *buf;
+	u8 *buf;
 	size_t i;
 
 	/* An exact-size, aligned copy: any over-read trips ASan. */
@@ -194,7 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size)
 		memcpy(buf, data, size);
 
-	for (i = 0; i < sizeof(fuzz_limits) / sizeof(fuzz_limits[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(fuzz_limits); i++) {
 		const struct xr_limits *lim = &fuzz_limits[i];
 		int ret = xr_hdr_decode(buf, size, lim, &hdr);
 
