@@ -141,6 +141,14 @@ run_checkpatch() {
 	return $rc
 }
 
+# The header codec on the host: unit tests under ASan/UBSan, then a
+# bounded libFuzzer run from the kept corpus.
+proto_unit() {
+	cmake -S tests/proto -B build/proto >/dev/null &&
+		cmake --build build/proto -j2 &&
+		ctest --test-dir build/proto --output-on-failure
+}
+
 build_ctl() {
 	make --no-print-directory ctl &&
 		ctest --test-dir build/ctl --output-on-failure
@@ -161,6 +169,8 @@ for k in "${kernels[@]}"; do
 done
 step checkpatch one run_checkpatch
 step rdmactl ctest build_ctl
+step proto-unit ctest proto_unit
+step proto-fuzz one tests/proto/run-fuzz.sh "${XR_FUZZ_SECONDS:-60}"
 step selftests-build one make --no-print-directory -C selftests
 for k in "${kernels[@]}"; do
 	step "testhost-detector-$k" ktap selftests/testhost/test-detector.sh --kernel "$k"

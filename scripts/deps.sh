@@ -15,6 +15,7 @@ pkgs=(
 	libcli11-dev nlohmann-json3-dev libgtest-dev cmake g++ make
 	nfs-kernel-server nfs-common
 	python3 python3-yaml python3-jsonschema sparse
+	clang libclang-rt-14-dev
 	build-essential bc kmod cpio xz-utils
 )
 
