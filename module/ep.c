@@ -218,17 +218,32 @@ void xr_ep_disconnect(struct xr_ep *ep)
 }
 
 /**
+ * xr_ep_drain - flush the queue pair
+ * @ep: endpoint; never from its own connection manager callback
+ *
+ * Every posted work request completes (most with a flush status) before
+ * this returns; none can be posted afterwards. The device, the PD and
+ * DMA mappings stay valid until xr_ep_destroy().
+ */
+void xr_ep_drain(struct xr_ep *ep)
+{
+	might_sleep();
+	if (ep->ep_qp && !ep->ep_drained) {
+		ib_drain_qp(ep->ep_qp);
+		ep->ep_drained = 1;
+	}
+}
+
+/**
  * xr_ep_destroy - release everything the endpoint holds
  * @ep: endpoint; never from its own connection manager callback
  *
- * Flushes the queue pair first: every posted work request completes
- * (most with a flush status) before this returns.
+ * Drains the queue pair first if xr_ep_drain() was not called.
  */
 void xr_ep_destroy(struct xr_ep *ep)
 {
-	might_sleep();
+	xr_ep_drain(ep);
 	if (ep->ep_qp) {
-		ib_drain_qp(ep->ep_qp);
 		rdma_destroy_qp(ep->ep_id);
 		ep->ep_qp = NULL;
 	}

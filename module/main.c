@@ -25,7 +25,7 @@ static int __init xr_init(void)
 	if (err)
 		goto out_svc;
 
-	pr_info(XR_MODNAME ": version " XR_VERSION " loaded, %s mode\n",
+	pr_info(XR_MODNAME ": version " XR_MODULE_VERSION " loaded, %s mode\n",
 		xr_svc_mode());
 	return 0;
 
@@ -53,4 +53,4 @@ module_exit(xr_exit);
 MODULE_DESCRIPTION("RPC-over-RDMA version 1 transport for SUNRPC");
 MODULE_AUTHOR("The xrpcrdma developers");
 MODULE_LICENSE("GPL");
-MODULE_VERSION(XR_VERSION);
+MODULE_VERSION(XR_MODULE_VERSION);

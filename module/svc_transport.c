@@ -15,6 +15,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/svc_xprt.h>
+#include <linux/sunrpc/xprt.h>
 
 #include "xrpcrdma.h"
 
@@ -38,6 +39,7 @@ enum {
 };
 
 static struct svc_xprt_class xr_svc_class;
+static struct workqueue_struct *xr_svc_wq;
 static const struct xr_ep_ops xr_svc_listener_ep_ops;
 static const struct xr_ep_ops xr_svc_conn_ep_ops;
 
@@ -214,13 +216,15 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
 	return 0;
 }
 
+/* Contexts are unmapped after the drain and before the PD goes. */
 static void xr_svc_conn_destroy(struct xr_svc_xprt *sx)
 {
-	xr_ep_destroy(&sx->sx_ep);
+	xr_ep_drain(&sx->sx_ep);
 	if (sx->sx_sq.sq_ep)
 		xr_sendq_destroy(&sx->sx_sq);
 	if (sx->sx_rq.rq_ep)
 		xr_recvq_destroy(&sx->sx_rq);
+	xr_ep_destroy(&sx->sx_ep);
 	xr_svc_xprt_free(sx);
 }
 
@@ -343,7 +347,7 @@ static void xr_svc_free_work(struct work_struct *work)
 static void xr_svc_free(struct svc_xprt *xprt)
 {
 	__module_get(THIS_MODULE);
-	queue_work(system_unbound_wq, &xr_svc_of(xprt)->sx_free_work);
+	queue_work(xr_svc_wq, &xr_svc_of(xprt)->sx_free_work);
 }
 
 static void xr_svc_kill_temp_xprt(struct svc_xprt *xprt)
@@ -382,20 +386,7 @@ static struct svc_xprt_class xr_svc_class = {
 	.xcl_max_payload	= XR_SVC_MAX_PAYLOAD,
 };
 
-/**
- * xr_svc_init - register the server transport class
- *
- * In drop-in mode the class is "rdma" with the in-tree transport's ident,
- * so nfsd's "rdma PORT" listeners use xrpcrdma; side-by-side it is "xrdma"
- * with an ident of its own. "auto" is drop-in unless the in-tree server
- * transport is already registered.
- *
- * Return values:
- *   %0: registered
- *   %-EINVAL: unknown mode
- *   %-EEXIST: drop-in asked for, but the in-tree transport is registered
- */
-int xr_svc_init(void)
+static int xr_svc_register(void)
 {
 	bool auto_mode = !strcmp(mode, "auto");
 	int err;
@@ -420,6 +411,33 @@ int xr_svc_init(void)
 }
 
 /**
+ * xr_svc_init - register the server transport class
+ *
+ * In drop-in mode the class is "rdma" with the in-tree transport's ident,
+ * so nfsd's "rdma PORT" listeners use xrpcrdma; side-by-side it is "xrdma"
+ * with an ident of its own. "auto" is drop-in unless the in-tree server
+ * transport is already registered.
+ *
+ * Return values:
+ *   %0: registered
+ *   %-ENOMEM: no memory for the workqueue
+ *   %-EINVAL: unknown mode
+ *   %-EEXIST: drop-in asked for, but the in-tree transport is registered
+ */
+int xr_svc_init(void)
+{
+	int err;
+
+	xr_svc_wq = alloc_workqueue("xrpcrdma_svc", WQ_UNBOUND, 0);
+	if (!xr_svc_wq)
+		return -ENOMEM;
+	err = xr_svc_register();
+	if (err)
+		destroy_workqueue(xr_svc_wq);
+	return err;
+}
+
+/**
  * xr_svc_exit - unregister the server transport class
  *
  * Transports still open keep the module pinned, so none is left here.
@@ -427,7 +445,7 @@ int xr_svc_init(void)
 void xr_svc_exit(void)
 {
 	svc_unreg_xprt_class(&xr_svc_class);
-	flush_workqueue(system_unbound_wq);
+	destroy_workqueue(xr_svc_wq);
 }
 
 /**

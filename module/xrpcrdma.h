@@ -114,6 +114,7 @@ struct xr_ep_ops {
  * @ep_sq_depth: send queue depth
  * @ep_rq_depth: receive queue depth
  * @ep_peer: what the peer advertised in its RFC 8797 private data
+ * @ep_drained: 1 once xr_ep_drain() has flushed the queue pair
  */
 struct xr_ep {
 	struct rdma_cm_id	*ep_id;
@@ -125,6 +126,7 @@ struct xr_ep {
 	u32			ep_sq_depth;
 	u32			ep_rq_depth;
 	struct xr_cm_pdata	ep_peer;
+	u8			ep_drained;
 };
 
 int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
@@ -134,6 +136,7 @@ void xr_ep_adopt(struct xr_ep *ep, const struct xr_ep_ops *ops,
 int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth);
 int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours);
 void xr_ep_disconnect(struct xr_ep *ep);
+void xr_ep_drain(struct xr_ep *ep);
 void xr_ep_destroy(struct xr_ep *ep);
 
 /* sendctx.c */
