@@ -26,7 +26,7 @@ static int __init xr_init(void)
 		goto out_svc;
 
 	pr_info(XR_MODNAME ": version " XR_MODULE_VERSION " loaded, %s mode\n",
-		xr_svc_mode());
+		xr_svc_mode() == XRPCRDMA_MODE_DROPIN ? "drop-in" : "side-by-side");
 	return 0;
 
 out_svc:

@@ -451,10 +451,10 @@ void xr_svc_exit(void)
 /**
  * xr_svc_mode - the mode the server transport runs in
  *
- * Return: "dropin" or "sidebyside".
+ * Return: %XRPCRDMA_MODE_DROPIN or %XRPCRDMA_MODE_SIDEBYSIDE.
  */
-const char *xr_svc_mode(void)
+enum xrpcrdma_mode xr_svc_mode(void)
 {
 	return xr_svc_class.xcl_ident == XPRT_TRANSPORT_RDMA ?
-		"dropin" : "sidebyside";
+		XRPCRDMA_MODE_DROPIN : XRPCRDMA_MODE_SIDEBYSIDE;
 }

@@ -302,7 +302,7 @@ struct xr_svc_xprt {
 
 int xr_svc_init(void);
 void xr_svc_exit(void);
-const char *xr_svc_mode(void);
+enum xrpcrdma_mode xr_svc_mode(void);
 void xr_svc_close(struct xr_svc_xprt *sx);
 
 /* svc_recv.c */
