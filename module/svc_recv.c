@@ -31,6 +31,9 @@ static struct xr_recvctx *xr_svc_next_call(struct xr_svc_xprt *sx)
 	if (rc)
 		return rc;
 	clear_bit(XPT_DATA, &xprt->xpt_flags);
+	/* Order the clear before the second look; pairs with the list
+	 * lock and set_bit() in the receive completion path.
+	 */
 	smp_mb__after_atomic();
 	/* A completion may have queued one after the first look. */
 	rc = xr_recvq_next_ready(&sx->sx_rq);

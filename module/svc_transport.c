@@ -79,6 +79,7 @@ static inline struct xr_svc_xprt *xr_svc_of(struct svc_xprt *xprt)
 void xr_svc_close(struct xr_svc_xprt *sx)
 {
 	set_bit(XR_SX_DISCONNECTED, &sx->sx_flags);
+	/* Pairs with the barrier in xr_svc_accept(): one side sees both. */
 	smp_mb__after_atomic();
 	if (!test_bit(XR_SX_INITED, &sx->sx_flags))
 		return;
@@ -285,6 +286,7 @@ static struct svc_xprt *xr_svc_accept(struct svc_xprt *xprt)
 			   rdma_addr_size((struct sockaddr *)&id->route.addr.src_addr));
 	set_bit(XPT_CONG_CTRL, &sx->sx_xprt.xpt_flags);
 	set_bit(XR_SX_INITED, &sx->sx_flags);
+	/* Pairs with the barrier in xr_svc_close(): one side sees both. */
 	smp_mb__after_atomic();
 	if (test_bit(XR_SX_DISCONNECTED, &sx->sx_flags))
 		xr_svc_close(sx);

@@ -184,7 +184,7 @@ struct xr_sendctx {
  * @sq_put: unpin the owner
  */
 struct xr_sendq {
-	spinlock_t		sq_lock;
+	spinlock_t		sq_lock;	/* protects sq_free */
 	struct list_head	sq_free;
 	struct xr_ep		*sq_ep;
 	u32			sq_buf_size;
@@ -245,7 +245,7 @@ struct xr_recvctx {
  * @rq_owner: argument of the two callbacks
  */
 struct xr_recvq {
-	spinlock_t		rq_lock;
+	spinlock_t		rq_lock;	/* rq_free, rq_ready */
 	struct list_head	rq_free;
 	struct list_head	rq_ready;
 	struct xr_ep		*rq_ep;
@@ -282,7 +282,7 @@ void xr_recvctx_put(struct xr_recvctx *rc);
 struct xr_svc_xprt {
 	struct svc_xprt		sx_xprt;
 	struct xr_ep		sx_ep;
-	spinlock_t		sx_lock;
+	spinlock_t		sx_lock;	/* protects sx_accept_q */
 	struct list_head	sx_accept_q;
 	struct list_head	sx_accept_entry;
 	struct xr_sendq		sx_sq;
