@@ -6,8 +6,8 @@
 # and reads back data and lists a directory. This slice carries inline
 # messages only, so the mount uses 1 KiB rsize/wsize (the client may still
 # offer a Reply chunk for calls whose reply could be large; the server
-# answers inline when the reply fits). Afterwards every transport object
-# is gone.
+# answers inline when the reply fits), and no data moves in Read or Write
+# chunks. Afterwards every transport object is gone.
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -45,7 +45,7 @@ dropin_refused() {
 
 nfs_through_xrdma() {
 	XR_NFS_CLASS=xrdma XR_NFS_PORT=20050 XR_NFS_VERS=3 \
-		XR_NFS_OPTS=rsize=1024,wsize=1024 \
+		XR_NFS_OPTS=rsize=1024,wsize=1024 XR_NFS_INLINE_DATA=1 \
 		XR_NFS_SIZE_MB=${XR_SVC_NFS_SIZE_MB:-2} \
 		XR_NFS_DIRENTS=${XR_SVC_NFS_DIRENTS:-200} \
 		"$(dirname "$0")/nfs_rdma.sh" | sed 's/^/# /'
