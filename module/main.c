@@ -14,17 +14,23 @@ static int __init xr_init(void)
 	err = xr_device_init();
 	if (err)
 		goto out;
+	err = xr_svc_init();
+	if (err)
+		goto out_device;
 	/*
 	 * Netlink last: once the family is registered, handlers can run
 	 * and they expect the device list to be there.
 	 */
 	err = xr_nl_init();
 	if (err)
-		goto out_device;
+		goto out_svc;
 
-	pr_info(XR_MODNAME ": version " XR_VERSION " loaded\n");
+	pr_info(XR_MODNAME ": version " XR_MODULE_VERSION " loaded, %s mode\n",
+		xr_svc_mode() == XRPCRDMA_MODE_DROPIN ? "drop-in" : "side-by-side");
 	return 0;
 
+out_svc:
+	xr_svc_exit();
 out_device:
 	xr_device_exit();
 out:
@@ -35,6 +41,7 @@ static void __exit xr_exit(void)
 {
 	/* Netlink first: no handler may look at devices being removed. */
 	xr_nl_exit();
+	xr_svc_exit();
 	xr_device_exit();
 	xr_obj_check_all_released();
 	pr_info(XR_MODNAME ": unloaded\n");
@@ -46,4 +53,4 @@ module_exit(xr_exit);
 MODULE_DESCRIPTION("RPC-over-RDMA version 1 transport for SUNRPC");
 MODULE_AUTHOR("The xrpcrdma developers");
 MODULE_LICENSE("GPL");
-MODULE_VERSION(XR_VERSION);
+MODULE_VERSION(XR_MODULE_VERSION);

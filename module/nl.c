@@ -293,8 +293,9 @@ int xrpcrdma_nl_module_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_free_msg;
 
 	err = -EMSGSIZE;
-	if (nla_put_string(msg, XRPCRDMA_A_MODULE_VERSION, XR_VERSION) ||
-	    nla_put_string(msg, XRPCRDMA_A_MODULE_BUILD_KERNEL, UTS_RELEASE))
+	if (nla_put_string(msg, XRPCRDMA_A_MODULE_VERSION, XR_MODULE_VERSION) ||
+	    nla_put_string(msg, XRPCRDMA_A_MODULE_BUILD_KERNEL, UTS_RELEASE) ||
+	    nla_put_u32(msg, XRPCRDMA_A_MODULE_MODE, xr_svc_mode()))
 		goto out_free_msg;
 	err = xr_nl_put_live_objects(msg);
 	if (err)

@@ -12,7 +12,10 @@
 #include "xrpcrdma.h"
 
 static const char * const xr_obj_names[XR_OBJ_COUNT] = {
-	[XR_OBJ_DEVICE]	= "device",
+	[XR_OBJ_DEVICE]		= "device",
+	[XR_OBJ_SVC_XPRT]	= "svc-xprt",
+	[XR_OBJ_SENDCTX]	= "sendctx",
+	[XR_OBJ_RECVCTX]	= "recvctx",
 };
 
 static atomic64_t xr_obj_counts[XR_OBJ_COUNT];

@@ -10,9 +10,15 @@
 #include <linux/types.h>
 #include <linux/list.h>
 #include <linux/netlink.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/sunrpc/svc_xprt.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
 
 #include "compat.h"
+#include "proto.h"
 
 #if XR_HAVE_GENL_SPLIT_OPS
 #include "nl-gen.h"
@@ -28,6 +34,9 @@ extern struct genl_family xrpcrdma_nl_family;
 /**
  * enum xr_obj - kinds of objects whose live instances the module counts
  * @XR_OBJ_DEVICE: struct xr_device, one per RDMA device seen
+ * @XR_OBJ_SVC_XPRT: struct xr_svc_xprt, a server listener or connection
+ * @XR_OBJ_SENDCTX: struct xr_sendctx, with its DMA-mapped buffer
+ * @XR_OBJ_RECVCTX: struct xr_recvctx, with its DMA-mapped buffer
  * @XR_OBJ_COUNT: number of kinds
  *
  * Every allocation of a tracked kind is paired with xr_obj_get() and its
@@ -35,6 +44,9 @@ extern struct genl_family xrpcrdma_nl_family;
  */
 enum xr_obj {
 	XR_OBJ_DEVICE,
+	XR_OBJ_SVC_XPRT,
+	XR_OBJ_SENDCTX,
+	XR_OBJ_RECVCTX,
 	XR_OBJ_COUNT
 };
 
@@ -65,6 +77,241 @@ void xr_device_unlock(void);
 struct xr_device *xr_device_find(const char *name);
 struct xr_device *xr_device_next(u32 index);
 bool xr_device_usable(struct xr_device *xd);
+
+/* ep.c */
+
+struct xr_ep;
+
+/**
+ * struct xr_ep_ops - what an endpoint's owner does on connection events
+ * @eo_connect_request: listener only: a peer asks to connect on @id, with
+ *	the RFC 8797 private data @peer (defaults when it sent none). Return
+ *	0 after taking ownership of @id (xr_ep_adopt()), or a negative errno
+ *	to refuse: the connection manager then destroys @id.
+ * @eo_established: the connection is up
+ * @eo_disconnected: the connection is gone, or the device is going away;
+ *	the owner must stop using the endpoint and destroy it soon, from
+ *	another context
+ *
+ * All three are called from the connection manager's context and may
+ * sleep; none may destroy the endpoint they are called for.
+ */
+struct xr_ep_ops {
+	int (*eo_connect_request)(struct xr_ep *listener, struct rdma_cm_id *id,
+				  const struct xr_cm_pdata *peer);
+	void (*eo_established)(struct xr_ep *ep);
+	void (*eo_disconnected)(struct xr_ep *ep);
+};
+
+/**
+ * struct xr_ep - an RDMA connection endpoint (or a listener)
+ * @ep_id: the connection manager ID
+ * @ep_ops: the owner's event callbacks
+ * @ep_pd: protection domain (connections only)
+ * @ep_scq: send completion queue
+ * @ep_rcq: receive completion queue
+ * @ep_qp: the queue pair (@ep_id->qp)
+ * @ep_sq_depth: send queue depth
+ * @ep_rq_depth: receive queue depth
+ * @ep_peer: what the peer advertised in its RFC 8797 private data
+ * @ep_drained: 1 once xr_ep_drain() has flushed the queue pair
+ */
+struct xr_ep {
+	struct rdma_cm_id	*ep_id;
+	const struct xr_ep_ops	*ep_ops;
+	struct ib_pd		*ep_pd;
+	struct ib_cq		*ep_scq;
+	struct ib_cq		*ep_rcq;
+	struct ib_qp		*ep_qp;
+	u32			ep_sq_depth;
+	u32			ep_rq_depth;
+	struct xr_cm_pdata	ep_peer;
+	u8			ep_drained;
+};
+
+int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
+		 struct net *net, struct sockaddr *sa, int backlog);
+void xr_ep_adopt(struct xr_ep *ep, const struct xr_ep_ops *ops,
+		 struct rdma_cm_id *id, const struct xr_cm_pdata *peer);
+int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth);
+int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours);
+void xr_ep_disconnect(struct xr_ep *ep);
+void xr_ep_drain(struct xr_ep *ep);
+void xr_ep_destroy(struct xr_ep *ep);
+
+/* sendctx.c */
+
+struct xr_sendq;
+
+#define XR_SENDCTX_MAX_SGES	2
+
+/**
+ * struct xr_sendctx - one Send and its transport header buffer
+ * @sc_list: entry on the pool's free list
+ * @sc_pool: the pool the context belongs to
+ * @sc_cqe: completion entry
+ * @sc_wr: the Send work request
+ * @sc_sges: scatter/gather list; sge 0 is the buffer below
+ * @sc_buf: buffer, DMA-mapped once for the context's lifetime
+ * @sc_buf_dma: DMA address of @sc_buf
+ * @sc_buf_size: size of @sc_buf
+ */
+struct xr_sendctx {
+	struct list_head	sc_list;
+	struct xr_sendq		*sc_pool;
+	struct ib_cqe		sc_cqe;
+	struct ib_send_wr	sc_wr;
+	struct ib_sge		sc_sges[XR_SENDCTX_MAX_SGES];
+	void			*sc_buf;
+	u64			sc_buf_dma;
+	u32			sc_buf_size;
+};
+
+/**
+ * struct xr_sendq - the send contexts and send queue of one connection
+ * @sq_lock: protects @sq_free
+ * @sq_free: contexts ready for use
+ * @sq_ep: the endpoint the Sends go out on
+ * @sq_buf_size: size of each context's buffer
+ * @sq_avail: send queue slots not in use; may go below zero briefly
+ * @sq_wait: where posters wait for slots
+ * @sq_closing: set when the connection closes: waiters give up
+ * @sq_starves: number of times a poster had to wait for a slot
+ * @sq_allocated: contexts allocated
+ * @sq_on_close: called once on the first completion error
+ * @sq_owner: argument of @sq_on_close and of the owner's get/put
+ * @sq_get: pin the owner while a Send is outstanding
+ * @sq_put: unpin the owner
+ */
+struct xr_sendq {
+	spinlock_t		sq_lock;	/* protects sq_free */
+	struct list_head	sq_free;
+	struct xr_ep		*sq_ep;
+	u32			sq_buf_size;
+	atomic_t		sq_avail;
+	wait_queue_head_t	sq_wait;
+	bool			sq_closing;
+	atomic_long_t		sq_starves;
+	atomic_t		sq_allocated;
+	void			(*sq_on_close)(void *owner);
+	void			*sq_owner;
+	void			(*sq_get)(void *owner);
+	void			(*sq_put)(void *owner);
+};
+
+void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size);
+void xr_sendq_destroy(struct xr_sendq *sq);
+void xr_sendq_close(struct xr_sendq *sq);
+struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq);
+void xr_sendctx_put(struct xr_sendctx *sc);
+int xr_sendctx_post(struct xr_sendctx *sc, u32 len);
+
+/* recvctx.c */
+
+struct xr_recvq;
+
+/**
+ * struct xr_recvctx - one posted Receive and its buffer
+ * @rc_list: on the pool's free list, or the owner's ready queue
+ * @rc_pool: the pool the context belongs to
+ * @rc_cqe: completion entry
+ * @rc_wr: the Receive work request
+ * @rc_sge: its single scatter/gather entry
+ * @rc_buf: buffer, DMA-mapped once for the context's lifetime
+ * @rc_byte_len: bytes received
+ * @rc_hdr: the decoded transport header
+ */
+struct xr_recvctx {
+	struct list_head	rc_list;
+	struct xr_recvq		*rc_pool;
+	struct ib_cqe		rc_cqe;
+	struct ib_recv_wr	rc_wr;
+	struct ib_sge		rc_sge;
+	void			*rc_buf;
+	u32			rc_byte_len;
+	struct xr_hdr		rc_hdr;
+};
+
+/**
+ * struct xr_recvq - the receive contexts of one connection
+ * @rq_lock: protects @rq_free and @rq_ready
+ * @rq_free: contexts not posted
+ * @rq_ready: contexts received, waiting for the owner
+ * @rq_ep: the endpoint
+ * @rq_buf_size: size of each buffer (the largest inline message received)
+ * @rq_allocated: contexts allocated
+ * @rq_on_ready: called after a context was added to @rq_ready
+ * @rq_on_close: called on a completion error other than a flush
+ * @rq_owner: argument of the two callbacks
+ */
+struct xr_recvq {
+	spinlock_t		rq_lock;	/* rq_free, rq_ready */
+	struct list_head	rq_free;
+	struct list_head	rq_ready;
+	struct xr_ep		*rq_ep;
+	u32			rq_buf_size;
+	atomic_t		rq_allocated;
+	void			(*rq_on_ready)(void *owner);
+	void			(*rq_on_close)(void *owner);
+	void			*rq_owner;
+};
+
+void xr_recvq_init(struct xr_recvq *rq, struct xr_ep *ep, u32 buf_size);
+void xr_recvq_destroy(struct xr_recvq *rq);
+int xr_recvq_post(struct xr_recvq *rq, u32 count);
+struct xr_recvctx *xr_recvq_next_ready(struct xr_recvq *rq);
+void xr_recvctx_put(struct xr_recvctx *rc);
+
+/* svc_transport.c */
+
+/**
+ * struct xr_svc_xprt - a server listener or connection
+ * @sx_xprt: the SUNRPC transport
+ * @sx_ep: its RDMA endpoint
+ * @sx_lock: protects @sx_accept_q
+ * @sx_accept_q: listener: connections waiting for xpo_accept
+ * @sx_accept_entry: connection: entry on its listener's @sx_accept_q
+ * @sx_sq: send contexts and send queue
+ * @sx_rq: receive contexts
+ * @sx_credits: credits granted to the client (receives kept posted)
+ * @sx_inline_send: largest message sent inline (the peer's receive size)
+ * @sx_inline_recv: largest message received inline (our buffers)
+ * @sx_flags: lifetime bits, see svc_transport.c
+ * @sx_free_work: frees the transport outside of any svc context
+ */
+struct xr_svc_xprt {
+	struct svc_xprt		sx_xprt;
+	struct xr_ep		sx_ep;
+	spinlock_t		sx_lock;	/* protects sx_accept_q */
+	struct list_head	sx_accept_q;
+	struct list_head	sx_accept_entry;
+	struct xr_sendq		sx_sq;
+	struct xr_recvq		sx_rq;
+	u32			sx_credits;
+	u32			sx_inline_send;
+	u32			sx_inline_recv;
+	unsigned long		sx_flags;
+	struct work_struct	sx_free_work;
+};
+
+/*
+ * Side-by-side with the in-tree rpcrdma, the server class needs an ident
+ * of its own: nfsd picks the NFSv4.1 backchannel by ident | BC.
+ */
+#define XR_XPRT_TRANSPORT_SIDEBYSIDE	0x1f00
+
+int xr_svc_init(void);
+void xr_svc_exit(void);
+enum xrpcrdma_mode xr_svc_mode(void);
+void xr_svc_close(struct xr_svc_xprt *sx);
+
+/* svc_recv.c */
+int xr_svc_recvfrom(struct svc_rqst *rqstp);
+void xr_svc_release_ctxt(struct svc_xprt *xprt, void *ctxt);
+
+/* svc_send.c */
+int xr_svc_sendto(struct svc_rqst *rqstp);
+int xr_svc_send_error(struct xr_svc_xprt *sx, __be32 xid, u32 err);
 
 /* nl.c */
 int xr_nl_init(void);

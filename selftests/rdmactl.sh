@@ -65,7 +65,7 @@ dev_show_name_too_long() {
 module_show() {
 	expect 0 "$RDMACTL" -j module show || return 1
 	json_check "d['build_kernel'] == '$(uname -r)' and d['version'] and \
-d['live_objects']['device'] >= 1" || return 1
+d['mode'] in ('dropin', 'sidebyside') and d['live_objects']['device'] >= 1" || return 1
 	expect 0 "$RDMACTL" module show || return 1
 	grep -q "$(uname -r)" "$OUT" || fail "text module show: $(cat "$OUT")"
 }

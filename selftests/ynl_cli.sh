@@ -56,6 +56,7 @@ elif what == "device":
     a, b = ynl_dev(ynl), ctl_dev(ctl[0])
 else:
     a = {"version": ynl["version"], "build_kernel": ynl["build-kernel"],
+         "mode": ynl["mode"],
          "live_objects": {o["name"]: o["count"] for o in ynl["live-object"]}}
     b = ctl
 if a != b:

@@ -76,6 +76,7 @@ const std::vector<Field<ModuleInfo>> &module_fields()
     static const std::vector<Field<ModuleInfo>> fields = {
         {"version", "version", [](const ModuleInfo &m) -> Value { return m.version; }},
         {"build_kernel", "kernel", [](const ModuleInfo &m) -> Value { return m.build_kernel; }},
+        {"mode", "mode", [](const ModuleInfo &m) -> Value { return mode_name(m.mode); }},
     };
     return fields;
 }
@@ -222,6 +223,17 @@ std::string port_state_name(uint32_t state)
         return "ACTIVE_DEFER";
     }
     return std::to_string(state);
+}
+
+std::string mode_name(uint32_t mode)
+{
+    switch (mode) {
+    case XRPCRDMA_MODE_DROPIN:
+        return "dropin";
+    case XRPCRDMA_MODE_SIDEBYSIDE:
+        return "sidebyside";
+    }
+    return std::to_string(mode);
 }
 
 nlohmann::ordered_json device_json(const Device &dev)

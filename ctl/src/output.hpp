@@ -25,6 +25,7 @@ std::string format_guid(uint64_t guid);
 
 // "ACTIVE", ..., or the number for a state this tool does not know.
 std::string port_state_name(uint32_t state);
+std::string mode_name(uint32_t mode);
 
 nlohmann::ordered_json device_json(const Device &dev);
 nlohmann::ordered_json module_json(const ModuleInfo &info);

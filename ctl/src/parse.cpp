@@ -78,6 +78,7 @@ const Policy<XRPCRDMA_A_MODULE_MAX> &module_policy()
         Policy<XRPCRDMA_A_MODULE_MAX> p{};
         p[XRPCRDMA_A_MODULE_VERSION] = string_attr();
         p[XRPCRDMA_A_MODULE_BUILD_KERNEL] = string_attr();
+        p[XRPCRDMA_A_MODULE_MODE] = u32_attr;
         p[XRPCRDMA_A_MODULE_LIVE_OBJECT] = nest_attr;
         return p;
     }();
@@ -205,6 +206,7 @@ ModuleInfo parse_module(const nlmsghdr *nlh)
         nla_get_string(require(tb[XRPCRDMA_A_MODULE_VERSION], "module: missing attribute version"));
     info.build_kernel = nla_get_string(
         require(tb[XRPCRDMA_A_MODULE_BUILD_KERNEL], "module: missing attribute build-kernel"));
+    info.mode = nla_get_u32(require(tb[XRPCRDMA_A_MODULE_MODE], "module: missing attribute mode"));
     for_each_of(attrs, XRPCRDMA_A_MODULE_LIVE_OBJECT,
                 [&](const nlattr *nest) { info.live_objects.push_back(parse_live_object(nest)); });
     return info;

@@ -32,6 +32,7 @@ struct LiveObject {
 struct ModuleInfo {
     std::string version;
     std::string build_kernel;
+    uint32_t mode = 0;
     std::vector<LiveObject> live_objects;
 };
 

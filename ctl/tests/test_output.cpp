@@ -42,7 +42,8 @@ Device two_ports()
 
 ModuleInfo module()
 {
-    return ModuleInfo{"0.1.0", "6.1.0-31-amd64", {{"device", 1}, {"transport", 0}}};
+    return ModuleInfo{"0.1.0", "6.1.0-31-amd64", XRPCRDMA_MODE_DROPIN,
+                      {{"device", 1}, {"transport", 0}}};
 }
 
 std::string devices_out(const std::vector<Device> &devs, OutputOptions opts)
@@ -206,13 +207,13 @@ TEST(DeviceJson, InvalidUtf8DoesNotThrow)
 
 TEST(ModuleText, CountersOnOneLine)
 {
-    EXPECT_EQ(module_out(module(), text), "xrpcrdma version 0.1.0 kernel 6.1.0-31-amd64\n"
+    EXPECT_EQ(module_out(module(), text), "xrpcrdma version 0.1.0 kernel 6.1.0-31-amd64 mode dropin\n"
                                           "live objects: device 1 transport 0\n");
 }
 
 TEST(ModuleText, DetailsOneCounterPerLine)
 {
-    EXPECT_EQ(module_out(module(), details), "xrpcrdma version 0.1.0 kernel 6.1.0-31-amd64\n"
+    EXPECT_EQ(module_out(module(), details), "xrpcrdma version 0.1.0 kernel 6.1.0-31-amd64 mode dropin\n"
                                              "live objects:\n"
                                              "    device 1\n"
                                              "    transport 0\n");
@@ -222,14 +223,14 @@ TEST(ModuleText, NoCounters)
 {
     ModuleInfo info = module();
     info.live_objects.clear();
-    EXPECT_EQ(module_text(info, false), "xrpcrdma version 0.1.0 kernel 6.1.0-31-amd64\n"
+    EXPECT_EQ(module_text(info, false), "xrpcrdma version 0.1.0 kernel 6.1.0-31-amd64 mode dropin\n"
                                         "live objects: none\n");
     EXPECT_EQ(module_text(info, true), module_text(info, false));
 }
 
 TEST(ModuleJson, Shape)
 {
-    EXPECT_EQ(module_out(module(), json), R"({"version":"0.1.0","build_kernel":"6.1.0-31-amd64",)"
+    EXPECT_EQ(module_out(module(), json), R"({"version":"0.1.0","build_kernel":"6.1.0-31-amd64","mode":"dropin",)"
                                           R"("live_objects":{"device":1,"transport":0}})"
                                           "\n");
 }

@@ -218,12 +218,14 @@ TEST(ParseModule, Complete)
     MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_MODULE_GET);
     nla_put_string(msg.get(), XRPCRDMA_A_MODULE_VERSION, "0.3.1");
     nla_put_string(msg.get(), XRPCRDMA_A_MODULE_BUILD_KERNEL, "6.1.0-31-amd64");
+    nla_put_u32(msg.get(), XRPCRDMA_A_MODULE_MODE, XRPCRDMA_MODE_SIDEBYSIDE);
     put_live_object(msg.get(), "device", 2);
     put_live_object(msg.get(), "transport", 0);
     put_live_object(msg.get(), "big", 1ULL << 40);
     ModuleInfo info = parse_module(hdr(msg));
     EXPECT_EQ(info.version, "0.3.1");
     EXPECT_EQ(info.build_kernel, "6.1.0-31-amd64");
+    EXPECT_EQ(info.mode, XRPCRDMA_MODE_SIDEBYSIDE);
     ASSERT_EQ(info.live_objects.size(), 3u);
     EXPECT_EQ(info.live_objects[0].name, "device");
     EXPECT_EQ(info.live_objects[0].count, 2u);
@@ -237,6 +239,7 @@ TEST(ParseModule, NoLiveObjects)
     MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_MODULE_GET);
     nla_put_string(msg.get(), XRPCRDMA_A_MODULE_VERSION, "1");
     nla_put_string(msg.get(), XRPCRDMA_A_MODULE_BUILD_KERNEL, "6.12.0");
+    nla_put_u32(msg.get(), XRPCRDMA_A_MODULE_MODE, XRPCRDMA_MODE_SIDEBYSIDE);
     EXPECT_TRUE(parse_module(hdr(msg)).live_objects.empty());
 }
 
@@ -244,6 +247,24 @@ TEST(ParseModule, MissingVersion)
 {
     MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_MODULE_GET);
     nla_put_string(msg.get(), XRPCRDMA_A_MODULE_BUILD_KERNEL, "6.12.0");
+    nla_put_u32(msg.get(), XRPCRDMA_A_MODULE_MODE, XRPCRDMA_MODE_SIDEBYSIDE);
+    EXPECT_THROW(parse_module(hdr(msg)), ProtocolError);
+}
+
+TEST(ParseModule, MissingMode)
+{
+    MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_MODULE_GET);
+    nla_put_string(msg.get(), XRPCRDMA_A_MODULE_VERSION, "1");
+    nla_put_string(msg.get(), XRPCRDMA_A_MODULE_BUILD_KERNEL, "6.12.0");
+    EXPECT_THROW(parse_module(hdr(msg)), ProtocolError);
+}
+
+TEST(ParseModule, ModeWrongSize)
+{
+    MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_MODULE_GET);
+    nla_put_string(msg.get(), XRPCRDMA_A_MODULE_VERSION, "1");
+    nla_put_string(msg.get(), XRPCRDMA_A_MODULE_BUILD_KERNEL, "6.12.0");
+    nla_put_u8(msg.get(), XRPCRDMA_A_MODULE_MODE, 1);
     EXPECT_THROW(parse_module(hdr(msg)), ProtocolError);
 }
 
@@ -252,6 +273,7 @@ TEST(ParseModule, LiveObjectWithoutCount)
     MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_MODULE_GET);
     nla_put_string(msg.get(), XRPCRDMA_A_MODULE_VERSION, "1");
     nla_put_string(msg.get(), XRPCRDMA_A_MODULE_BUILD_KERNEL, "6.12.0");
+    nla_put_u32(msg.get(), XRPCRDMA_A_MODULE_MODE, XRPCRDMA_MODE_SIDEBYSIDE);
     nlattr *nest = nla_nest_start(msg.get(), XRPCRDMA_A_MODULE_LIVE_OBJECT);
     nla_put_string(msg.get(), XRPCRDMA_A_LIVE_OBJECT_NAME, "device");
     nla_nest_end(msg.get(), nest);
@@ -263,6 +285,7 @@ TEST(ParseModule, LiveObjectCountWrongSize)
     MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_MODULE_GET);
     nla_put_string(msg.get(), XRPCRDMA_A_MODULE_VERSION, "1");
     nla_put_string(msg.get(), XRPCRDMA_A_MODULE_BUILD_KERNEL, "6.12.0");
+    nla_put_u32(msg.get(), XRPCRDMA_A_MODULE_MODE, XRPCRDMA_MODE_SIDEBYSIDE);
     nlattr *nest = nla_nest_start(msg.get(), XRPCRDMA_A_MODULE_LIVE_OBJECT);
     nla_put_string(msg.get(), XRPCRDMA_A_LIVE_OBJECT_NAME, "device");
     nla_put_u32(msg.get(), XRPCRDMA_A_LIVE_OBJECT_COUNT, 1);

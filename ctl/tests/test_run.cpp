@@ -8,6 +8,8 @@
 #include <functional>
 #include <sstream>
 
+#include <linux/xrpcrdma.h>
+
 #include "argv.hpp"
 #include "commands.hpp"
 #include "errors.hpp"
@@ -54,7 +56,7 @@ public:
     ModuleInfo get_module() override
     {
         call("module");
-        return ModuleInfo{"0.1.0", "6.12.9", {{"device", 2}}};
+        return ModuleInfo{"0.1.0", "6.12.9", XRPCRDMA_MODE_SIDEBYSIDE, {{"device", 2}}};
     }
     std::vector<std::string> take_warnings() override { return std::move(script_.warnings); }
 
@@ -130,10 +132,10 @@ TEST_F(Run, ModuleShow)
 {
     Result r = run_tool({"module", "show", "-j"});
     EXPECT_EQ(r.code, 0);
-    EXPECT_EQ(r.out, R"({"version":"0.1.0","build_kernel":"6.12.9","live_objects":{"device":2}})"
+    EXPECT_EQ(r.out, R"({"version":"0.1.0","build_kernel":"6.12.9","mode":"sidebyside","live_objects":{"device":2}})"
                      "\n");
     r = run_tool({"mod"});
-    EXPECT_EQ(r.out, "xrpcrdma version 0.1.0 kernel 6.12.9\nlive objects: device 2\n");
+    EXPECT_EQ(r.out, "xrpcrdma version 0.1.0 kernel 6.12.9 mode sidebyside\nlive objects: device 2\n");
 }
 
 TEST_F(Run, KernelErrorWithMessage)

@@ -24,6 +24,17 @@ enum xrpcrdma_port_state {
 	XRPCRDMA_PORT_STATE_ACTIVE_DEFER,
 };
 
+/**
+ * enum xrpcrdma_mode - How xrpcrdma registers its transports. dropin: as
+ *   "rdma" (the in-tree rpcrdma's names and ident), so NFS and nfsd use
+ *   xrpcrdma for proto=rdma; sidebyside: as "xrdma" with idents of its own,
+ *   beside a loaded in-tree rpcrdma.
+ */
+enum xrpcrdma_mode {
+	XRPCRDMA_MODE_DROPIN,
+	XRPCRDMA_MODE_SIDEBYSIDE,
+};
+
 enum {
 	XRPCRDMA_A_PORT_NUMBER = 1,
 	XRPCRDMA_A_PORT_STATE,
@@ -59,6 +70,7 @@ enum {
 	XRPCRDMA_A_MODULE_VERSION = 1,
 	XRPCRDMA_A_MODULE_BUILD_KERNEL,
 	XRPCRDMA_A_MODULE_LIVE_OBJECT,
+	XRPCRDMA_A_MODULE_MODE,
 
 	__XRPCRDMA_A_MODULE_MAX,
 	XRPCRDMA_A_MODULE_MAX = (__XRPCRDMA_A_MODULE_MAX - 1)

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ep.c - RDMA connection endpoints: the only file that talks to rdma_cm.
+ * It owns the connection manager ID, the protection domain, the completion
+ * queues and the queue pair, and turns connection events into calls of
+ * the owner's xr_ep_ops. It posts no work requests and knows no RPC.
+ */
+#include <linux/slab.h>
+#include <rdma/rdma_cm.h>
+
+#include "xrpcrdma.h"
+
+/*
+ * The peer's RFC 8797 private data, or the defaults RFC 8797 prescribes
+ * when it sent none (or something else).
+ */
+static void xr_ep_peer_pdata(const struct rdma_cm_event *ev,
+			     struct xr_cm_pdata *peer)
+{
+	if (xr_cm_pdata_decode(ev->param.conn.private_data,
+			       ev->param.conn.private_data_len, peer)) {
+		peer->cp_send_size = XR_CM_INLINE_MIN;
+		peer->cp_recv_size = XR_CM_INLINE_MIN;
+		peer->cp_flags = 0;
+	}
+}
+
+static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct xr_ep *ep = id->context;
+	struct xr_cm_pdata peer;
+
+	switch (ev->event) {
+	case RDMA_CM_EVENT_CONNECT_REQUEST:
+		/* @id is the new connection; @ep is still the listener. */
+		xr_ep_peer_pdata(ev, &peer);
+		return ep->ep_ops->eo_connect_request(ep, id, &peer);
+	case RDMA_CM_EVENT_ESTABLISHED:
+		ep->ep_ops->eo_established(ep);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_REJECTED:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		if (ev->event != RDMA_CM_EVENT_TIMEWAIT_EXIT)
+			pr_debug(XR_MODNAME ": cm event %s (%d)\n",
+				 rdma_event_msg(ev->event), ev->status);
+		ep->ep_ops->eo_disconnected(ep);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/**
+ * xr_ep_listen - make @ep a listener
+ * @ep: endpoint, zeroed by the caller
+ * @ops: the owner's callbacks
+ * @net: network namespace
+ * @sa: address and port to listen on
+ * @backlog: connection requests that may wait
+ *
+ * Return values:
+ *   %0: listening
+ *   %-EADDRINUSE, %-EADDRNOTAVAIL, ...: from the connection manager
+ *   %-ENOMEM: no memory
+ */
+int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
+		 struct net *net, struct sockaddr *sa, int backlog)
+{
+	struct rdma_cm_id *id;
+	int err;
+
+	might_sleep();
+	ep->ep_ops = ops;
+	id = rdma_create_id(net, xr_ep_cm_handler, ep, RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id))
+		return PTR_ERR(id);
+	if (sa->sa_family == AF_INET6) {
+		err = rdma_set_afonly(id, 1);
+		if (err)
+			goto out_destroy;
+	}
+	err = rdma_bind_addr(id, sa);
+	if (err)
+		goto out_destroy;
+	err = rdma_listen(id, backlog);
+	if (err)
+		goto out_destroy;
+	ep->ep_id = id;
+	return 0;
+
+out_destroy:
+	rdma_destroy_id(id);
+	return err;
+}
+
+/**
+ * xr_ep_adopt - make @ep the endpoint of a new connection
+ * @ep: endpoint, zeroed by the caller
+ * @ops: the owner's callbacks
+ * @id: the new connection's ID, from eo_connect_request
+ * @peer: the peer's private data
+ *
+ * Events on @id go to @ep from now on.
+ */
+void xr_ep_adopt(struct xr_ep *ep, const struct xr_ep_ops *ops,
+		 struct rdma_cm_id *id, const struct xr_cm_pdata *peer)
+{
+	ep->ep_ops = ops;
+	ep->ep_id = id;
+	ep->ep_peer = *peer;
+	id->context = ep;
+}
+
+/**
+ * xr_ep_create_qp - allocate the verbs resources of a connection
+ * @ep: an adopted endpoint
+ * @sq_depth: send queue depth
+ * @rq_depth: receive queue depth
+ *
+ * Return values:
+ *   %0: PD, CQs and QP exist; xr_ep_destroy() releases them
+ *   %-ENOMEM, ...: nothing was left allocated
+ */
+int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth)
+{
+	struct ib_device *dev = ep->ep_id->device;
+	struct ib_qp_init_attr attr = {};
+	int err;
+
+	might_sleep();
+	ep->ep_pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(ep->ep_pd)) {
+		err = PTR_ERR(ep->ep_pd);
+		goto out;
+	}
+	ep->ep_scq = ib_alloc_cq_any(dev, ep, sq_depth, IB_POLL_WORKQUEUE);
+	if (IS_ERR(ep->ep_scq)) {
+		err = PTR_ERR(ep->ep_scq);
+		goto out_pd;
+	}
+	ep->ep_rcq = ib_alloc_cq_any(dev, ep, rq_depth, IB_POLL_WORKQUEUE);
+	if (IS_ERR(ep->ep_rcq)) {
+		err = PTR_ERR(ep->ep_rcq);
+		goto out_scq;
+	}
+
+	attr.event_handler = NULL;
+	attr.qp_context = ep;
+	attr.send_cq = ep->ep_scq;
+	attr.recv_cq = ep->ep_rcq;
+	attr.cap.max_send_wr = sq_depth;
+	attr.cap.max_recv_wr = rq_depth;
+	attr.cap.max_send_sge = XR_SENDCTX_MAX_SGES;
+	attr.cap.max_recv_sge = 1;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.qp_type = IB_QPT_RC;
+	err = rdma_create_qp(ep->ep_id, ep->ep_pd, &attr);
+	if (err)
+		goto out_rcq;
+	ep->ep_qp = ep->ep_id->qp;
+	ep->ep_sq_depth = sq_depth;
+	ep->ep_rq_depth = rq_depth;
+	return 0;
+
+out_rcq:
+	ib_free_cq(ep->ep_rcq);
+out_scq:
+	ib_free_cq(ep->ep_scq);
+out_pd:
+	ib_dealloc_pd(ep->ep_pd);
+out:
+	ep->ep_pd = NULL;
+	ep->ep_scq = NULL;
+	ep->ep_rcq = NULL;
+	return err;
+}
+
+/**
+ * xr_ep_accept - accept the connection, advertising @ours
+ * @ep: endpoint with its QP created
+ * @ours: our RFC 8797 private data
+ *
+ * Return: 0, or a negative errno from the connection manager.
+ */
+int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours)
+{
+	u8 pdata[XR_CM_PDATA_SIZE];
+	struct rdma_conn_param param = {
+		.private_data		= pdata,
+		.private_data_len	= sizeof(pdata),
+		.initiator_depth	= 0,
+		.responder_resources	= 0,
+		.rnr_retry_count	= 7,
+		.retry_count		= 7,
+	};
+	int len;
+
+	len = xr_cm_pdata_encode(pdata, sizeof(pdata), ours);
+	if (len < 0)
+		return len;
+	return rdma_accept(ep->ep_id, &param);
+}
+
+/**
+ * xr_ep_disconnect - start an orderly disconnect
+ * @ep: a connected endpoint
+ */
+void xr_ep_disconnect(struct xr_ep *ep)
+{
+	if (ep->ep_id)
+		rdma_disconnect(ep->ep_id);
+}
+
+/**
+ * xr_ep_drain - flush the queue pair
+ * @ep: endpoint; never from its own connection manager callback
+ *
+ * Every posted work request completes (most with a flush status) before
+ * this returns; none can be posted afterwards. The device, the PD and
+ * DMA mappings stay valid until xr_ep_destroy().
+ */
+void xr_ep_drain(struct xr_ep *ep)
+{
+	might_sleep();
+	if (ep->ep_qp && !ep->ep_drained) {
+		ib_drain_qp(ep->ep_qp);
+		ep->ep_drained = 1;
+	}
+}
+
+/**
+ * xr_ep_destroy - release everything the endpoint holds
+ * @ep: endpoint; never from its own connection manager callback
+ *
+ * Drains the queue pair first if xr_ep_drain() was not called.
+ */
+void xr_ep_destroy(struct xr_ep *ep)
+{
+	xr_ep_drain(ep);
+	if (ep->ep_qp) {
+		rdma_destroy_qp(ep->ep_id);
+		ep->ep_qp = NULL;
+	}
+	if (ep->ep_rcq)
+		ib_free_cq(ep->ep_rcq);
+	if (ep->ep_scq)
+		ib_free_cq(ep->ep_scq);
+	if (ep->ep_pd)
+		ib_dealloc_pd(ep->ep_pd);
+	if (ep->ep_id)
+		rdma_destroy_id(ep->ep_id);
+	ep->ep_rcq = NULL;
+	ep->ep_scq = NULL;
+	ep->ep_pd = NULL;
+	ep->ep_id = NULL;
+}

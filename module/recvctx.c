@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * recvctx.c - receive contexts: buffers DMA-mapped once, posted as Receive
+ * work requests, and handed to the owner when a message lands. The owner
+ * keeps as many posted as it grants credits. Nothing here parses what was
+ * received.
+ */
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+
+#include "xrpcrdma.h"
+
+static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/**
+ * xr_recvq_init - prepare the receive contexts of a connection
+ * @rq: zeroed by the caller; the caller sets the owner callbacks
+ * @ep: endpoint with its queue pair created
+ * @buf_size: size of each buffer: the largest inline message accepted
+ */
+void xr_recvq_init(struct xr_recvq *rq, struct xr_ep *ep, u32 buf_size)
+{
+	spin_lock_init(&rq->rq_lock);
+	INIT_LIST_HEAD(&rq->rq_free);
+	INIT_LIST_HEAD(&rq->rq_ready);
+	rq->rq_ep = ep;
+	rq->rq_buf_size = buf_size;
+}
+
+static void xr_recvctx_free(struct xr_recvctx *rc)
+{
+	struct xr_recvq *rq = rc->rc_pool;
+
+	ib_dma_unmap_single(rq->rq_ep->ep_pd->device, rc->rc_sge.addr,
+			    rq->rq_buf_size, DMA_FROM_DEVICE);
+	kfree(rc->rc_buf);
+	kfree(rc);
+	atomic_dec(&rq->rq_allocated);
+	xr_obj_put(XR_OBJ_RECVCTX);
+}
+
+static struct xr_recvctx *xr_recvctx_alloc(struct xr_recvq *rq)
+{
+	struct ib_device *dev = rq->rq_ep->ep_pd->device;
+	struct xr_recvctx *rc;
+
+	rc = kzalloc(sizeof(*rc), GFP_KERNEL);
+	if (!rc)
+		goto out;
+	rc->rc_buf = kmalloc(rq->rq_buf_size, GFP_KERNEL);
+	if (!rc->rc_buf)
+		goto out_free;
+	rc->rc_sge.addr = ib_dma_map_single(dev, rc->rc_buf, rq->rq_buf_size,
+					    DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(dev, rc->rc_sge.addr))
+		goto out_free_buf;
+	rc->rc_sge.length = rq->rq_buf_size;
+	rc->rc_sge.lkey = rq->rq_ep->ep_pd->local_dma_lkey;
+	rc->rc_pool = rq;
+	rc->rc_cqe.done = xr_recvctx_done;
+	rc->rc_wr.wr_cqe = &rc->rc_cqe;
+	rc->rc_wr.sg_list = &rc->rc_sge;
+	rc->rc_wr.num_sge = 1;
+	atomic_inc(&rq->rq_allocated);
+	xr_obj_get(XR_OBJ_RECVCTX);
+	return rc;
+
+out_free_buf:
+	kfree(rc->rc_buf);
+out_free:
+	kfree(rc);
+out:
+	return NULL;
+}
+
+static struct xr_recvctx *xr_recvctx_get(struct xr_recvq *rq)
+{
+	struct xr_recvctx *rc;
+
+	spin_lock(&rq->rq_lock);
+	rc = list_first_entry_or_null(&rq->rq_free, struct xr_recvctx,
+				      rc_list);
+	if (rc)
+		list_del(&rc->rc_list);
+	spin_unlock(&rq->rq_lock);
+	return rc ? rc : xr_recvctx_alloc(rq);
+}
+
+/**
+ * xr_recvctx_put - return a receive context to its pool, unposted
+ * @rc: a context the owner is done with
+ */
+void xr_recvctx_put(struct xr_recvctx *rc)
+{
+	struct xr_recvq *rq = rc->rc_pool;
+
+	spin_lock(&rq->rq_lock);
+	list_add(&rc->rc_list, &rq->rq_free);
+	spin_unlock(&rq->rq_lock);
+}
+
+/**
+ * xr_recvq_post - post @count more Receives
+ * @rq: the receive contexts of a connection
+ * @count: number of Receives to post
+ *
+ * Return values:
+ *   %0: all posted
+ *   %-ENOMEM: no memory for a context (some may have been posted)
+ *   %-ENOTCONN: the post failed; the connection is unusable
+ */
+int xr_recvq_post(struct xr_recvq *rq, u32 count)
+{
+	struct xr_recvctx *rc;
+	int err;
+
+	while (count--) {
+		rc = xr_recvctx_get(rq);
+		if (!rc)
+			return -ENOMEM;
+		err = ib_post_recv(rq->rq_ep->ep_qp, &rc->rc_wr, NULL);
+		if (err) {
+			xr_recvctx_put(rc);
+			return -ENOTCONN;
+		}
+	}
+	return 0;
+}
+
+/**
+ * xr_recvq_next_ready - take the oldest received message
+ * @rq: the receive contexts of a connection
+ *
+ * The buffer is synced for the CPU; the caller puts the context back with
+ * xr_recvctx_put() when done with it.
+ *
+ * Return: the context, or NULL when nothing is waiting.
+ */
+struct xr_recvctx *xr_recvq_next_ready(struct xr_recvq *rq)
+{
+	struct xr_recvctx *rc;
+
+	spin_lock(&rq->rq_lock);
+	rc = list_first_entry_or_null(&rq->rq_ready, struct xr_recvctx,
+				      rc_list);
+	if (rc)
+		list_del(&rc->rc_list);
+	spin_unlock(&rq->rq_lock);
+	if (rc)
+		ib_dma_sync_single_for_cpu(rq->rq_ep->ep_pd->device,
+					   rc->rc_sge.addr, rc->rc_byte_len,
+					   DMA_FROM_DEVICE);
+	return rc;
+}
+
+/*
+ * A Receive completed. Success: queue it for the owner. Flush: the
+ * connection is being torn down, keep the context for destroy. Other
+ * errors: close the connection.
+ */
+static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xr_recvctx *rc = container_of(wc->wr_cqe, struct xr_recvctx,
+					     rc_cqe);
+	struct xr_recvq *rq = rc->rc_pool;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR) {
+			pr_err_ratelimited(XR_MODNAME ": receive completion: %s (%d)\n",
+					   ib_wc_status_msg(wc->status),
+					   wc->status);
+			if (rq->rq_on_close)
+				rq->rq_on_close(rq->rq_owner);
+		}
+		xr_recvctx_put(rc);
+		return;
+	}
+	rc->rc_byte_len = wc->byte_len;
+	spin_lock(&rq->rq_lock);
+	list_add_tail(&rc->rc_list, &rq->rq_ready);
+	spin_unlock(&rq->rq_lock);
+	if (rq->rq_on_ready)
+		rq->rq_on_ready(rq->rq_owner);
+}
+
+/**
+ * xr_recvq_destroy - free every receive context
+ * @rq: the receive contexts of a connection whose queue pair is drained
+ */
+void xr_recvq_destroy(struct xr_recvq *rq)
+{
+	struct xr_recvctx *rc, *next;
+
+	list_splice_init(&rq->rq_ready, &rq->rq_free);
+	list_for_each_entry_safe(rc, next, &rq->rq_free, rc_list) {
+		list_del(&rc->rc_list);
+		xr_recvctx_free(rc);
+	}
+	WARN_ON(atomic_read(&rq->rq_allocated));
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sendctx.c - the send path shared by the server and the client: a pool of
+ * send contexts per connection, each with a buffer DMA-mapped once; the
+ * single place that posts Send work requests and accounts for send queue
+ * slots; and the Send completion handler. Nothing here knows RPC.
+ *
+ * Send queue accounting: sq_avail starts at the queue depth. A post takes
+ * a slot; when none is left the poster waits (counted in sq_starves) until
+ * a completion returns one or the connection closes. Every Send is
+ * signaled, so each completion returns exactly its own slot.
+ */
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+
+#include "xrpcrdma.h"
+
+/**
+ * xr_sendq_init - prepare the send contexts of a connection
+ * @sq: zeroed by the caller; the caller sets the owner callbacks
+ * @ep: endpoint with its queue pair created
+ * @buf_size: size of each context's buffer (largest inline Send)
+ */
+void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size)
+{
+	spin_lock_init(&sq->sq_lock);
+	INIT_LIST_HEAD(&sq->sq_free);
+	init_waitqueue_head(&sq->sq_wait);
+	sq->sq_ep = ep;
+	sq->sq_buf_size = buf_size;
+	atomic_set(&sq->sq_avail, ep->ep_sq_depth);
+}
+
+static void xr_sendctx_free(struct xr_sendctx *sc)
+{
+	struct xr_sendq *sq = sc->sc_pool;
+
+	ib_dma_unmap_single(sq->sq_ep->ep_pd->device, sc->sc_buf_dma,
+			    sc->sc_buf_size, DMA_TO_DEVICE);
+	kfree(sc->sc_buf);
+	kfree(sc);
+	atomic_dec(&sq->sq_allocated);
+	xr_obj_put(XR_OBJ_SENDCTX);
+}
+
+/**
+ * xr_sendq_destroy - free every send context
+ * @sq: the send contexts of a connection whose queue pair is drained
+ *
+ * Every context must have been put back: after ib_drain_qp() no Send is
+ * outstanding, and the owner has released the ones it held.
+ */
+void xr_sendq_destroy(struct xr_sendq *sq)
+{
+	struct xr_sendctx *sc, *next;
+
+	list_for_each_entry_safe(sc, next, &sq->sq_free, sc_list) {
+		list_del(&sc->sc_list);
+		xr_sendctx_free(sc);
+	}
+	WARN_ON(atomic_read(&sq->sq_allocated));
+}
+
+/**
+ * xr_sendq_close - the connection is closing: wake every waiting poster
+ * @sq: the send contexts of the connection
+ */
+void xr_sendq_close(struct xr_sendq *sq)
+{
+	WRITE_ONCE(sq->sq_closing, true);
+	wake_up_all(&sq->sq_wait);
+}
+
+static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc);
+
+static struct xr_sendctx *xr_sendctx_alloc(struct xr_sendq *sq)
+{
+	struct ib_device *dev = sq->sq_ep->ep_pd->device;
+	struct xr_sendctx *sc;
+
+	sc = kzalloc(sizeof(*sc), GFP_KERNEL);
+	if (!sc)
+		goto out;
+	sc->sc_buf = kmalloc(sq->sq_buf_size, GFP_KERNEL);
+	if (!sc->sc_buf)
+		goto out_free;
+	sc->sc_buf_size = sq->sq_buf_size;
+	sc->sc_buf_dma = ib_dma_map_single(dev, sc->sc_buf, sc->sc_buf_size,
+					   DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(dev, sc->sc_buf_dma))
+		goto out_free_buf;
+
+	sc->sc_pool = sq;
+	sc->sc_cqe.done = xr_sendctx_done;
+	sc->sc_sges[0].addr = sc->sc_buf_dma;
+	sc->sc_sges[0].lkey = sq->sq_ep->ep_pd->local_dma_lkey;
+	sc->sc_wr.wr_cqe = &sc->sc_cqe;
+	sc->sc_wr.sg_list = sc->sc_sges;
+	sc->sc_wr.num_sge = 1;
+	sc->sc_wr.opcode = IB_WR_SEND;
+	sc->sc_wr.send_flags = IB_SEND_SIGNALED;
+	atomic_inc(&sq->sq_allocated);
+	xr_obj_get(XR_OBJ_SENDCTX);
+	return sc;
+
+out_free_buf:
+	kfree(sc->sc_buf);
+out_free:
+	kfree(sc);
+out:
+	return NULL;
+}
+
+/**
+ * xr_sendctx_get - a send context for one Send
+ * @sq: the send contexts of a connection
+ *
+ * Reuses a free context, or allocates a new one. May sleep.
+ *
+ * Return: the context, or NULL when none can be had.
+ */
+struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq)
+{
+	struct xr_sendctx *sc;
+
+	spin_lock(&sq->sq_lock);
+	sc = list_first_entry_or_null(&sq->sq_free, struct xr_sendctx,
+				      sc_list);
+	if (sc)
+		list_del(&sc->sc_list);
+	spin_unlock(&sq->sq_lock);
+	if (sc)
+		return sc;
+	return xr_sendctx_alloc(sq);
+}
+
+/**
+ * xr_sendctx_put - return a send context to its pool
+ * @sc: a context that is not posted
+ */
+void xr_sendctx_put(struct xr_sendctx *sc)
+{
+	struct xr_sendq *sq = sc->sc_pool;
+
+	sc->sc_wr.num_sge = 1;
+	spin_lock(&sq->sq_lock);
+	list_add(&sc->sc_list, &sq->sq_free);
+	spin_unlock(&sq->sq_lock);
+}
+
+/* Take one send queue slot, waiting for it if need be. */
+static int xr_sendq_reserve(struct xr_sendq *sq)
+{
+	while (atomic_dec_return(&sq->sq_avail) < 0) {
+		atomic_inc(&sq->sq_avail);
+		atomic_long_inc(&sq->sq_starves);
+		wait_event(sq->sq_wait, atomic_read(&sq->sq_avail) > 0 ||
+			   READ_ONCE(sq->sq_closing));
+		if (READ_ONCE(sq->sq_closing))
+			return -ENOTCONN;
+	}
+	return 0;
+}
+
+static void xr_sendq_release(struct xr_sendq *sq)
+{
+	atomic_inc(&sq->sq_avail);
+	wake_up(&sq->sq_wait);
+}
+
+/**
+ * xr_sendctx_post - send the first @len bytes of the context's buffer
+ * @sc: a context from xr_sendctx_get(), its buffer filled
+ * @len: bytes to send, at most the buffer size
+ *
+ * Syncs the buffer for the device and posts the Send, waiting for a send
+ * queue slot if all are in use. On success the completion handler puts
+ * the context back; on failure the caller still owns it.
+ *
+ * Return values:
+ *   %0: posted
+ *   %-EINVAL: @len exceeds the buffer
+ *   %-ENOTCONN: the connection is closing, or the post failed
+ */
+int xr_sendctx_post(struct xr_sendctx *sc, u32 len)
+{
+	struct xr_sendq *sq = sc->sc_pool;
+	struct xr_ep *ep = sq->sq_ep;
+	int err;
+
+	if (len > sc->sc_buf_size)
+		return -EINVAL;
+	sc->sc_sges[0].length = len;
+	ib_dma_sync_single_for_device(ep->ep_pd->device, sc->sc_buf_dma, len,
+				      DMA_TO_DEVICE);
+
+	err = xr_sendq_reserve(sq);
+	if (err)
+		return err;
+	if (sq->sq_get)
+		sq->sq_get(sq->sq_owner);
+	err = ib_post_send(ep->ep_qp, &sc->sc_wr, NULL);
+	if (err) {
+		pr_warn_ratelimited(XR_MODNAME ": ib_post_send: %d\n", err);
+		xr_sendq_release(sq);
+		if (sq->sq_put)
+			sq->sq_put(sq->sq_owner);
+		if (sq->sq_on_close)
+			sq->sq_on_close(sq->sq_owner);
+		return -ENOTCONN;
+	}
+	return 0;
+}
+
+/*
+ * A Send completed: return its slot, its context, and on an error other
+ * than a flush (which only means the connection is already going away)
+ * close the connection. The owner stays pinned until this is done.
+ */
+static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xr_sendctx *sc = container_of(wc->wr_cqe, struct xr_sendctx,
+					     sc_cqe);
+	struct xr_sendq *sq = sc->sc_pool;
+	void *owner = sq->sq_owner;
+
+	xr_sendq_release(sq);
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_err_ratelimited(XR_MODNAME ": send completion: %s (%d)\n",
+					   ib_wc_status_msg(wc->status),
+					   wc->status);
+		if (sq->sq_on_close)
+			sq->sq_on_close(owner);
+	}
+	xr_sendctx_put(sc);
+	if (sq->sq_put)
+		sq->sq_put(owner);
+}

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * svc_transport.c - the server transport's SUNRPC face: the svc_xprt_class
+ * nfsd listens on, listener and connection lifetimes, and the svc_xprt_ops
+ * that are neither receive (svc_recv.c) nor send (svc_send.c).
+ *
+ * Lifetime of a connection: a connection request arrives on the
+ * listener's endpoint (connection manager context) and is queued; an svc
+ * thread calls xpo_accept, which creates the queue pair, initialises the
+ * svc_xprt, posts the Receives and accepts. From then on the svc_xprt's
+ * reference count governs it: when the last reference goes, xpo_free
+ * queues a work item that drains the queue pair (every posted work request
+ * completes) and only then frees anything.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sunrpc/svc_xprt.h>
+#include <linux/sunrpc/xprt.h>
+
+#include "xrpcrdma.h"
+
+/* Until chunks land, every reply must fit inline. */
+#define XR_SVC_MAX_PAYLOAD	1024
+
+/* Connection requests that may wait for an svc thread to accept them. */
+#define XR_SVC_LISTEN_BACKLOG	16
+
+static unsigned int xr_svc_max_requests = 64;
+static unsigned int xr_svc_inline_size = 4096;
+
+static char *mode = "auto";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "auto, dropin or sidebyside (see the admin guide)");
+
+/* Bits of xr_svc_xprt.sx_flags */
+enum {
+	XR_SX_INITED,		/* svc_xprt_init() done: svc owns lifetime */
+	XR_SX_DISCONNECTED,	/* the endpoint reported a disconnect */
+};
+
+static struct svc_xprt_class xr_svc_class;
+static struct workqueue_struct *xr_svc_wq;
+static const struct xr_ep_ops xr_svc_listener_ep_ops;
+static const struct xr_ep_ops xr_svc_conn_ep_ops;
+
+static struct xr_svc_xprt *xr_svc_xprt_alloc(void)
+{
+	struct xr_svc_xprt *sx;
+
+	sx = kzalloc(sizeof(*sx), GFP_KERNEL);
+	if (!sx)
+		return NULL;
+	spin_lock_init(&sx->sx_lock);
+	INIT_LIST_HEAD(&sx->sx_accept_q);
+	INIT_LIST_HEAD(&sx->sx_accept_entry);
+	xr_obj_get(XR_OBJ_SVC_XPRT);
+	return sx;
+}
+
+static void xr_svc_xprt_free(struct xr_svc_xprt *sx)
+{
+	kfree(sx);
+	xr_obj_put(XR_OBJ_SVC_XPRT);
+}
+
+static inline struct xr_svc_xprt *xr_svc_of(struct svc_xprt *xprt)
+{
+	return container_of(xprt, struct xr_svc_xprt, sx_xprt);
+}
+
+/**
+ * xr_svc_close - close a server connection soon, from any context
+ * @sx: the connection
+ *
+ * Wakes senders waiting for send queue slots and asks svc to close the
+ * transport. Before xpo_accept has set the transport up, only records the
+ * disconnect: xpo_accept closes it then.
+ */
+void xr_svc_close(struct xr_svc_xprt *sx)
+{
+	set_bit(XR_SX_DISCONNECTED, &sx->sx_flags);
+	/* Pairs with the barrier in xr_svc_accept(): one side sees both. */
+	smp_mb__after_atomic();
+	if (!test_bit(XR_SX_INITED, &sx->sx_flags))
+		return;
+	xr_sendq_close(&sx->sx_sq);
+	svc_xprt_deferred_close(&sx->sx_xprt);
+}
+
+/* Owner callbacks of the send and receive contexts. */
+static void xr_svc_owner_close(void *owner)
+{
+	xr_svc_close(owner);
+}
+
+static void xr_svc_owner_get(void *owner)
+{
+	svc_xprt_get(&((struct xr_svc_xprt *)owner)->sx_xprt);
+}
+
+static void xr_svc_owner_put(void *owner)
+{
+	svc_xprt_put(&((struct xr_svc_xprt *)owner)->sx_xprt);
+}
+
+static void xr_svc_owner_data_ready(void *owner)
+{
+	struct svc_xprt *xprt = &((struct xr_svc_xprt *)owner)->sx_xprt;
+
+	set_bit(XPT_DATA, &xprt->xpt_flags);
+	svc_xprt_enqueue(xprt);
+}
+
+/* Listener endpoint: a client asks to connect. Connection manager context. */
+static int xr_svc_connect_request(struct xr_ep *lep, struct rdma_cm_id *id,
+				  const struct xr_cm_pdata *peer)
+{
+	struct xr_svc_xprt *listener = container_of(lep, struct xr_svc_xprt,
+						    sx_ep);
+	struct xr_svc_xprt *sx;
+
+	sx = xr_svc_xprt_alloc();
+	if (!sx)
+		return -ENOMEM;
+	xr_ep_adopt(&sx->sx_ep, &xr_svc_conn_ep_ops, id, peer);
+
+	spin_lock(&listener->sx_lock);
+	list_add_tail(&sx->sx_accept_entry, &listener->sx_accept_q);
+	spin_unlock(&listener->sx_lock);
+	set_bit(XPT_CONN, &listener->sx_xprt.xpt_flags);
+	svc_xprt_enqueue(&listener->sx_xprt);
+	return 0;
+}
+
+static void xr_svc_listener_disconnected(struct xr_ep *ep)
+{
+	struct xr_svc_xprt *listener = container_of(ep, struct xr_svc_xprt,
+						    sx_ep);
+
+	/* The device under a bound listener went away. */
+	svc_xprt_deferred_close(&listener->sx_xprt);
+}
+
+static void xr_svc_established(struct xr_ep *ep)
+{
+}
+
+static void xr_svc_disconnected(struct xr_ep *ep)
+{
+	xr_svc_close(container_of(ep, struct xr_svc_xprt, sx_ep));
+}
+
+static const struct xr_ep_ops xr_svc_listener_ep_ops = {
+	.eo_connect_request	= xr_svc_connect_request,
+	.eo_disconnected	= xr_svc_listener_disconnected,
+};
+
+static const struct xr_ep_ops xr_svc_conn_ep_ops = {
+	.eo_established		= xr_svc_established,
+	.eo_disconnected	= xr_svc_disconnected,
+};
+
+static void xr_svc_free_work(struct work_struct *work);
+
+static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
+				      struct sockaddr *sa, int salen,
+				      int flags)
+{
+	struct xr_svc_xprt *sx;
+	int err;
+
+	if (sa->sa_family != AF_INET && sa->sa_family != AF_INET6)
+		return ERR_PTR(-EAFNOSUPPORT);
+	sx = xr_svc_xprt_alloc();
+	if (!sx)
+		return ERR_PTR(-ENOMEM);
+	INIT_WORK(&sx->sx_free_work, xr_svc_free_work);
+	err = xr_ep_listen(&sx->sx_ep, &xr_svc_listener_ep_ops, net, sa,
+			   XR_SVC_LISTEN_BACKLOG);
+	if (err) {
+		xr_svc_xprt_free(sx);
+		return ERR_PTR(err);
+	}
+	svc_xprt_init(net, &xr_svc_class, &sx->sx_xprt, serv);
+	set_bit(XR_SX_INITED, &sx->sx_flags);
+	set_bit(XPT_LISTENER, &sx->sx_xprt.xpt_flags);
+	svc_xprt_set_local(&sx->sx_xprt,
+			   (struct sockaddr *)&sx->sx_ep.ep_id->route.addr.src_addr,
+			   salen);
+	return &sx->sx_xprt;
+}
+
+/* Resources of a connection, before svc knows it. */
+static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
+{
+	u32 depth = xr_svc_max_requests;
+	int err;
+
+	err = xr_ep_create_qp(&sx->sx_ep, depth, depth);
+	if (err)
+		return err;
+	sx->sx_credits = xr_svc_max_requests;
+	sx->sx_inline_recv = xr_svc_inline_size;
+	sx->sx_inline_send = min(xr_svc_inline_size,
+				 sx->sx_ep.ep_peer.cp_recv_size);
+
+	xr_sendq_init(&sx->sx_sq, &sx->sx_ep, sx->sx_inline_send);
+	sx->sx_sq.sq_owner = sx;
+	sx->sx_sq.sq_on_close = xr_svc_owner_close;
+	sx->sx_sq.sq_get = xr_svc_owner_get;
+	sx->sx_sq.sq_put = xr_svc_owner_put;
+
+	xr_recvq_init(&sx->sx_rq, &sx->sx_ep, sx->sx_inline_recv);
+	sx->sx_rq.rq_owner = sx;
+	sx->sx_rq.rq_on_ready = xr_svc_owner_data_ready;
+	sx->sx_rq.rq_on_close = xr_svc_owner_close;
+	return 0;
+}
+
+/* Contexts are unmapped after the drain and before the PD goes. */
+static void xr_svc_conn_destroy(struct xr_svc_xprt *sx)
+{
+	xr_ep_drain(&sx->sx_ep);
+	if (sx->sx_sq.sq_ep)
+		xr_sendq_destroy(&sx->sx_sq);
+	if (sx->sx_rq.rq_ep)
+		xr_recvq_destroy(&sx->sx_rq);
+	xr_ep_destroy(&sx->sx_ep);
+	xr_svc_xprt_free(sx);
+}
+
+/*
+ * Start the connection svc now owns: post the Receives that back the
+ * credits we grant, then accept. On failure the transport is closed and
+ * svc frees it through the usual path.
+ */
+static void xr_svc_conn_start(struct xr_svc_xprt *sx)
+{
+	struct xr_cm_pdata ours = {
+		.cp_send_size	= sx->sx_inline_send,
+		.cp_recv_size	= sx->sx_inline_recv,
+	};
+	int err;
+
+	err = xr_recvq_post(&sx->sx_rq, sx->sx_credits);
+	if (!err)
+		err = xr_ep_accept(&sx->sx_ep, &ours);
+	if (err) {
+		pr_warn_ratelimited(XR_MODNAME ": accept failed: %d\n", err);
+		xr_svc_close(sx);
+	}
+}
+
+static struct svc_xprt *xr_svc_accept(struct svc_xprt *xprt)
+{
+	struct xr_svc_xprt *listener = xr_svc_of(xprt);
+	struct rdma_cm_id *id;
+	struct xr_svc_xprt *sx;
+
+	spin_lock(&listener->sx_lock);
+	sx = list_first_entry_or_null(&listener->sx_accept_q,
+				      struct xr_svc_xprt, sx_accept_entry);
+	if (sx)
+		list_del_init(&sx->sx_accept_entry);
+	else
+		clear_bit(XPT_CONN, &xprt->xpt_flags);
+	spin_unlock(&listener->sx_lock);
+	if (!sx)
+		return NULL;
+
+	if (xr_svc_conn_setup(sx)) {
+		/* Destroying the unaccepted ID rejects the connection. */
+		xr_svc_conn_destroy(sx);
+		return NULL;
+	}
+
+	INIT_WORK(&sx->sx_free_work, xr_svc_free_work);
+	svc_xprt_init(xprt->xpt_net, &xr_svc_class, &sx->sx_xprt,
+		      xprt->xpt_server);
+	id = sx->sx_ep.ep_id;
+	svc_xprt_set_remote(&sx->sx_xprt,
+			    (struct sockaddr *)&id->route.addr.dst_addr,
+			    rdma_addr_size((struct sockaddr *)&id->route.addr.dst_addr));
+	svc_xprt_set_local(&sx->sx_xprt,
+			   (struct sockaddr *)&id->route.addr.src_addr,
+			   rdma_addr_size((struct sockaddr *)&id->route.addr.src_addr));
+	set_bit(XPT_CONG_CTRL, &sx->sx_xprt.xpt_flags);
+	set_bit(XR_SX_INITED, &sx->sx_flags);
+	/* Pairs with the barrier in xr_svc_close(): one side sees both. */
+	smp_mb__after_atomic();
+	if (test_bit(XR_SX_DISCONNECTED, &sx->sx_flags))
+		xr_svc_close(sx);
+	else
+		xr_svc_conn_start(sx);
+	return &sx->sx_xprt;
+}
+
+static int xr_svc_has_wspace(struct svc_xprt *xprt)
+{
+	return atomic_read(&xr_svc_of(xprt)->sx_sq.sq_avail) > 0;
+}
+
+static int xr_svc_result_payload(struct svc_rqst *rqstp, unsigned int offset,
+				 unsigned int length)
+{
+	return 0;
+}
+
+static void xr_svc_detach(struct svc_xprt *xprt)
+{
+	struct xr_svc_xprt *sx = xr_svc_of(xprt);
+
+	if (test_bit(XPT_LISTENER, &xprt->xpt_flags))
+		return;
+	xr_sendq_close(&sx->sx_sq);
+	xr_ep_disconnect(&sx->sx_ep);
+}
+
+static void xr_svc_listener_destroy(struct xr_svc_xprt *listener)
+{
+	struct xr_svc_xprt *sx, *next;
+
+	/* No connection request is queued once the listener ID is gone. */
+	xr_ep_destroy(&listener->sx_ep);
+	list_for_each_entry_safe(sx, next, &listener->sx_accept_q,
+				 sx_accept_entry) {
+		list_del(&sx->sx_accept_entry);
+		xr_svc_conn_destroy(sx);
+	}
+	xr_svc_xprt_free(listener);
+}
+
+static void xr_svc_free_work(struct work_struct *work)
+{
+	struct xr_svc_xprt *sx = container_of(work, struct xr_svc_xprt,
+					      sx_free_work);
+
+	if (test_bit(XPT_LISTENER, &sx->sx_xprt.xpt_flags))
+		xr_svc_listener_destroy(sx);
+	else
+		xr_svc_conn_destroy(sx);
+	module_put(THIS_MODULE);
+}
+
+/*
+ * The last reference is gone, possibly in a context that must not sleep.
+ * The module stays pinned until the work has run.
+ */
+static void xr_svc_free(struct svc_xprt *xprt)
+{
+	__module_get(THIS_MODULE);
+	queue_work(xr_svc_wq, &xr_svc_of(xprt)->sx_free_work);
+}
+
+static void xr_svc_kill_temp_xprt(struct svc_xprt *xprt)
+{
+}
+
+#if XR_HAVE_SVC_SECURE_PORT
+/* RDMA connections come from the kernel: as trusted as a privileged port. */
+static void xr_svc_secure_port(struct svc_rqst *rqstp)
+{
+	set_bit(RQ_SECURE, &rqstp->rq_flags);
+}
+
+static void xr_svc_start_tls(struct svc_xprt *xprt)
+{
+}
+#endif
+
+static const struct svc_xprt_ops xr_svc_ops = {
+	.xpo_create		= xr_svc_create,
+	.xpo_accept		= xr_svc_accept,
+	.xpo_has_wspace		= xr_svc_has_wspace,
+	.xpo_recvfrom		= xr_svc_recvfrom,
+	.xpo_sendto		= xr_svc_sendto,
+	.xpo_result_payload	= xr_svc_result_payload,
+	.xpo_release_ctxt	= xr_svc_release_ctxt,
+	.xpo_detach		= xr_svc_detach,
+	.xpo_free		= xr_svc_free,
+	.xpo_kill_temp_xprt	= xr_svc_kill_temp_xprt,
+	XR_SVC_XPRT_OPS_COMPAT
+};
+
+static struct svc_xprt_class xr_svc_class = {
+	.xcl_owner		= THIS_MODULE,
+	.xcl_ops		= &xr_svc_ops,
+	.xcl_max_payload	= XR_SVC_MAX_PAYLOAD,
+};
+
+static int xr_svc_register(void)
+{
+	bool auto_mode = !strcmp(mode, "auto");
+	int err;
+
+	if (auto_mode || !strcmp(mode, "dropin")) {
+		xr_svc_class.xcl_name = "rdma";
+		xr_svc_class.xcl_ident = XPRT_TRANSPORT_RDMA;
+		err = svc_reg_xprt_class(&xr_svc_class);
+		if (!err || !auto_mode) {
+			if (err)
+				pr_err(XR_MODNAME ": drop-in mode: an rdma transport is already registered (unload rpcrdma)\n");
+			return err;
+		}
+	} else if (strcmp(mode, "sidebyside")) {
+		pr_err(XR_MODNAME ": mode=%s: use auto, dropin or sidebyside\n",
+		       mode);
+		return -EINVAL;
+	}
+	xr_svc_class.xcl_name = "xrdma";
+	xr_svc_class.xcl_ident = XR_XPRT_TRANSPORT_SIDEBYSIDE;
+	return svc_reg_xprt_class(&xr_svc_class);
+}
+
+/**
+ * xr_svc_init - register the server transport class
+ *
+ * In drop-in mode the class is "rdma" with the in-tree transport's ident,
+ * so nfsd's "rdma PORT" listeners use xrpcrdma; side-by-side it is "xrdma"
+ * with an ident of its own. "auto" is drop-in unless the in-tree server
+ * transport is already registered.
+ *
+ * Return values:
+ *   %0: registered
+ *   %-ENOMEM: no memory for the workqueue
+ *   %-EINVAL: unknown mode
+ *   %-EEXIST: drop-in asked for, but the in-tree transport is registered
+ */
+int xr_svc_init(void)
+{
+	int err;
+
+	xr_svc_wq = alloc_workqueue("xrpcrdma_svc", WQ_UNBOUND, 0);
+	if (!xr_svc_wq)
+		return -ENOMEM;
+	err = xr_svc_register();
+	if (err)
+		destroy_workqueue(xr_svc_wq);
+	return err;
+}
+
+/**
+ * xr_svc_exit - unregister the server transport class
+ *
+ * Transports still open keep the module pinned, so none is left here.
+ */
+void xr_svc_exit(void)
+{
+	svc_unreg_xprt_class(&xr_svc_class);
+	destroy_workqueue(xr_svc_wq);
+}
+
+/**
+ * xr_svc_mode - the mode the server transport runs in
+ *
+ * Return: %XRPCRDMA_MODE_DROPIN or %XRPCRDMA_MODE_SIDEBYSIDE.
+ */
+enum xrpcrdma_mode xr_svc_mode(void)
+{
+	return xr_svc_class.xcl_ident == XPRT_TRANSPORT_RDMA ?
+		XRPCRDMA_MODE_DROPIN : XRPCRDMA_MODE_SIDEBYSIDE;
+}

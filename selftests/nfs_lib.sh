@@ -1,0 +1,412 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# nfs_lib.sh - an NFS server and its client in one test-host guest, for
+# the NFS-over-RDMA tests. Source it instead of lib.sh: it sources lib.sh
+# itself when that is not loaded yet.
+#
+# The server is the in-kernel nfsd, run the way Debian's units would but
+# without systemd: rpcbind, nfsdcld, rpc.statd and rpc.mountd in the
+# foreground as background jobs (killed by PID), an export of a tmpfs of its
+# own (NFS cannot export the guest's overlay root). It rewrites /etc/exports,
+# so it refuses to run outside the test host. Every wait is bounded, and so
+# is every mount, umount and data transfer: an NFS mount over a dead RDMA
+# path can hang for minutes.
+#
+# Knobs (environment):
+#   XR_NFS_RUN          state directory (default /run/xr-nfs, a tmpfs in the guest)
+#   XR_NFS_THREADS      nfsd threads (default 4)
+#   XR_NFS_GRACE        nfsd grace and lease time, seconds (default 10, the minimum)
+#   XR_NFS_OP_TIMEOUT   bound on one mount or umount, seconds (default 60)
+#   XR_NFS_IO_TIMEOUT   bound on one data transfer, seconds (default 60 + 8 per MiB)
+
+# shellcheck source=selftests/lib.sh
+declare -F ktap_header >/dev/null || source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+NFS_RUN=${XR_NFS_RUN:-/run/xr-nfs}
+NFS_EXPORT=$NFS_RUN/export
+NFS_DATA=$NFS_RUN/data
+NFS_THREADS=${XR_NFS_THREADS:-4}
+NFS_GRACE=${XR_NFS_GRACE:-10}
+NFS_OP_TIMEOUT=${XR_NFS_OP_TIMEOUT:-60}
+NFSD_FS=/proc/fs/nfsd
+NFS_EXPORT_OPTS=fsid=0,rw,no_root_squash,insecure,no_subtree_check
+NFS_TOOLS="rpcbind rpcinfo rpc.nfsd rpc.mountd rpc.statd exportfs mount.nfs sha256sum"
+
+# rpc_pipefs goes where nfs-utils looks for it: nfs.conf's pipefs-directory
+# (Debian 12: /run/rpc_pipefs, mounted by a systemd generator; the static
+# var-lib-nfs-rpc_pipefs.mount unit names the old place).
+nfs_pipefs_dir() {
+	local d=
+
+	command -v nfsconf >/dev/null && d=$(nfsconf --get general pipefs-directory 2>/dev/null)
+	echo "${d:-/var/lib/nfs/rpc_pipefs}"
+}
+
+# nfs_missing_tools: print the tools (and modules) the NFS tests need that
+# are not there; empty output means all are.
+nfs_missing_tools() {
+	local t m
+
+	for t in $NFS_TOOLS; do
+		command -v "$t" >/dev/null || echo "$t"
+	done
+	for m in nfsd nfsv3 nfsv4 rpcrdma; do
+		modprobe -n -q "$m" 2>/dev/null || echo "module:$m"
+	done
+}
+
+# nfs_is_mounted DIR [FSTYPE]: DIR is a mount point (of FSTYPE).
+nfs_is_mounted() {
+	local mnt type rest
+
+	while read -r _ mnt type rest; do
+		[ "$mnt" = "$1" ] || continue
+		[ -z "${2:-}" ] || [ "$type" = "$2" ] || continue
+		return 0
+	done </proc/self/mounts
+	return 1
+}
+
+# nfs_mount_opts DIR: the options column of DIR's (last) line in /proc/mounts.
+nfs_mount_opts() {
+	local mnt type opts rest found=
+
+	while read -r _ mnt type opts rest; do
+		[ "$mnt" = "$1" ] && found=$opts
+	done </proc/self/mounts
+	[ -n "$found" ] && echo "$found"
+}
+
+# PID files of the daemons started here, in $NFS_RUN.
+nfs_pid() {
+	local pid=
+
+	[ -r "$NFS_RUN/$1.pid" ] && read -r pid <"$NFS_RUN/$1.pid"
+	echo "$pid"
+}
+
+nfs_daemon_alive() {
+	local pid
+
+	pid=$(nfs_pid "$1")
+	[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null
+}
+
+# nfs_daemon NAME CMD...: run CMD (a daemon in its foreground mode) as a
+# background job, output to $NFS_RUN/NAME.log, PID to $NFS_RUN/NAME.pid.
+# Nothing is done when it is already running.
+nfs_daemon() {
+	local name=$1
+
+	shift
+	nfs_daemon_alive "$name" && return 0
+	"$@" </dev/null >>"$NFS_RUN/$name.log" 2>&1 &
+	echo $! >"$NFS_RUN/$name.pid"
+}
+
+# nfs_daemon_stop NAME: SIGTERM by PID, bounded wait, then SIGKILL.
+nfs_daemon_stop() {
+	local name=$1 pid
+
+	pid=$(nfs_pid "$name")
+	rm -f "$NFS_RUN/$name.pid"
+	[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+	kill "$pid" 2>/dev/null
+	if ! wait_for 10 eval "! kill -0 $pid"; then
+		echo "# $name ($pid) ignored SIGTERM"
+		kill -9 "$pid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+# The daemon's log as comment lines, after a failure.
+nfs_daemon_log() {
+	[ -s "$NFS_RUN/$1.log" ] && sed "s/^/# $1: /" "$NFS_RUN/$1.log"
+	return 0
+}
+
+nfs_rpc_registered() {
+	rpcinfo -T tcp 127.0.0.1 "$1" "$2"
+}
+
+# An inotify descriptor shows nfsdcld waiting for nfsd's cld pipe.
+nfs_cld_waiting() {
+	local pid
+
+	pid=$(nfs_pid nfsdcld)
+	[ -n "$pid" ] || return 1
+	[ -n "$(find "/proc/$pid/fd" -lname 'anon_inode:inotify' -o \
+		-lname "$(nfs_pipefs_dir)/nfsd/cld" 2>/dev/null)" ]
+}
+
+nfsd_threads() {
+	local n=0
+
+	[ -r $NFSD_FS/threads ] && read -r n <$NFSD_FS/threads
+	echo "${n:-0}"
+}
+
+nfs_grace_ended() {
+	local v=N
+
+	read -r v <$NFSD_FS/v4_end_grace && [ "$v" = Y ]
+}
+
+# nfs_wait_grace: wait until nfsd's NFSv4 grace period is over (opens stall
+# in it). With nfsdcld and no clients to reclaim nfsd skips it; otherwise
+# it ends XR_NFS_GRACE seconds after nfsd started, or a lease later.
+nfs_wait_grace() {
+	local t0=$SECONDS
+
+	[ -e $NFSD_FS/v4_end_grace ] || return 0
+	nfs_grace_ended && return 0
+	wait_for $((2 * NFS_GRACE + 20)) nfs_grace_ended ||
+		fail "nfsd still in its grace period after $((SECONDS - t0)) s" || return 1
+	echo "# waited $((SECONDS - t0)) s for nfsd's grace period"
+}
+
+# nfs_server_start: nfsd serving a tmpfs at $NFS_EXPORT (fsid=0) over TCP
+# (for mountd and the NFSv3 side protocols). Does not load rpcrdma and
+# opens no RDMA listener: see nfs_listen. Idempotent.
+nfs_server_start() {
+	local pipefs line
+
+	[ -n "${XR_TESTHOST:-}" ] || fail "not in the test host: would rewrite /etc/exports" ||
+		return 1
+	modprobe -a sunrpc nfsd || fail "modprobe nfsd" || return 1
+	mkdir -p "$NFS_RUN" "$NFS_EXPORT" "$NFS_DATA" "$NFS_RUN/nfsdcld" "$NFS_RUN/mnt"
+	nfs_is_mounted $NFSD_FS nfsd || mount -t nfsd nfsd $NFSD_FS ||
+		fail "mount nfsd on $NFSD_FS" || return 1
+	pipefs=$(nfs_pipefs_dir)
+	mkdir -p "$pipefs"
+	nfs_is_mounted "$pipefs" rpc_pipefs || mount -t rpc_pipefs rpc_pipefs "$pipefs" ||
+		fail "mount rpc_pipefs on $pipefs" || return 1
+	nfs_is_mounted "$NFS_EXPORT" tmpfs || mount -t tmpfs -o mode=0777 xr-nfs-export "$NFS_EXPORT" ||
+		fail "mount tmpfs on $NFS_EXPORT" || return 1
+
+	[ -e "$NFS_RUN/exports.orig" ] || cp /etc/exports "$NFS_RUN/exports.orig" 2>/dev/null ||
+		: >"$NFS_RUN/exports.orig"
+	line="$NFS_EXPORT *($NFS_EXPORT_OPTS)"
+	echo "$line" >/etc/exports || fail "cannot write /etc/exports" || return 1
+
+	# rpcbind's warm-start files (-w) go to /run/rpcbind.
+	mkdir -p /run/rpcbind
+	nfs_daemon rpcbind rpcbind -f -w
+	wait_for 10 nfs_rpc_registered portmapper 2 ||
+		{ nfs_daemon_log rpcbind; fail "rpcbind not answering"; } || return 1
+
+	exportfs -ra || fail "exportfs -ra" || return 1
+	nfs_daemon mountd rpc.mountd -F
+	nfs_daemon statd rpc.statd -F --no-notify
+	# nfsdcld before nfsd: nfsd gives it a second to open its pipe.
+	command -v nfsdcld >/dev/null &&
+		nfs_daemon nfsdcld nfsdcld -F -p "$pipefs" -s "$NFS_RUN/nfsdcld"
+	wait_for 20 nfs_rpc_registered mountd 3 ||
+		{ nfs_daemon_log mountd; fail "rpc.mountd not answering"; } || return 1
+	wait_for 20 nfs_rpc_registered status 1 ||
+		{ nfs_daemon_log statd; fail "rpc.statd not answering"; } || return 1
+	if nfs_daemon_alive nfsdcld && ! wait_for 10 nfs_cld_waiting; then
+		echo "# nfsdcld not ready: nfsd will fall back to another client tracker"
+		nfs_daemon_log nfsdcld
+	fi
+
+	if [ "$(nfsd_threads)" -eq 0 ]; then
+		rpc.nfsd -G "$NFS_GRACE" -L "$NFS_GRACE" "$NFS_THREADS" ||
+			fail "rpc.nfsd $NFS_THREADS" || return 1
+	fi
+	[ "$(nfsd_threads)" -gt 0 ] || fail "no nfsd threads" || return 1
+	wait_for 20 nfs_rpc_registered nfs 3 || fail "nfsd not registered" || return 1
+	nfs_wait_grace
+}
+
+# nfs_server_stop: undo nfs_server_start (and any listener, any NFS mount
+# under $NFS_RUN). Safe to call at any point, and twice.
+nfs_server_stop() {
+	local mnt type rest pipefs rc=0
+
+	while read -r _ mnt type rest; do
+		case "$type:$mnt" in
+		nfs*:"$NFS_RUN"/*) nfs_umount "$mnt" || rc=1 ;;
+		esac
+	done < <(cat /proc/self/mounts)
+	if [ "$(nfsd_threads)" -gt 0 ] || [ -s $NFSD_FS/portlist ]; then
+		timeout -k 5 "$NFS_OP_TIMEOUT" rpc.nfsd 0 || { rc=1; echo "# rpc.nfsd 0 failed"; }
+	fi
+	command -v exportfs >/dev/null && [ -e "$NFS_RUN/exports.orig" ] && exportfs -ua
+	nfs_daemon_stop nfsdcld
+	nfs_daemon_stop statd
+	nfs_daemon_stop mountd
+	nfs_daemon_stop rpcbind
+	if [ -e "$NFS_RUN/exports.orig" ]; then
+		cat "$NFS_RUN/exports.orig" >/etc/exports
+		rm -f "$NFS_RUN/exports.orig"
+	fi
+	nfs_is_mounted "$NFS_EXPORT" && { umount "$NFS_EXPORT" || rc=1; }
+	pipefs=$(nfs_pipefs_dir)
+	nfs_is_mounted "$pipefs" rpc_pipefs && { umount "$pipefs" || rc=1; }
+	nfs_is_mounted $NFSD_FS nfsd && { umount $NFSD_FS || rc=1; }
+	return $rc
+}
+
+# nfs_portlist_has CLASS PORT
+nfs_portlist_has() {
+	local line
+
+	while read -r line; do
+		[ "$line" = "$1 $2" ] && return 0
+	done <$NFSD_FS/portlist
+	return 1
+}
+
+# nfs_listen CLASS PORT: have nfsd listen on an RPC transport class
+# ("rdma 20049": the in-kernel server; "xrdma 20050": ours).
+nfs_listen() {
+	local class=$1 port=$2
+
+	nfs_portlist_has "$class" "$port" && return 0
+	echo "$class $port" >$NFSD_FS/portlist ||
+		fail "nfsd refused '$class $port' in portlist" || return 1
+	nfs_portlist_has "$class" "$port" ||
+		fail "'$class $port' not in portlist: $(tr '\n' ' ' <$NFSD_FS/portlist)"
+}
+
+# nfs_mount VERS PORT MNT [OPTS]: mount the export over RDMA (the NFSv4
+# pseudo-root for 4.x, the export path for 3) and check /proc/mounts says
+# proto=rdma on PORT. OPTS: extra mount options, comma-separated.
+nfs_mount() {
+	local vers=$1 port=$2 mnt=$3 extra=${4:-} src opts got
+
+	case "$vers" in
+	2|3) src=$XR_ADDR:$NFS_EXPORT ;;
+	*) src=$XR_ADDR:/ ;;
+	esac
+	opts=vers=$vers,proto=rdma,port=$port${extra:+,$extra}
+	mkdir -p "$mnt"
+	nfs_is_mounted "$mnt" && { fail "$mnt already mounted"; return 1; }
+	timeout -k 5 "$NFS_OP_TIMEOUT" mount -t nfs -o "$opts" "$src" "$mnt" ||
+		fail "mount -o $opts $src $mnt: $?" || return 1
+	got=$(nfs_mount_opts "$mnt") || fail "$mnt not in /proc/mounts" || return 1
+	case ",$got," in
+	*,proto=rdma,*) ;;
+	*) fail "not proto=rdma: $got"; return 1 ;;
+	esac
+	case ",$got," in
+	*,port=$port,*) ;;
+	*) fail "not port=$port: $got"; return 1 ;;
+	esac
+	case ",$got," in
+	*,vers=$vers,*|*,vers=$vers.0,*) ;;
+	*) fail "not vers=$vers: $got"; return 1 ;;
+	esac
+}
+
+# nfs_umount MNT: bounded umount; on failure force it and detach lazily
+# (and still fail).
+nfs_umount() {
+	local mnt=$1
+
+	nfs_is_mounted "$mnt" || return 0
+	timeout -k 5 "$NFS_OP_TIMEOUT" umount "$mnt" && return 0
+	echo "# umount $mnt failed or hung: forcing"
+	timeout -k 5 "$NFS_OP_TIMEOUT" umount -f -l "$mnt"
+	return 1
+}
+
+nfs_drop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+nfs_io_timeout() {
+	echo "${XR_NFS_IO_TIMEOUT:-$((60 + 8 * $1))}"
+}
+
+# nfs_dd TIMEOUT dd-ARGS...: bounded dd; its summary as a comment line.
+nfs_dd() {
+	local t=$1 err rc=0
+
+	shift
+	err=$(timeout -k 5 "$t" dd "$@" 2>&1 >/dev/null) || rc=$?
+	[ -n "$err" ] && echo "$err" | tail -n 1 | sed 's/^/# /'
+	return $rc
+}
+
+# nfs_sha256 FILE: print FILE's SHA-256.
+nfs_sha256() {
+	local sum rest
+
+	read -r sum rest < <(sha256sum "$1") && [ -n "$sum" ] && echo "$sum"
+}
+
+# nfs_random_file FILE MIB: MIB MiB from /dev/urandom into FILE (keep it on
+# a local tmpfs); prints its SHA-256.
+nfs_random_file() {
+	dd if=/dev/urandom of="$1" bs=1M count="$2" status=none && nfs_sha256 "$1"
+}
+
+# nfs_write_file SRC DST MIB: copy SRC to DST in 1 MiB blocks, fsync'd.
+nfs_write_file() {
+	nfs_dd "$(nfs_io_timeout "$3")" if="$1" of="$2" bs=1M conv=fsync
+}
+
+# nfs_read_sha256 FILE MIB: read FILE in 1 MiB blocks (bounded), print its
+# SHA-256.
+nfs_read_sha256() {
+	local t sum rest
+
+	t=$(nfs_io_timeout "$2")
+	read -r sum rest < <(timeout -k 5 "$t" dd if="$1" bs=1M status=none | sha256sum)
+	[ -n "$sum" ] && [ "$sum" != e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 ] &&
+		echo "$sum"
+}
+
+# nfs_write_verify MNT MIB [NAME]: write MIB MiB of random data to
+# MNT/NAME, drop the page cache, read it back, compare SHA-256.
+nfs_write_verify() {
+	local mnt=$1 mib=$2 name=${3:-xr-data} src want got t0
+
+	src=$NFS_DATA/$name
+	want=$(nfs_random_file "$src" "$mib") || fail "cannot make $src" || return 1
+	t0=$(date +%s%N)
+	nfs_write_file "$src" "$mnt/$name" "$mib" || fail "writing $mnt/$name" || return 1
+	echo "# write: $mib MiB in $((($(date +%s%N) - t0) / 1000000)) ms"
+	nfs_drop_caches
+	t0=$(date +%s%N)
+	got=$(nfs_read_sha256 "$mnt/$name" "$mib") || fail "reading $mnt/$name back" || return 1
+	echo "# read: $mib MiB in $((($(date +%s%N) - t0) / 1000000)) ms"
+	rm -f "$src"
+	[ "$got" = "$want" ] || fail "$name: sha256 $got, wrote $want"
+}
+
+# nfs_make_entries DIR N: create DIR with N empty files e1..eN (bounded).
+nfs_make_entries() {
+	mkdir "$1" || return 1
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	timeout -k 5 "$(nfs_io_timeout $(($2 / 100)))" bash -c '
+		for ((i = 1; i <= $2; i++)); do : >"$1/e$i" || exit 1; done' - "$1" "$2"
+}
+
+# nfs_count_entries DIR: print how many entries ls lists in DIR (bounded).
+nfs_count_entries() {
+	local n
+
+	n=$(timeout -k 5 "$NFS_OP_TIMEOUT" ls -A "$1" | wc -l) && echo "$n"
+}
+
+# nfs_rdma_chunks MNT: the RPC-over-RDMA chunk counters of MNT's transport
+<<<<<<< HEAD
+# from /proc/self/mountstats, "READ WRITE REPLY" (calls that carried a
+# Read list, a Write list, a Reply chunk); nothing if it is not RDMA.
+=======
+# from /proc/self/mountstats, "READ WRITE REPLY": segments the client
+# registered for Read lists, Write lists and Reply chunks since the mount;
+# nothing if it is not RDMA.
+>>>>>>> nfs-tests
+nfs_rdma_chunks() {
+	awk -v mnt="$1" '
+		$1 == "device" { here = ($5 == mnt) }
+		here && $1 == "xprt:" && $2 == "rdma" { print $13, $14, $15; exit }
+	' /proc/self/mountstats
+}
