@@ -396,14 +396,9 @@ nfs_count_entries() {
 }
 
 # nfs_rdma_chunks MNT: the RPC-over-RDMA chunk counters of MNT's transport
-<<<<<<< HEAD
-# from /proc/self/mountstats, "READ WRITE REPLY" (calls that carried a
-# Read list, a Write list, a Reply chunk); nothing if it is not RDMA.
-=======
 # from /proc/self/mountstats, "READ WRITE REPLY": segments the client
 # registered for Read lists, Write lists and Reply chunks since the mount;
 # nothing if it is not RDMA.
->>>>>>> nfs-tests
 nfs_rdma_chunks() {
 	awk -v mnt="$1" '
 		$1 == "device" { here = ($5 == mnt) }

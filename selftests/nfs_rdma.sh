@@ -15,15 +15,11 @@
 #   XR_NFS_SIZE_MB  size of the data file, MiB (default 16)
 #   XR_NFS_DIRENTS  directory entries to create and list (default 2000)
 #   XR_NFS_OPTS     extra mount options, e.g. rsize=1024,wsize=1024
-<<<<<<< HEAD
-#   XR_NFS_INLINE_ONLY=1  also check that no call used an RDMA chunk
-=======
 #   XR_NFS_INLINE_DATA=1  also check that no data moved in RDMA chunks
 #                   (no Read or Write list: rsize/wsize small enough). The
 #                   client still offers a Reply chunk for any call whose
 #                   reply might not fit inline (every NFSv4 OPEN): those
 #                   are counted, not checked.
->>>>>>> nfs-tests
 # and those of nfs_lib.sh.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
@@ -34,11 +30,7 @@ VERS=${XR_NFS_VERS:-3 4.1}
 SIZE_MB=${XR_NFS_SIZE_MB:-16}
 DIRENTS=${XR_NFS_DIRENTS:-2000}
 OPTS=${XR_NFS_OPTS:-}
-<<<<<<< HEAD
-INLINE_ONLY=${XR_NFS_INLINE_ONLY:-0}
-=======
 INLINE_DATA=${XR_NFS_INLINE_DATA:-0}
->>>>>>> nfs-tests
 MNT=$NFS_RUN/mnt
 
 skip_all() {
@@ -65,11 +57,7 @@ server_start() {
 
 # Before a umount: the chunk counters of the mount's transport as a
 # comment, added up over the version's mounts in chunks_seen; with
-<<<<<<< HEAD
-# XR_NFS_INLINE_ONLY=1 a test case of their own.
-=======
 # XR_NFS_INLINE_DATA=1 a test case of their own.
->>>>>>> nfs-tests
 chunks_seen=
 show_chunks() {
 	local c r w p
@@ -84,18 +72,12 @@ show_chunks() {
 	chunks_seen="$((sum[0] + r)) $((sum[1] + w)) $((sum[2] + p))"
 }
 
-<<<<<<< HEAD
-inline_only() {
-	[ -n "$chunks_seen" ] || fail "no RDMA transport statistics" || return 1
-	[ "$chunks_seen" = "0 0 0" ] || fail "calls with chunks: $chunks_seen"
-=======
 inline_data() {
 	local r w p
 
 	[ -n "$chunks_seen" ] || fail "no RDMA transport statistics" || return 1
 	read -r r w p <<<"$chunks_seen"
 	[ "$r" -eq 0 ] && [ "$w" -eq 0 ] || fail "data chunks: $r read, $w write"
->>>>>>> nfs-tests
 }
 
 # One version: mount, data, directory, umount. The rest of a version's
@@ -111,11 +93,7 @@ test_version() {
 	if ! nfs_is_mounted "$MNT"; then
 		log_test 4 "$data"
 		log_test 4 "$dir"
-<<<<<<< HEAD
-		[ "$INLINE_ONLY" = 1 ] && log_test 4 "inline_only_v$v"
-=======
 		[ "$INLINE_DATA" = 1 ] && log_test 4 "inline_data_v$v"
->>>>>>> nfs-tests
 		log_test 4 "umount_v$v"
 		return
 	fi
@@ -123,11 +101,7 @@ test_version() {
 	run_test "$data" nfs_write_verify "$MNT" "$SIZE_MB" "data-v$v"
 	run_test "$dir" readdir_check "$v"
 	show_chunks "(listing)"
-<<<<<<< HEAD
-	[ "$INLINE_ONLY" = 1 ] && run_test "inline_only_v$v" inline_only
-=======
 	[ "$INLINE_DATA" = 1 ] && run_test "inline_data_v$v" inline_data
->>>>>>> nfs-tests
 	run_test "umount_v$v" nfs_umount "$MNT"
 }
 
@@ -156,11 +130,7 @@ server_stop() {
 
 read -r -a vers_list <<<"$VERS"
 per=4
-<<<<<<< HEAD
-[ "$INLINE_ONLY" = 1 ] && per=5
-=======
 [ "$INLINE_DATA" = 1 ] && per=5
->>>>>>> nfs-tests
 ktap_header $((3 + per * ${#vers_list[@]}))
 echo "# server: $CLASS $PORT; versions: $VERS; $SIZE_MB MiB; $DIRENTS entries; opts: ${OPTS:-none}"
 server_up=0
