@@ -34,7 +34,13 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
 		/* @id is the new connection; @ep is still the listener. */
 		xr_ep_peer_pdata(ev, &peer);
-		return ep->ep_ops->eo_connect_request(ep, id, &peer);
+		/*
+		 * The connection manager reports the request's resources
+		 * from this side's view: initiator_depth is how many RDMA
+		 * Reads the peer will answer for us at once.
+		 */
+		return ep->ep_ops->eo_connect_request(ep, id, &peer,
+				ev->param.conn.initiator_depth);
 	case RDMA_CM_EVENT_ESTABLISHED:
 		ep->ep_ops->eo_established(ep);
 		break;
@@ -105,31 +111,54 @@ out_destroy:
  * @ops: the owner's callbacks
  * @id: the new connection's ID, from eo_connect_request
  * @peer: the peer's private data
+ * @peer_rd_atom: RDMA Reads the peer can answer at once (its responder
+ *	resources): the most this side may have outstanding
  *
  * Events on @id go to @ep from now on.
  */
 void xr_ep_adopt(struct xr_ep *ep, const struct xr_ep_ops *ops,
-		 struct rdma_cm_id *id, const struct xr_cm_pdata *peer)
+		 struct rdma_cm_id *id, const struct xr_cm_pdata *peer,
+		 u8 peer_rd_atom)
 {
 	ep->ep_ops = ops;
 	ep->ep_id = id;
 	ep->ep_peer = *peer;
+	ep->ep_peer_rd_atom = peer_rd_atom;
 	id->context = ep;
 }
+
+/*
+ * Send queue entries one RDMA Read/Write context may need at most: the
+ * transfer itself, and a registration and an invalidation where rdma_rw
+ * uses memory regions.
+ */
+#define XR_EP_RW_WRS_PER_CTX	3
+
+/* Scatter/gather entries per work request: enough for rdma_rw to move a
+ * large chunk in few work requests, within what the device offers.
+ */
+#define XR_EP_MAX_SEND_SGE	32
 
 /**
  * xr_ep_create_qp - allocate the verbs resources of a connection
  * @ep: an adopted endpoint
- * @sq_depth: send queue depth
+ * @sq_depth: Sends that may be outstanding
  * @rq_depth: receive queue depth
+ * @rw_ctxs: RDMA Read/Write contexts that may be outstanding
+ *
+ * The send queue (and ep_sq_depth, the slots xr_sendq_reserve() hands
+ * out) grows by what the RDMA Read/Write contexts need; the send
+ * completion queue is sized for all of it.
  *
  * Return values:
  *   %0: PD, CQs and QP exist; xr_ep_destroy() releases them
  *   %-ENOMEM, ...: nothing was left allocated
  */
-int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth)
+int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
+		    u32 rw_ctxs)
 {
 	struct ib_device *dev = ep->ep_id->device;
+	u32 scq_depth = sq_depth + rw_ctxs * XR_EP_RW_WRS_PER_CTX;
 	struct ib_qp_init_attr attr = {};
 	int err;
 
@@ -139,7 +168,7 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth)
 		err = PTR_ERR(ep->ep_pd);
 		goto out;
 	}
-	ep->ep_scq = ib_alloc_cq_any(dev, ep, sq_depth, IB_POLL_WORKQUEUE);
+	ep->ep_scq = ib_alloc_cq_any(dev, ep, scq_depth, IB_POLL_WORKQUEUE);
 	if (IS_ERR(ep->ep_scq)) {
 		err = PTR_ERR(ep->ep_scq);
 		goto out_pd;
@@ -154,9 +183,12 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth)
 	attr.qp_context = ep;
 	attr.send_cq = ep->ep_scq;
 	attr.recv_cq = ep->ep_rcq;
+	attr.port_num = ep->ep_id->port_num;
 	attr.cap.max_send_wr = sq_depth;
 	attr.cap.max_recv_wr = rq_depth;
-	attr.cap.max_send_sge = XR_SENDCTX_MAX_SGES;
+	attr.cap.max_rdma_ctxs = rw_ctxs;
+	attr.cap.max_send_sge = min_t(u32, dev->attrs.max_send_sge,
+				      XR_EP_MAX_SEND_SGE);
 	attr.cap.max_recv_sge = 1;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr.qp_type = IB_QPT_RC;
@@ -164,7 +196,8 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth)
 	if (err)
 		goto out_rcq;
 	ep->ep_qp = ep->ep_id->qp;
-	ep->ep_sq_depth = sq_depth;
+	/* rdma_rw added its entries to max_send_wr. */
+	ep->ep_sq_depth = min(attr.cap.max_send_wr, scq_depth);
 	ep->ep_rq_depth = rq_depth;
 	return 0;
 
@@ -190,16 +223,20 @@ out:
  */
 int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours)
 {
+	struct ib_device_attr *attrs = &ep->ep_id->device->attrs;
 	u8 pdata[XR_CM_PDATA_SIZE];
 	struct rdma_conn_param param = {
 		.private_data		= pdata,
 		.private_data_len	= sizeof(pdata),
-		.initiator_depth	= 0,
 		.responder_resources	= 0,
 		.rnr_retry_count	= 7,
 		.retry_count		= 7,
 	};
 	int len;
+
+	/* This side issues the RDMA Reads; the peer answers them. */
+	param.initiator_depth = min_t(int, ep->ep_peer_rd_atom,
+				      attrs->max_qp_init_rd_atom);
 
 	len = xr_cm_pdata_encode(pdata, sizeof(pdata), ours);
 	if (len < 0)

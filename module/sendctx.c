@@ -148,13 +148,24 @@ void xr_sendctx_put(struct xr_sendctx *sc)
 	spin_unlock(&sq->sq_lock);
 }
 
-/* Take one send queue slot, waiting for it if need be. */
-static int xr_sendq_reserve(struct xr_sendq *sq)
+/**
+ * xr_sendq_reserve - take send queue slots, waiting for them if need be
+ * @sq: the send queue
+ * @n: slots wanted: the number of work requests about to be posted
+ *
+ * Return values:
+ *   %0: the slots are the caller's; xr_sendq_release() returns them
+ *   %-E2BIG: @n exceeds the queue depth: it can never fit
+ *   %-ENOTCONN: the connection is closing
+ */
+int xr_sendq_reserve(struct xr_sendq *sq, u32 n)
 {
-	while (atomic_dec_return(&sq->sq_avail) < 0) {
-		atomic_inc(&sq->sq_avail);
+	if (n > sq->sq_ep->ep_sq_depth)
+		return -E2BIG;
+	while (atomic_sub_return(n, &sq->sq_avail) < 0) {
+		atomic_add(n, &sq->sq_avail);
 		atomic_long_inc(&sq->sq_starves);
-		wait_event(sq->sq_wait, atomic_read(&sq->sq_avail) > 0 ||
+		wait_event(sq->sq_wait, atomic_read(&sq->sq_avail) >= n ||
 			   READ_ONCE(sq->sq_closing));
 		if (READ_ONCE(sq->sq_closing))
 			return -ENOTCONN;
@@ -162,10 +173,15 @@ static int xr_sendq_reserve(struct xr_sendq *sq)
 	return 0;
 }
 
-static void xr_sendq_release(struct xr_sendq *sq)
+/**
+ * xr_sendq_release - return send queue slots and wake waiters
+ * @sq: the send queue
+ * @n: slots whose work requests have completed
+ */
+void xr_sendq_release(struct xr_sendq *sq, u32 n)
 {
-	atomic_inc(&sq->sq_avail);
-	wake_up(&sq->sq_wait);
+	atomic_add(n, &sq->sq_avail);
+	wake_up_all(&sq->sq_wait);
 }
 
 /**
@@ -194,7 +210,7 @@ int xr_sendctx_post(struct xr_sendctx *sc, u32 len)
 	ib_dma_sync_single_for_device(ep->ep_pd->device, sc->sc_buf_dma, len,
 				      DMA_TO_DEVICE);
 
-	err = xr_sendq_reserve(sq);
+	err = xr_sendq_reserve(sq, 1);
 	if (err)
 		return err;
 	if (sq->sq_get)
@@ -202,7 +218,7 @@ int xr_sendctx_post(struct xr_sendctx *sc, u32 len)
 	err = ib_post_send(ep->ep_qp, &sc->sc_wr, NULL);
 	if (err) {
 		pr_warn_ratelimited(XR_MODNAME ": ib_post_send: %d\n", err);
-		xr_sendq_release(sq);
+		xr_sendq_release(sq, 1);
 		if (sq->sq_put)
 			sq->sq_put(sq->sq_owner);
 		if (sq->sq_on_close)
@@ -224,7 +240,7 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct xr_sendq *sq = sc->sc_pool;
 	void *owner = sq->sq_owner;
 
-	xr_sendq_release(sq);
+	xr_sendq_release(sq, 1);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
 			pr_err_ratelimited(XR_MODNAME ": send completion: %s (%d)\n",

@@ -5,8 +5,11 @@
  * RDMA_ERROR, and hand the RPC call to svc in place, in the receive
  * buffer, which the request holds until xpo_release_ctxt.
  *
- * This slice carries inline calls (RDMA_MSG without a Read list). Calls
- * that need RDMA Reads get ERR_CHUNK until rw.c lands.
+ * Calls with a Read list: the chunk is pulled with RDMA Read into the
+ * request's pages before svc sees the call. Two shapes are carried: an
+ * RDMA_MSG with one Read chunk at a position inside the call (the data of
+ * an NFS WRITE), and an RDMA_NOMSG whose whole call is one position-zero
+ * Read chunk. Other shapes get ERR_CHUNK.
  */
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/svc_xprt.h>
@@ -57,8 +60,143 @@ static int xr_svc_check_call(struct xr_recvctx *rc)
 		return XR_ERR_VERS;
 	if (err)
 		return (hdr->hd_flags & XR_HDR_XID) ? XR_ERR_CHUNK : -1;
-	if (hdr->hd_proc != XR_RDMA_MSG || hdr->hd_nreads)
+	switch (hdr->hd_proc) {
+	case XR_RDMA_MSG:
+		if (hdr->hd_nreads && (xr_read_chunk_count(hdr) != 1 ||
+				       xr_read_has_pos_zero(hdr)))
+			return XR_ERR_CHUNK;
+		return 0;
+	case XR_RDMA_NOMSG:
+		if (xr_read_chunk_count(hdr) != 1 || !xr_read_has_pos_zero(hdr))
+			return XR_ERR_CHUNK;
+		return 0;
+	}
+	return XR_ERR_CHUNK;
+}
+
+/*
+ * Pull the call's one Read chunk into rq_pages, XDR-padded. Returns the
+ * number of pages used, or a negative errno: -EINVAL when the chunk does
+ * not fit the request (the caller answers ERR_CHUNK), others when the
+ * transfer failed (the connection is closing).
+ */
+static int xr_svc_read_chunk(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
+			     const struct xr_hdr *hdr,
+			     const struct xr_read_chunk *rc)
+{
+	u32 padded = rc->rc_length + xdr_pad_size(rc->rc_length);
+	u32 npages = DIV_ROUND_UP(padded, PAGE_SIZE), off = 0, i;
+	struct xdr_buf dst = {};
+	struct xr_rw rw;
+	int err;
+
+	/* Keep a page for the reply's head. */
+	if (!rc->rc_length || npages + 1 >= ARRAY_SIZE(rqstp->rq_pages))
+		return -EINVAL;
+	dst.pages = rqstp->rq_pages;
+	dst.page_len = padded;
+	dst.buflen = padded;
+	dst.len = padded;
+
+	err = xr_rw_init(&rw, &sx->sx_sq, DMA_FROM_DEVICE, rc->rc_nsegs);
+	if (err)
+		return err;
+	for (i = 0; i < rc->rc_nsegs && !err; i++) {
+		const struct xr_seg *seg = &hdr->hd_reads[rc->rc_first + i].rs_seg;
+
+		err = xr_rw_add_xdr(&rw, seg, &dst, off, seg->sg_length);
+		off += seg->sg_length;
+	}
+	if (!err)
+		err = xr_rw_run(&rw);
+	xr_rw_destroy(&rw);
+	if (err)
+		return err == -E2BIG ? -EINVAL : err;
+
+	/* The XDR pad is not part of the chunk (RFC 8166, Section 3.5.3). */
+	if (padded > rc->rc_length)
+		memzero_page(rqstp->rq_pages[rc->rc_length >> PAGE_SHIFT],
+			     offset_in_page(rc->rc_length),
+			     padded - rc->rc_length);
+	return npages;
+}
+
+/*
+ * Build rq_arg around a Read chunk: the inline part before its position
+ * in the head, the chunk's data in the pages, the inline rest in the tail.
+ * A position-zero chunk is the whole call: head is its first page.
+ */
+static void xr_svc_arg_with_chunk(struct svc_rqst *rqstp,
+				  struct xr_recvctx *rc,
+				  const struct xr_read_chunk *chunk, u32 npages)
+{
+	struct xdr_buf *arg = &rqstp->rq_arg;
+	u32 padded = chunk->rc_length + xdr_pad_size(chunk->rc_length);
+	void *inline_start = rc->rc_buf + rc->rc_hdr.hd_hdr_len;
+	u32 inline_len = rc->rc_byte_len - rc->rc_hdr.hd_hdr_len;
+
+	if (!chunk->rc_position) {
+		arg->head[0].iov_base = page_address(rqstp->rq_pages[0]);
+		arg->head[0].iov_len = min_t(u32, padded, PAGE_SIZE);
+		arg->pages = rqstp->rq_pages + 1;
+		arg->page_len = padded - arg->head[0].iov_len;
+		arg->tail[0].iov_base = NULL;
+		arg->tail[0].iov_len = 0;
+	} else {
+		arg->head[0].iov_base = inline_start;
+		arg->head[0].iov_len = chunk->rc_position;
+		arg->pages = rqstp->rq_pages;
+		arg->page_len = padded;
+		arg->tail[0].iov_base = inline_start + chunk->rc_position;
+		arg->tail[0].iov_len = inline_len - chunk->rc_position;
+	}
+	arg->page_base = 0;
+	arg->len = arg->head[0].iov_len + arg->page_len + arg->tail[0].iov_len;
+	arg->buflen = arg->len;
+	rqstp->rq_respages = rqstp->rq_pages + npages;
+	rqstp->rq_next_page = rqstp->rq_respages;
+}
+
+/* Build rq_arg for an inline call: all of it in the receive buffer. */
+static void xr_svc_arg_inline(struct svc_rqst *rqstp, struct xr_recvctx *rc)
+{
+	struct xdr_buf *arg = &rqstp->rq_arg;
+
+	arg->head[0].iov_base = rc->rc_buf + rc->rc_hdr.hd_hdr_len;
+	arg->head[0].iov_len = rc->rc_byte_len - rc->rc_hdr.hd_hdr_len;
+	arg->tail[0].iov_base = NULL;
+	arg->tail[0].iov_len = 0;
+	arg->pages = rqstp->rq_pages;
+	arg->page_len = 0;
+	arg->page_base = 0;
+	arg->buflen = arg->head[0].iov_len;
+	arg->len = arg->head[0].iov_len;
+}
+
+/*
+ * Make rq_arg: inline, or with the Read chunk pulled in. Returns 0, or
+ * the rdma_err to answer with, or -1 when the connection is closing.
+ */
+static int xr_svc_build_arg(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
+			    struct xr_recvctx *rc)
+{
+	struct xr_read_chunk chunk;
+	u32 inline_len = rc->rc_byte_len - rc->rc_hdr.hd_hdr_len;
+	int npages;
+
+	if (!rc->rc_hdr.hd_nreads) {
+		xr_svc_arg_inline(rqstp, rc);
+		return 0;
+	}
+	if (xr_read_chunk_get(&rc->rc_hdr, 0, &chunk) ||
+	    chunk.rc_position > inline_len)
 		return XR_ERR_CHUNK;
+	npages = xr_svc_read_chunk(sx, rqstp, &rc->rc_hdr, &chunk);
+	if (npages == -EINVAL)
+		return XR_ERR_CHUNK;
+	if (npages < 0)
+		return -1;
+	xr_svc_arg_with_chunk(rqstp, rc, &chunk, npages);
 	return 0;
 }
 
@@ -74,7 +212,6 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 	struct svc_xprt *xprt = rqstp->rq_xprt;
 	struct xr_svc_xprt *sx = container_of(xprt, struct xr_svc_xprt,
 					      sx_xprt);
-	struct xdr_buf *arg = &rqstp->rq_arg;
 	struct xr_recvctx *rc;
 	int verdict;
 
@@ -96,6 +233,8 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 	}
 
 	verdict = xr_svc_check_call(rc);
+	if (!verdict)
+		verdict = xr_svc_build_arg(sx, rqstp, rc);
 	if (verdict) {
 		if (verdict > 0)
 			xr_svc_send_error(sx, rc->rc_hdr.hd_xid, verdict);
@@ -103,20 +242,36 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 		return 0;
 	}
 
-	arg->head[0].iov_base = rc->rc_buf + rc->rc_hdr.hd_hdr_len;
-	arg->head[0].iov_len = rc->rc_byte_len - rc->rc_hdr.hd_hdr_len;
-	arg->tail[0].iov_base = NULL;
-	arg->tail[0].iov_len = 0;
-	arg->page_len = 0;
-	arg->page_base = 0;
-	arg->buflen = arg->head[0].iov_len;
-	arg->len = arg->head[0].iov_len;
-
+	rc->rc_payload_off = 0;
+	rc->rc_payload_len = 0;
 	rqstp->rq_xprt_ctxt = rc;
 	rqstp->rq_prot = IPPROTO_MAX;
 	svc_xprt_copy_addrs(rqstp, xprt);
 	set_bit(RQ_SECURE, &rqstp->rq_flags);
-	return arg->len;
+	return rqstp->rq_arg.len;
+}
+
+/**
+ * xr_svc_result_payload - svc tells where the reply's bulk payload is
+ * @rqstp: the request
+ * @offset: where the payload begins in rq_res
+ * @length: its length in bytes
+ *
+ * The payload (the data of an NFS READ) goes into the call's first Write
+ * chunk, if it has one, when the reply is sent.
+ *
+ * Return: 0.
+ */
+int xr_svc_result_payload(struct svc_rqst *rqstp, unsigned int offset,
+			  unsigned int length)
+{
+	struct xr_recvctx *rc = rqstp->rq_xprt_ctxt;
+
+	if (rc) {
+		rc->rc_payload_off = offset;
+		rc->rc_payload_len = length;
+	}
+	return 0;
 }
 
 /**

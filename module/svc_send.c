@@ -4,20 +4,122 @@
  * header, echoing the call's Write list and Reply chunk, pull the reply
  * into the send context's buffer and post it; and RDMA_ERROR replies.
  *
- * This slice sends inline replies only. A reply that does not fit inline
- * is answered with ERR_CHUNK until rw.c lands.
+ * Large replies: the result payload (the data of an NFS READ) goes by
+ * RDMA Write into the call's first Write chunk and is left out of the
+ * reply, with its XDR pad (RFC 8166, Section 3.5.4). What remains goes
+ * inline when it fits the peer's inline threshold, else by RDMA Write into
+ * the Reply chunk, announced by an RDMA_NOMSG header. A reply that fits
+ * nowhere is answered with ERR_CHUNK.
  */
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xdr.h>
 
 #include "xrpcrdma.h"
 
+/**
+ * struct xr_svc_reply - the reply as it goes on the wire
+ * @sr_res: the reply svc built
+ * @sr_hole_off: start of the bytes sent by Write chunk (the payload)
+ * @sr_hole_len: their length with the XDR pad; 0 when nothing was
+ * @sr_len: bytes of the reply without the hole
+ */
+struct xr_svc_reply {
+	const struct xdr_buf	*sr_res;
+	u32			sr_hole_off;
+	u32			sr_hole_len;
+	u32			sr_len;
+};
+
+/*
+ * Write @len bytes of the reduced reply, from @off on, into @segs: at most
+ * two ranges of rq_res, around the hole.
+ */
+static int xr_svc_write_reply(struct xr_svc_xprt *sx,
+			      const struct xr_svc_reply *sr,
+			      const struct xr_seg *segs, u32 nsegs)
+{
+	u32 done = 0, i, n, from, part;
+	struct xr_seg seg;
+	struct xr_rw rw;
+	int err;
+
+	err = xr_rw_init(&rw, &sx->sx_sq, DMA_TO_DEVICE, nsegs * 2);
+	if (err)
+		return err;
+	for (i = 0; i < nsegs && done < sr->sr_len && !err; i++) {
+		seg = segs[i];
+		n = min(seg.sg_length, sr->sr_len - done);
+		while (n && !err) {
+			/* Map a reduced-reply offset back into rq_res. */
+			from = done;
+			part = n;
+			if (from >= sr->sr_hole_off)
+				from += sr->sr_hole_len;
+			else if (from + part > sr->sr_hole_off)
+				part = sr->sr_hole_off - from;
+			seg.sg_length = part;
+			err = xr_rw_add_xdr(&rw, &seg, sr->sr_res, from, part);
+			seg.sg_offset += part;
+			done += part;
+			n -= part;
+		}
+	}
+	if (!err)
+		err = xr_rw_run(&rw);
+	xr_rw_destroy(&rw);
+	return err;
+}
+
+/*
+ * Send the result payload by RDMA Write into the first Write chunk, if
+ * the call offered one, and record what was written in the header.
+ */
+static int xr_svc_write_payload(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
+				struct xr_svc_reply *sr)
+{
+	struct xr_hdr *hdr = &rc->rc_hdr;
+	struct xr_write_chunk *wc = &hdr->hd_writes[0];
+	struct xr_seg *segs = &hdr->hd_segs[wc->wc_first];
+	u32 len = rc->rc_payload_len, room, done = 0, i, n;
+	struct xr_rw rw;
+	int err;
+
+	if (!hdr->hd_nwrites || !len)
+		return 0;
+	if (xr_chunk_length(segs, wc->wc_nsegs, &room) || len > room ||
+	    rc->rc_payload_off > sr->sr_res->len ||
+	    len > sr->sr_res->len - rc->rc_payload_off)
+		return -EMSGSIZE;
+
+	err = xr_rw_init(&rw, &sx->sx_sq, DMA_TO_DEVICE, wc->wc_nsegs);
+	if (err)
+		return err;
+	for (i = 0; i < wc->wc_nsegs && done < len && !err; i++) {
+		n = min(segs[i].sg_length, len - done);
+		err = xr_rw_add_xdr(&rw, &segs[i], sr->sr_res,
+				    rc->rc_payload_off + done, n);
+		done += n;
+	}
+	if (!err)
+		err = xr_rw_run(&rw);
+	xr_rw_destroy(&rw);
+	if (err)
+		return err;
+
+	sr->sr_hole_off = rc->rc_payload_off;
+	sr->sr_hole_len = min_t(u32, xdr_align_size(len),
+				sr->sr_res->len - rc->rc_payload_off);
+	sr->sr_len = sr->sr_res->len - sr->sr_hole_len;
+	return xr_chunk_fill(segs, wc->wc_nsegs, len);
+}
+
 /*
  * Turn the call's decoded header into the reply's: same xid, our credits,
- * no Read list, and the Write list and Reply chunk echoed with nothing
- * written into them.
+ * no Read list; Write chunks other than the one used are echoed with
+ * nothing written into them. The Reply chunk is xr_svc_build_reply()'s.
  */
-static int xr_svc_reply_hdr(struct xr_svc_xprt *sx, struct xr_hdr *hdr)
+static int xr_svc_reply_hdr(struct xr_svc_xprt *sx, struct xr_hdr *hdr,
+			    bool payload_sent)
 {
 	u32 i;
 	int err;
@@ -26,16 +128,72 @@ static int xr_svc_reply_hdr(struct xr_svc_xprt *sx, struct xr_hdr *hdr)
 	hdr->hd_credits = sx->sx_credits;
 	hdr->hd_proc = XR_RDMA_MSG;
 	hdr->hd_nreads = 0;
-	for (i = 0; i < hdr->hd_nwrites; i++) {
+	for (i = payload_sent ? 1 : 0; i < hdr->hd_nwrites; i++) {
 		err = xr_chunk_fill(&hdr->hd_segs[hdr->hd_writes[i].wc_first],
 				    hdr->hd_writes[i].wc_nsegs, 0);
 		if (err)
 			return err;
 	}
-	if (hdr->hd_flags & XR_HDR_REPLY_CHUNK)
-		return xr_chunk_fill(&hdr->hd_segs[hdr->hd_reply.wc_first],
-				     hdr->hd_reply.wc_nsegs, 0);
 	return 0;
+}
+
+/* Copy the reduced reply into @dst, skipping the hole. */
+static int xr_svc_copy_reply(const struct xr_svc_reply *sr, void *dst)
+{
+	const struct xdr_buf *res = sr->sr_res;
+	u32 tail_off = sr->sr_hole_off + sr->sr_hole_len;
+
+	if (!sr->sr_hole_len)
+		return read_bytes_from_xdr_buf(res, 0, dst, res->len);
+	if (read_bytes_from_xdr_buf(res, 0, dst, sr->sr_hole_off))
+		return -EMSGSIZE;
+	return read_bytes_from_xdr_buf(res, tail_off, dst + sr->sr_hole_off,
+				       res->len - tail_off);
+}
+
+/*
+ * Fill the send context with the reply's header and, when it fits, the
+ * reduced reply; else write the reduced reply into the Reply chunk and
+ * send an RDMA_NOMSG header. Returns the bytes to Send, or a negative
+ * errno: -EMSGSIZE when the reply fits nowhere (answer ERR_CHUNK).
+ */
+static int xr_svc_build_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
+			      const struct xr_svc_reply *sr,
+			      struct xr_sendctx *sc)
+{
+	struct xr_hdr *hdr = &rc->rc_hdr;
+	struct xr_seg *segs = &hdr->hd_segs[hdr->hd_reply.wc_first];
+	bool has_reply = hdr->hd_flags & XR_HDR_REPLY_CHUNK;
+	u32 nsegs = has_reply ? hdr->hd_reply.wc_nsegs : 0;
+	u32 lengths[XR_MAX_SEGS];
+	u32 room, i;
+	int len, err;
+
+	/* Inline: the Reply chunk goes back unused. Keep its lengths. */
+	for (i = 0; i < nsegs; i++) {
+		lengths[i] = segs[i].sg_length;
+		segs[i].sg_length = 0;
+	}
+	len = xr_hdr_encode(sc->sc_buf, sc->sc_buf_size, hdr);
+	if (len >= 0 && sr->sr_len <= sc->sc_buf_size - len) {
+		err = xr_svc_copy_reply(sr, sc->sc_buf + len);
+		return err ? -EMSGSIZE : len + sr->sr_len;
+	}
+	for (i = 0; i < nsegs; i++)
+		segs[i].sg_length = lengths[i];
+
+	if (!has_reply || xr_chunk_length(segs, nsegs, &room) ||
+	    sr->sr_len > room)
+		return -EMSGSIZE;
+	err = xr_svc_write_reply(sx, sr, segs, hdr->hd_reply.wc_nsegs);
+	if (err)
+		return err;
+	err = xr_chunk_fill(segs, hdr->hd_reply.wc_nsegs, sr->sr_len);
+	if (err)
+		return -EMSGSIZE;
+	hdr->hd_proc = XR_RDMA_NOMSG;
+	len = xr_hdr_encode(sc->sc_buf, sc->sc_buf_size, hdr);
+	return len < 0 ? -EMSGSIZE : len;
 }
 
 static int xr_svc_post_error(struct xr_svc_xprt *sx, struct xr_sendctx *sc,
@@ -95,9 +253,12 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 	struct xr_svc_xprt *sx = container_of(xprt, struct xr_svc_xprt,
 					      sx_xprt);
 	struct xr_recvctx *rc = rqstp->rq_xprt_ctxt;
-	struct xdr_buf *res = &rqstp->rq_res;
+	struct xr_svc_reply sr = {
+		.sr_res	= &rqstp->rq_res,
+		.sr_len	= rqstp->rq_res.len,
+	};
 	struct xr_sendctx *sc;
-	int hdr_len, err;
+	int len, err;
 
 	if (test_bit(XPT_CLOSE, &xprt->xpt_flags) || !rc)
 		return -ENOTCONN;
@@ -107,15 +268,19 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 		return -ENOMEM;
 	}
 
-	err = xr_svc_reply_hdr(sx, &rc->rc_hdr);
-	hdr_len = err ? err : xr_hdr_encode(sc->sc_buf, sc->sc_buf_size,
-					    &rc->rc_hdr);
-	if (hdr_len >= 0 && res->len <= sc->sc_buf_size - hdr_len &&
-	    !read_bytes_from_xdr_buf(res, 0, sc->sc_buf + hdr_len, res->len))
-		err = xr_sendctx_post(sc, hdr_len + res->len);
-	else
+	len = xr_svc_write_payload(sx, rc, &sr);
+	if (!len)
+		len = xr_svc_reply_hdr(sx, &rc->rc_hdr, sr.sr_hole_len != 0);
+	if (!len)
+		len = xr_svc_build_reply(sx, rc, &sr, sc);
+	if (len >= 0)
+		err = xr_sendctx_post(sc, len);
+	else if (len == -EMSGSIZE || len == -EOVERFLOW || len == -EINVAL ||
+		 len == -E2BIG)
 		err = xr_svc_post_error(sx, sc, rc->rc_hdr.hd_xid,
 					XR_ERR_CHUNK);
+	else
+		err = len;
 	if (err) {
 		xr_sendctx_put(sc);
 		xr_svc_close(sx);

@@ -19,8 +19,8 @@
 
 #include "xrpcrdma.h"
 
-/* Until chunks land, every reply must fit inline. */
-#define XR_SVC_MAX_PAYLOAD	1024
+/* Large payloads move in chunks; nfsd clamps this further by memory. */
+#define XR_SVC_MAX_PAYLOAD	RPCSVC_MAXPAYLOAD
 
 /* Connection requests that may wait for an svc thread to accept them. */
 #define XR_SVC_LISTEN_BACKLOG	16
@@ -113,7 +113,7 @@ static void xr_svc_owner_data_ready(void *owner)
 
 /* Listener endpoint: a client asks to connect. Connection manager context. */
 static int xr_svc_connect_request(struct xr_ep *lep, struct rdma_cm_id *id,
-				  const struct xr_cm_pdata *peer)
+				  const struct xr_cm_pdata *peer, u8 peer_rd_atom)
 {
 	struct xr_svc_xprt *listener = container_of(lep, struct xr_svc_xprt,
 						    sx_ep);
@@ -122,7 +122,7 @@ static int xr_svc_connect_request(struct xr_ep *lep, struct rdma_cm_id *id,
 	sx = xr_svc_xprt_alloc();
 	if (!sx)
 		return -ENOMEM;
-	xr_ep_adopt(&sx->sx_ep, &xr_svc_conn_ep_ops, id, peer);
+	xr_ep_adopt(&sx->sx_ep, &xr_svc_conn_ep_ops, id, peer, peer_rd_atom);
 
 	spin_lock(&listener->sx_lock);
 	list_add_tail(&sx->sx_accept_entry, &listener->sx_accept_q);
@@ -196,7 +196,7 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
 	u32 depth = xr_svc_max_requests;
 	int err;
 
-	err = xr_ep_create_qp(&sx->sx_ep, depth, depth);
+	err = xr_ep_create_qp(&sx->sx_ep, depth, depth, depth);
 	if (err)
 		return err;
 	sx->sx_credits = xr_svc_max_requests;
@@ -298,12 +298,6 @@ static struct svc_xprt *xr_svc_accept(struct svc_xprt *xprt)
 static int xr_svc_has_wspace(struct svc_xprt *xprt)
 {
 	return atomic_read(&xr_svc_of(xprt)->sx_sq.sq_avail) > 0;
-}
-
-static int xr_svc_result_payload(struct svc_rqst *rqstp, unsigned int offset,
-				 unsigned int length)
-{
-	return 0;
 }
 
 static void xr_svc_detach(struct svc_xprt *xprt)

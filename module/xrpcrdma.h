@@ -16,6 +16,7 @@
 #include <linux/sunrpc/svc_xprt.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
 
 #include "compat.h"
 #include "proto.h"
@@ -85,7 +86,8 @@ struct xr_ep;
 /**
  * struct xr_ep_ops - what an endpoint's owner does on connection events
  * @eo_connect_request: listener only: a peer asks to connect on @id, with
- *	the RFC 8797 private data @peer (defaults when it sent none). Return
+ *	the RFC 8797 private data @peer (defaults when it sent none) and the
+ *	RDMA Reads it can answer at once, @peer_rd_atom. Return
  *	0 after taking ownership of @id (xr_ep_adopt()), or a negative errno
  *	to refuse: the connection manager then destroys @id.
  * @eo_established: the connection is up
@@ -98,7 +100,8 @@ struct xr_ep;
  */
 struct xr_ep_ops {
 	int (*eo_connect_request)(struct xr_ep *listener, struct rdma_cm_id *id,
-				  const struct xr_cm_pdata *peer);
+				  const struct xr_cm_pdata *peer,
+				  u8 peer_rd_atom);
 	void (*eo_established)(struct xr_ep *ep);
 	void (*eo_disconnected)(struct xr_ep *ep);
 };
@@ -114,6 +117,7 @@ struct xr_ep_ops {
  * @ep_sq_depth: send queue depth
  * @ep_rq_depth: receive queue depth
  * @ep_peer: what the peer advertised in its RFC 8797 private data
+ * @ep_peer_rd_atom: RDMA Reads the peer answers at once
  * @ep_drained: 1 once xr_ep_drain() has flushed the queue pair
  */
 struct xr_ep {
@@ -126,14 +130,17 @@ struct xr_ep {
 	u32			ep_sq_depth;
 	u32			ep_rq_depth;
 	struct xr_cm_pdata	ep_peer;
+	u8			ep_peer_rd_atom;
 	u8			ep_drained;
 };
 
 int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
 		 struct net *net, struct sockaddr *sa, int backlog);
 void xr_ep_adopt(struct xr_ep *ep, const struct xr_ep_ops *ops,
-		 struct rdma_cm_id *id, const struct xr_cm_pdata *peer);
-int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth);
+		 struct rdma_cm_id *id, const struct xr_cm_pdata *peer,
+		 u8 peer_rd_atom);
+int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
+		    u32 rw_ctxs);
 int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours);
 void xr_ep_disconnect(struct xr_ep *ep);
 void xr_ep_drain(struct xr_ep *ep);
@@ -202,6 +209,8 @@ struct xr_sendq {
 void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size);
 void xr_sendq_destroy(struct xr_sendq *sq);
 void xr_sendq_close(struct xr_sendq *sq);
+int xr_sendq_reserve(struct xr_sendq *sq, u32 n);
+void xr_sendq_release(struct xr_sendq *sq, u32 n);
 struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq);
 void xr_sendctx_put(struct xr_sendctx *sc);
 int xr_sendctx_post(struct xr_sendctx *sc, u32 len);
@@ -219,6 +228,9 @@ struct xr_recvq;
  * @rc_sge: its single scatter/gather entry
  * @rc_buf: buffer, DMA-mapped once for the context's lifetime
  * @rc_byte_len: bytes received
+ * @rc_payload_off: where the result payload (READ data) begins in the
+ *	reply, as svc reported through xpo_result_payload
+ * @rc_payload_len: its length; 0 when there is none
  * @rc_hdr: the decoded transport header
  */
 struct xr_recvctx {
@@ -229,6 +241,8 @@ struct xr_recvctx {
 	struct ib_sge		rc_sge;
 	void			*rc_buf;
 	u32			rc_byte_len;
+	u32			rc_payload_off;
+	u32			rc_payload_len;
 	struct xr_hdr		rc_hdr;
 };
 
@@ -261,6 +275,51 @@ void xr_recvq_destroy(struct xr_recvq *rq);
 int xr_recvq_post(struct xr_recvq *rq, u32 count);
 struct xr_recvctx *xr_recvq_next_ready(struct xr_recvq *rq);
 void xr_recvctx_put(struct xr_recvctx *rc);
+
+/* rw.c */
+
+/**
+ * struct xr_rw_op - the RDMA Read or Write of one remote segment
+ * @ro_ctx: the rdma_rw context
+ * @ro_sgl: local memory
+ * @ro_nents: entries in @ro_sgl
+ */
+struct xr_rw_op {
+	struct rdma_rw_ctx	ro_ctx;
+	struct scatterlist	*ro_sgl;
+	u32			ro_nents;
+};
+
+/**
+ * struct xr_rw - the RDMA Reads or Writes of one request
+ * @rw_sq: the send queue whose slots they take
+ * @rw_dir: %DMA_FROM_DEVICE (Read) or %DMA_TO_DEVICE (Write)
+ * @rw_ops: one per remote segment
+ * @rw_nops: entries used in @rw_ops
+ * @rw_max_ops: entries in @rw_ops
+ * @rw_nwrs: work requests the transfers need
+ * @rw_cqe: completion entry of the chain's last work request
+ * @rw_done: completed by the chain's completion
+ * @rw_status: the work completion status
+ */
+struct xr_rw {
+	struct xr_sendq		*rw_sq;
+	enum dma_data_direction	rw_dir;
+	struct xr_rw_op		*rw_ops;
+	u32			rw_nops;
+	u32			rw_max_ops;
+	u32			rw_nwrs;
+	struct ib_cqe		rw_cqe;
+	struct completion	rw_done;
+	int			rw_status;
+};
+
+int xr_rw_init(struct xr_rw *rw, struct xr_sendq *sq,
+	       enum dma_data_direction dir, u32 max_ops);
+int xr_rw_add_xdr(struct xr_rw *rw, const struct xr_seg *seg,
+		  const struct xdr_buf *buf, u32 off, u32 len);
+int xr_rw_run(struct xr_rw *rw);
+void xr_rw_destroy(struct xr_rw *rw);
 
 /* svc_transport.c */
 
@@ -307,6 +366,8 @@ void xr_svc_close(struct xr_svc_xprt *sx);
 
 /* svc_recv.c */
 int xr_svc_recvfrom(struct svc_rqst *rqstp);
+int xr_svc_result_payload(struct svc_rqst *rqstp, unsigned int offset,
+			  unsigned int length);
 void xr_svc_release_ctxt(struct svc_xprt *xprt, void *ctxt);
 
 /* svc_send.c */

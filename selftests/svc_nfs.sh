@@ -7,9 +7,11 @@
 # messages only, so the mount uses 1 KiB rsize/wsize (the client may still
 # offer a Reply chunk for calls whose reply could be large; the server
 # answers inline when the reply fits), and no data moves in Read or Write
-# chunks. Afterwards every transport object is gone.
+# chunks. Then the RDMA device is deleted in the middle of a transfer and
+# added back: the connection goes away cleanly, the client reconnects, and
+# the data written is intact. Afterwards every transport object is gone.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/nfs_lib.sh"
 
 need_env XR_TESTHOST XR_MODULE XR_RDMA_DEV
 need_rdmactl
@@ -43,13 +45,83 @@ dropin_refused() {
 	[ "$(module_mode)" = sidebyside ]
 }
 
-nfs_through_xrdma() {
+# Small I/O: every message inline, no data in chunks.
+nfs_inline_through_xrdma() {
 	XR_NFS_CLASS=xrdma XR_NFS_PORT=20050 XR_NFS_VERS=3 \
 		XR_NFS_OPTS=rsize=1024,wsize=1024 XR_NFS_INLINE_DATA=1 \
 		XR_NFS_SIZE_MB=${XR_SVC_NFS_SIZE_MB:-2} \
 		XR_NFS_DIRENTS=${XR_SVC_NFS_DIRENTS:-200} \
 		"$(dirname "$0")/nfs_rdma.sh" | sed 's/^/# /'
 	return "${PIPESTATUS[0]}"
+}
+
+# Default sizes: WRITE data in Read chunks, READ data in Write chunks,
+# large directory listings in Reply chunks.
+nfs_chunks_through_xrdma() {
+	XR_NFS_CLASS=xrdma XR_NFS_PORT=20050 XR_NFS_VERS=3 \
+		XR_NFS_SIZE_MB=${XR_SVC_NFS_CHUNK_MB:-64} \
+		XR_NFS_DIRENTS=${XR_SVC_NFS_CHUNK_DIRENTS:-2000} \
+		"$(dirname "$0")/nfs_rdma.sh" | sed 's/^/# /'
+	return "${PIPESTATUS[0]}"
+}
+
+MNT=$NFS_RUN/mnt-removal
+
+# svc-xprt objects alive: the listener plus one per connection.
+svc_xprts() {
+	live_objects svc-xprt
+}
+
+cleanup() {
+	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
+	nfs_server_stop >/dev/null 2>&1
+	"$RDMA" link show "$XR_RDMA_DEV/1" >/dev/null 2>&1 ||
+		"$RDMA" link add "$XR_RDMA_DEV" type rxe netdev "$XR_NETDEV"
+}
+trap cleanup EXIT
+
+# Delete the device while a transfer runs, wait for the server's connection
+# to go, add the device back; the client reconnects and the transfer ends.
+# @listeners: svc-xprt objects that are listeners (nfsd listens on IPv4
+# and IPv6, so usually two).
+removal_during_transfer() {
+	local src=$1 sum=$2 listeners=$3 pid got rc=0
+
+	timeout -k 5 300 dd if="$src" of="$MNT/removal.bin" bs=64k conv=fsync status=none &
+	pid=$!
+	wait_for 60 test -s "$MNT/removal.bin" || { fail "the transfer did not start"; return 1; }
+	"$RDMA" link delete "$XR_RDMA_DEV" || { fail "rdma link delete"; return 1; }
+	wait_for 30 eval '[ "$(svc_xprts)" -eq "$listeners" ]' ||
+		{ fail "the connection outlived its device: svc-xprt $(svc_xprts)"; return 1; }
+	"$RDMA" link add "$XR_RDMA_DEV" type rxe netdev "$XR_NETDEV" ||
+		{ fail "rdma link add"; return 1; }
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 0 ] || { fail "the transfer failed after the device came back: $rc"; return 1; }
+	nfs_drop_caches
+	got=$(nfs_read_sha256 "$MNT/removal.bin" 4)
+	[ "$got" = "$sum" ] || { fail "sha256 $got, expected $sum"; return 1; }
+}
+
+device_removal_mid_transfer() {
+	local src=$NFS_RUN/removal.bin sum listeners rc=0
+
+	nfs_server_start && nfs_listen xrdma 20050 || return 1
+	# Connections of the earlier tests are gone: only listeners are left.
+	wait_for 30 eval '[ "$(svc_xprts)" -le 2 ]' ||
+		{ fail "svc-xprt $(svc_xprts) before mounting"; nfs_server_stop; return 1; }
+	listeners=$(svc_xprts)
+	nfs_mount 3 20050 "$MNT" rsize=1024,wsize=1024 || { nfs_server_stop; return 1; }
+	sum=$(nfs_random_file "$src" 4) || rc=1
+	if [ "$rc" -eq 0 ] && [ "$(svc_xprts)" -ne $((listeners + 1)) ]; then
+		fail "svc-xprt $(svc_xprts) with one mount, expected $((listeners + 1))"
+		rc=1
+	fi
+	if [ "$rc" -eq 0 ]; then
+		removal_during_transfer "$src" "$sum" "$listeners" || rc=1
+	fi
+	nfs_umount "$MNT" || rc=1
+	nfs_server_stop || rc=1
+	return $rc
 }
 
 transports_released() {
@@ -65,9 +137,11 @@ no_transport_left() {
 		fail "live objects left: $("$RDMACTL" -j module show)"
 }
 
-ktap_header 4
+ktap_header 6
 run_test reload_side_by_side reload_side_by_side
 run_test dropin_refused_beside_rpcrdma dropin_refused
-run_test nfs3_inline_through_xrdma nfs_through_xrdma
+run_test nfs3_inline_through_xrdma nfs_inline_through_xrdma
+run_test nfs3_chunks_through_xrdma nfs_chunks_through_xrdma
+run_test device_removal_mid_transfer device_removal_mid_transfer
 run_test no_transport_left no_transport_left
 ktap_finish

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rw.c - RDMA Read and RDMA Write of chunks through the kernel's rdma_rw
+ * API. A struct xr_rw collects the transfers of one request (one rdma_rw
+ * context per remote segment), posts them as one chain that takes its
+ * send queue slots from sendctx.c's accounting, and waits for the chain's
+ * single signaled completion. Scatterlists are built over an xdr_buf (the
+ * reply) or over a page array (a call's incoming data); nothing is
+ * copied. This file knows segments and buffers, not RPC-over-RDMA.
+ */
+#include <linux/highmem.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/sunrpc/xdr.h>
+#include <rdma/rw.h>
+
+#include "xrpcrdma.h"
+
+/**
+ * xr_rw_init - prepare a set of RDMA transfers in one direction
+ * @rw: the set, owned by the caller
+ * @sq: the send queue whose slots the transfers take
+ * @dir: %DMA_FROM_DEVICE for RDMA Read, %DMA_TO_DEVICE for RDMA Write
+ * @max_ops: most remote segments that will be added
+ *
+ * Return values:
+ *   %0: ready for xr_rw_add_*(); xr_rw_destroy() releases it
+ *   %-ENOMEM: no memory
+ */
+int xr_rw_init(struct xr_rw *rw, struct xr_sendq *sq,
+	       enum dma_data_direction dir, u32 max_ops)
+{
+	memset(rw, 0, sizeof(*rw));
+	rw->rw_sq = sq;
+	rw->rw_dir = dir;
+	rw->rw_ops = kcalloc(max_ops, sizeof(*rw->rw_ops), GFP_KERNEL);
+	if (!rw->rw_ops)
+		return -ENOMEM;
+	rw->rw_max_ops = max_ops;
+	init_completion(&rw->rw_done);
+	return 0;
+}
+
+/* Count the scatterlist entries a byte range of @buf needs. */
+static u32 xr_rw_count_xdr(const struct xdr_buf *buf, u32 off, u32 len)
+{
+	u32 head = buf->head[0].iov_len, pages = buf->page_len;
+	u32 first, last, n = 0;
+
+	if (off < head) {
+		n++;
+		len -= min(len, head - off);
+		off = head;
+	}
+	off -= head;
+	if (len && off < pages) {
+		first = (buf->page_base + off) >> PAGE_SHIFT;
+		last = (buf->page_base + off + min(len, pages - off) - 1) >>
+			PAGE_SHIFT;
+		n += last - first + 1;
+		len -= min(len, pages - off);
+	}
+	if (len)
+		n++;
+	return n;
+}
+
+/* Fill @sg with a byte range of @buf; returns the entries used. */
+static u32 xr_rw_fill_xdr(struct scatterlist *sg, const struct xdr_buf *buf,
+			  u32 off, u32 len)
+{
+	u32 head = buf->head[0].iov_len, pages = buf->page_len;
+	u32 n = 0, chunk, poff;
+
+	if (off < head) {
+		chunk = min(len, head - off);
+		sg_set_buf(&sg[n++], buf->head[0].iov_base + off, chunk);
+		len -= chunk;
+		off = head;
+	}
+	off -= head;
+	while (len && off < pages) {
+		poff = buf->page_base + off;
+		chunk = min3(len, pages - off,
+			     (u32)(PAGE_SIZE - offset_in_page(poff)));
+		sg_set_page(&sg[n++], buf->pages[poff >> PAGE_SHIFT], chunk,
+			    offset_in_page(poff));
+		off += chunk;
+		len -= chunk;
+	}
+	if (len) {
+		off -= pages;
+		sg_set_buf(&sg[n++], buf->tail[0].iov_base + off, len);
+	}
+	return n;
+}
+
+/* Add one rdma_rw context for @seg over the scatterlist @sgl (taken over). */
+static int xr_rw_add_op(struct xr_rw *rw, const struct xr_seg *seg,
+			struct scatterlist *sgl, u32 nents)
+{
+	struct xr_ep *ep = rw->rw_sq->sq_ep;
+	struct xr_rw_op *op;
+	int ret;
+
+	if (rw->rw_nops >= rw->rw_max_ops) {
+		kfree(sgl);
+		return -E2BIG;
+	}
+	op = &rw->rw_ops[rw->rw_nops];
+	ret = rdma_rw_ctx_init(&op->ro_ctx, ep->ep_qp, ep->ep_id->port_num,
+			       sgl, nents, 0, seg->sg_offset, seg->sg_handle,
+			       rw->rw_dir);
+	if (ret < 0) {
+		kfree(sgl);
+		return ret;
+	}
+	op->ro_sgl = sgl;
+	op->ro_nents = nents;
+	rw->rw_nwrs += ret;
+	rw->rw_nops++;
+	return 0;
+}
+
+/**
+ * xr_rw_add_xdr - transfer a byte range of an xdr_buf to or from a segment
+ * @rw: the set
+ * @seg: the remote segment; @len bytes go to (or come from) its start
+ * @buf: local memory: an xdr_buf whose head and tail are in the kernel's
+ *	linear mapping (as svc's are)
+ * @off: where the range starts in @buf
+ * @len: bytes, at most the segment's length and what @buf holds
+ *
+ * Return values:
+ *   %0: added
+ *   %-EINVAL: the range does not fit the segment or the buffer
+ *   %-E2BIG: more segments than xr_rw_init() was told
+ *   %-ENOMEM, %-EIO: from memory allocation or DMA mapping
+ */
+int xr_rw_add_xdr(struct xr_rw *rw, const struct xr_seg *seg,
+		  const struct xdr_buf *buf, u32 off, u32 len)
+{
+	struct scatterlist *sgl;
+	u32 nents;
+
+	if (!len)
+		return 0;
+	if (len > seg->sg_length || off > buf->len || len > buf->len - off)
+		return -EINVAL;
+	nents = xr_rw_count_xdr(buf, off, len);
+	sgl = kmalloc_array(nents, sizeof(*sgl), GFP_KERNEL);
+	if (!sgl)
+		return -ENOMEM;
+	sg_init_table(sgl, nents);
+	if (xr_rw_fill_xdr(sgl, buf, off, len) != nents) {
+		kfree(sgl);
+		return -EINVAL;
+	}
+	return xr_rw_add_op(rw, seg, sgl, nents);
+}
+
+static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xr_rw *rw = container_of(wc->wr_cqe, struct xr_rw, rw_cqe);
+
+	rw->rw_status = wc->status;
+	complete(&rw->rw_done);
+}
+
+/**
+ * xr_rw_run - post every transfer added and wait until they are done
+ * @rw: the set
+ *
+ * One chain, one signaled completion: on a reliable connection all the
+ * chain's work requests are complete when the last one is. Waits for
+ * send queue slots first. A transfer that fails closes the connection
+ * (through the send queue's owner).
+ *
+ * Return values:
+ *   %0: all data moved
+ *   %-ENOTCONN: the connection is closing, or posting failed
+ *   %-E2BIG: more work requests than the send queue holds
+ *   %-EIO: a transfer failed
+ */
+int xr_rw_run(struct xr_rw *rw)
+{
+	struct xr_sendq *sq = rw->rw_sq;
+	struct xr_ep *ep = sq->sq_ep;
+	struct ib_send_wr *first = NULL;
+	int i, err;
+
+	if (!rw->rw_nops)
+		return 0;
+	err = xr_sendq_reserve(sq, rw->rw_nwrs);
+	if (err)
+		return err;
+
+	rw->rw_cqe.done = xr_rw_done;
+	for (i = rw->rw_nops - 1; i >= 0; i--)
+		first = rdma_rw_ctx_wrs(&rw->rw_ops[i].ro_ctx, ep->ep_qp,
+					ep->ep_id->port_num,
+					i == rw->rw_nops - 1 ? &rw->rw_cqe : NULL,
+					first);
+	err = ib_post_send(ep->ep_qp, first, NULL);
+	if (err) {
+		/* Work requests before the bad one were posted: wait for
+		 * them to flush before their memory can be released.
+		 */
+		if (sq->sq_on_close)
+			sq->sq_on_close(sq->sq_owner);
+		xr_ep_drain(ep);
+		xr_sendq_release(sq, rw->rw_nwrs);
+		return -ENOTCONN;
+	}
+	wait_for_completion(&rw->rw_done);
+	xr_sendq_release(sq, rw->rw_nwrs);
+	if (rw->rw_status != IB_WC_SUCCESS) {
+		if (rw->rw_status != IB_WC_WR_FLUSH_ERR)
+			pr_err_ratelimited(XR_MODNAME ": RDMA %s: %s (%d)\n",
+					   rw->rw_dir == DMA_TO_DEVICE ?
+					   "Write" : "Read",
+					   ib_wc_status_msg(rw->rw_status),
+					   rw->rw_status);
+		if (sq->sq_on_close)
+			sq->sq_on_close(sq->sq_owner);
+		return -EIO;
+	}
+	return 0;
+}
+
+/**
+ * xr_rw_destroy - unmap and release every transfer of the set
+ * @rw: the set; none of its transfers may be posted
+ */
+void xr_rw_destroy(struct xr_rw *rw)
+{
+	struct xr_ep *ep = rw->rw_sq->sq_ep;
+	u32 i;
+
+	for (i = 0; i < rw->rw_nops; i++) {
+		rdma_rw_ctx_destroy(&rw->rw_ops[i].ro_ctx, ep->ep_qp,
+				    ep->ep_id->port_num, rw->rw_ops[i].ro_sgl,
+				    rw->rw_ops[i].ro_nents, rw->rw_dir);
+		kfree(rw->rw_ops[i].ro_sgl);
+	}
+	kfree(rw->rw_ops);
+	rw->rw_ops = NULL;
+	rw->rw_nops = 0;
+}
