@@ -87,6 +87,7 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 	svc_xprt_received(xprt);
 	if (!rc)
 		return 0;
+	xr_svc_count(sx, XR_SVC_STAT_CALLS_RECEIVED, 1);
 
 	/* Keep the credits we granted backed by posted Receives. */
 	if (xr_recvq_post(&sx->sx_rq, 1)) {
@@ -97,6 +98,7 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 
 	verdict = xr_svc_check_call(rc);
 	if (verdict) {
+		xr_svc_count(sx, XR_SVC_STAT_BAD_HEADERS, 1);
 		if (verdict > 0)
 			xr_svc_send_error(sx, rc->rc_hdr.hd_xid, verdict);
 		xr_recvctx_put(rc);

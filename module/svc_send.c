@@ -41,13 +41,16 @@ static int xr_svc_reply_hdr(struct xr_svc_xprt *sx, struct xr_hdr *hdr)
 static int xr_svc_post_error(struct xr_svc_xprt *sx, struct xr_sendctx *sc,
 			     __be32 xid, u32 err)
 {
-	int len;
+	int len, ret;
 
 	len = xr_hdr_encode_error(sc->sc_buf, sc->sc_buf_size, xid,
 				  sx->sx_credits, err);
 	if (len < 0)
 		return len;
-	return xr_sendctx_post(sc, len);
+	ret = xr_sendctx_post(sc, len);
+	if (!ret)
+		xr_svc_count(sx, XR_SVC_STAT_RDMA_ERRORS_SENT, 1);
+	return ret;
 }
 
 /**
@@ -111,11 +114,14 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 	hdr_len = err ? err : xr_hdr_encode(sc->sc_buf, sc->sc_buf_size,
 					    &rc->rc_hdr);
 	if (hdr_len >= 0 && res->len <= sc->sc_buf_size - hdr_len &&
-	    !read_bytes_from_xdr_buf(res, 0, sc->sc_buf + hdr_len, res->len))
+	    !read_bytes_from_xdr_buf(res, 0, sc->sc_buf + hdr_len, res->len)) {
 		err = xr_sendctx_post(sc, hdr_len + res->len);
-	else
+		if (!err)
+			xr_svc_count(sx, XR_SVC_STAT_REPLIES_INLINE, 1);
+	} else {
 		err = xr_svc_post_error(sx, sc, rc->rc_hdr.hd_xid,
 					XR_ERR_CHUNK);
+	}
 	if (err) {
 		xr_sendctx_put(sc);
 		xr_svc_close(sx);

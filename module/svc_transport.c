@@ -209,8 +209,14 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
 	sx->sx_sq.sq_on_close = xr_svc_owner_close;
 	sx->sx_sq.sq_get = xr_svc_owner_get;
 	sx->sx_sq.sq_put = xr_svc_owner_put;
+	sx->sx_sq.sq_count_starves =
+		&sx->sx_stats.ss_count[XR_SVC_STAT_SQ_STARVES];
+	sx->sx_sq.sq_count_errors =
+		&sx->sx_stats.ss_count[XR_SVC_STAT_SEND_ERRORS];
 
 	xr_recvq_init(&sx->sx_rq, &sx->sx_ep, sx->sx_inline_recv);
+	sx->sx_rq.rq_count_errors =
+		&sx->sx_stats.ss_count[XR_SVC_STAT_RECV_ERRORS];
 	sx->sx_rq.rq_owner = sx;
 	sx->sx_rq.rq_on_ready = xr_svc_owner_data_ready;
 	sx->sx_rq.rq_on_close = xr_svc_owner_close;
