@@ -327,6 +327,9 @@ void xr_recvctx_put(struct xr_recvctx *rc);
 
 /* svc_transport.c */
 
+/* Longest RPC service name kept with a transport ("nfsd", "lockd"). */
+#define XR_SVC_SERV_NAME_LEN	32
+
 /**
  * struct xr_svc_xprt - a server listener or connection
  * @sx_xprt: the SUNRPC transport
@@ -341,6 +344,9 @@ void xr_recvctx_put(struct xr_recvctx *rc);
  * @sx_inline_recv: largest message received inline (our buffers)
  * @sx_flags: lifetime bits, see svc_transport.c
  * @sx_free_work: frees the transport outside of any svc context
+ * @sx_id: the transport's number in the registry (0: not registered)
+ * @sx_serv_name: name of the RPC service it belongs to, copied while the
+ *	service was known to be alive (svc may free it before the transport)
  * @sx_stats: connection: its counters
  */
 struct xr_svc_xprt {
@@ -356,6 +362,8 @@ struct xr_svc_xprt {
 	u32			sx_inline_recv;
 	unsigned long		sx_flags;
 	struct work_struct	sx_free_work;
+	u32			sx_id;
+	char			sx_serv_name[XR_SVC_SERV_NAME_LEN];
 	struct xr_svc_stats	sx_stats;
 };
 
@@ -381,6 +389,14 @@ int xr_svc_init(void);
 void xr_svc_exit(void);
 enum xrpcrdma_mode xr_svc_mode(void);
 void xr_svc_close(struct xr_svc_xprt *sx);
+void xr_svc_lock(void);
+void xr_svc_unlock(void);
+struct xr_svc_xprt *xr_svc_find(u32 id);
+struct xr_svc_xprt *xr_svc_next(unsigned long id);
+bool xr_svc_is_listener(struct xr_svc_xprt *sx);
+enum xrpcrdma_transport_state xr_svc_state(struct xr_svc_xprt *sx);
+void xr_svc_listener_close(struct xr_svc_xprt *sx);
+void xr_svc_totals(u64 *sum);
 
 /* svc_recv.c */
 int xr_svc_recvfrom(struct svc_rqst *rqstp);
