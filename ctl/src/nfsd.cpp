@@ -41,9 +41,11 @@ unsigned long nfsd_threads(const std::string &dir)
 {
     const std::string path = dir + "/threads";
     Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd.get() < 0)
+    if (fd.get() < 0 && errno == ENOENT)
         throw Error("nfsd is not running: cannot open " + path + ": " + errno_text(errno) +
                     " (load nfsd and mount its file system on " + dir + ")");
+    if (fd.get() < 0)
+        throw Error("cannot open " + path + ": " + errno_text(errno));
     char buf[32] = {};
     ssize_t n = read(fd.get(), buf, sizeof(buf) - 1);
     if (n < 0)
@@ -60,12 +62,12 @@ std::string refusal_hint(int err, const std::string &cls)
 {
     switch (err) {
     case EADDRINUSE:
-        return " (something already listens on that port)";
+    case EADDRNOTAVAIL: // what rdma_cm says when the port is taken
+        return " (does something listen on that port already?)";
     case EPROTONOSUPPORT:
     case ENOENT:
         return " (no transport class '" + cls + "' is registered: is xrpcrdma loaded?)";
     case ENODEV:
-    case EADDRNOTAVAIL:
         return " (no usable RDMA device)";
     }
     return {};

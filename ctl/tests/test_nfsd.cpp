@@ -81,6 +81,15 @@ TEST_F(Nfsd, NotRunningWithoutItsFileSystem)
                                dir.string() + ")");
 }
 
+TEST_F(Nfsd, ThreadsCannotBeOpened)
+{
+    fs::remove(dir / "threads");
+    fs::create_symlink(dir / "loop", dir / "threads");
+    fs::create_symlink(dir / "threads", dir / "loop");
+    EXPECT_EQ(add_error(),
+              "cannot open " + dir.string() + "/threads: Too many levels of symbolic links");
+}
+
 TEST_F(Nfsd, GarbledThreads)
 {
     write("threads", "many\n");
