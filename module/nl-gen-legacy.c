@@ -10,6 +10,12 @@
 
 #include <uapi/linux/xrpcrdma.h>
 
+/* Common nested types */
+const struct nla_policy xrpcrdma_stat_nl_policy[XRPCRDMA_A_STAT_PAD + 1] = {
+	[XRPCRDMA_A_STAT_NAME] = { .type = NLA_NUL_STRING, },
+	[XRPCRDMA_A_STAT_VALUE] = { .type = NLA_U64, },
+};
+
 /* XRPCRDMA_CMD_DEVICE_GET - do */
 const struct nla_policy xrpcrdma_device_get_nl_policy[XRPCRDMA_A_DEVICE_NAME + 1] = {
 	[XRPCRDMA_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = XRPCRDMA_DEV_NAME_MAX_LEN, },
@@ -26,8 +32,28 @@ const struct nla_policy xrpcrdma_module_get_nl_policy[XRPCRDMA_A_MODULE_VERSION 
 	[XRPCRDMA_A_MODULE_VERSION] = { .type = NLA_NUL_STRING, },
 };
 
+/* XRPCRDMA_CMD_TRANSPORT_GET - do */
+const struct nla_policy xrpcrdma_transport_get_nl_policy[XRPCRDMA_A_TRANSPORT_ID + 1] = {
+	[XRPCRDMA_A_TRANSPORT_ID] = { .type = NLA_U32, },
+};
+
+/* XRPCRDMA_CMD_LISTENER_GET - do */
+const struct nla_policy xrpcrdma_listener_get_nl_policy[XRPCRDMA_A_TRANSPORT_ID + 1] = {
+	[XRPCRDMA_A_TRANSPORT_ID] = { .type = NLA_U32, },
+};
+
+/* XRPCRDMA_CMD_LISTENER_DEL - do */
+const struct nla_policy xrpcrdma_listener_del_nl_policy[XRPCRDMA_A_TRANSPORT_ID + 1] = {
+	[XRPCRDMA_A_TRANSPORT_ID] = { .type = NLA_U32, },
+};
+
+/* XRPCRDMA_CMD_STATS_GET - do */
+const struct nla_policy xrpcrdma_stats_get_nl_policy[XRPCRDMA_A_STATS_STAT + 1] = {
+	[XRPCRDMA_A_STATS_STAT] = NLA_POLICY_NESTED(xrpcrdma_stat_nl_policy),
+};
+
 /* Ops table for xrpcrdma */
-const struct genl_ops xrpcrdma_nl_ops[3] = {
+const struct genl_ops xrpcrdma_nl_ops[7] = {
 	{
 		.cmd		= XRPCRDMA_CMD_DEVICE_GET,
 		.doit		= xrpcrdma_nl_device_get_doit,
@@ -47,5 +73,32 @@ const struct genl_ops xrpcrdma_nl_ops[3] = {
 		.doit		= xrpcrdma_nl_module_get_doit,
 		.policy		= xrpcrdma_module_get_nl_policy,
 		.maxattr	= XRPCRDMA_A_MODULE_VERSION,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_TRANSPORT_GET,
+		.doit		= xrpcrdma_nl_transport_get_doit,
+		.dumpit		= xrpcrdma_nl_transport_get_dumpit,
+		.policy		= xrpcrdma_transport_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_TRANSPORT_ID,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_LISTENER_GET,
+		.doit		= xrpcrdma_nl_listener_get_doit,
+		.dumpit		= xrpcrdma_nl_listener_get_dumpit,
+		.policy		= xrpcrdma_listener_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_TRANSPORT_ID,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_LISTENER_DEL,
+		.doit		= xrpcrdma_nl_listener_del_doit,
+		.policy		= xrpcrdma_listener_del_nl_policy,
+		.maxattr	= XRPCRDMA_A_TRANSPORT_ID,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_STATS_GET,
+		.doit		= xrpcrdma_nl_stats_get_doit,
+		.policy		= xrpcrdma_stats_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_STATS_STAT,
 	},
 };

@@ -11,19 +11,38 @@
 
 #include <uapi/linux/xrpcrdma.h>
 
+/* Common nested types */
+extern const struct nla_policy xrpcrdma_stat_nl_policy[XRPCRDMA_A_STAT_PAD + 1];
+
 extern const struct nla_policy xrpcrdma_device_get_nl_policy[XRPCRDMA_A_DEVICE_NAME + 1];
 
 extern const struct nla_policy xrpcrdma_device_set_nl_policy[XRPCRDMA_A_DEVICE_ENABLED + 1];
 
 extern const struct nla_policy xrpcrdma_module_get_nl_policy[XRPCRDMA_A_MODULE_VERSION + 1];
 
+extern const struct nla_policy xrpcrdma_transport_get_nl_policy[XRPCRDMA_A_TRANSPORT_ID + 1];
+
+extern const struct nla_policy xrpcrdma_listener_get_nl_policy[XRPCRDMA_A_TRANSPORT_ID + 1];
+
+extern const struct nla_policy xrpcrdma_listener_del_nl_policy[XRPCRDMA_A_TRANSPORT_ID + 1];
+
+extern const struct nla_policy xrpcrdma_stats_get_nl_policy[XRPCRDMA_A_STATS_STAT + 1];
+
 /* Ops table for xrpcrdma */
-extern const struct genl_ops xrpcrdma_nl_ops[3];
+extern const struct genl_ops xrpcrdma_nl_ops[7];
 
 int xrpcrdma_nl_device_get_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_device_get_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb);
 int xrpcrdma_nl_device_set_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_module_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_transport_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_transport_get_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb);
+int xrpcrdma_nl_listener_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_listener_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb);
+int xrpcrdma_nl_listener_del_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _LINUX_XRPCRDMA_GEN_H */

@@ -21,6 +21,21 @@ static const struct nla_policy xrpcrdma_device_set_nl_policy[XRPCRDMA_A_DEVICE_E
 	[XRPCRDMA_A_DEVICE_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
+/* XRPCRDMA_CMD_TRANSPORT_GET - do */
+static const struct nla_policy xrpcrdma_transport_get_nl_policy[XRPCRDMA_A_TRANSPORT_ID + 1] = {
+	[XRPCRDMA_A_TRANSPORT_ID] = { .type = NLA_U32, },
+};
+
+/* XRPCRDMA_CMD_LISTENER_GET - do */
+static const struct nla_policy xrpcrdma_listener_get_nl_policy[XRPCRDMA_A_TRANSPORT_ID + 1] = {
+	[XRPCRDMA_A_TRANSPORT_ID] = { .type = NLA_U32, },
+};
+
+/* XRPCRDMA_CMD_LISTENER_DEL - do */
+static const struct nla_policy xrpcrdma_listener_del_nl_policy[XRPCRDMA_A_TRANSPORT_ID + 1] = {
+	[XRPCRDMA_A_TRANSPORT_ID] = { .type = NLA_U32, },
+};
+
 /* Ops table for xrpcrdma */
 static const struct genl_split_ops xrpcrdma_nl_ops[] = {
 	{
@@ -45,6 +60,42 @@ static const struct genl_split_ops xrpcrdma_nl_ops[] = {
 	{
 		.cmd	= XRPCRDMA_CMD_MODULE_GET,
 		.doit	= xrpcrdma_nl_module_get_doit,
+		.flags	= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_TRANSPORT_GET,
+		.doit		= xrpcrdma_nl_transport_get_doit,
+		.policy		= xrpcrdma_transport_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_TRANSPORT_ID,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= XRPCRDMA_CMD_TRANSPORT_GET,
+		.dumpit	= xrpcrdma_nl_transport_get_dumpit,
+		.flags	= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_LISTENER_GET,
+		.doit		= xrpcrdma_nl_listener_get_doit,
+		.policy		= xrpcrdma_listener_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_TRANSPORT_ID,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= XRPCRDMA_CMD_LISTENER_GET,
+		.dumpit	= xrpcrdma_nl_listener_get_dumpit,
+		.flags	= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_LISTENER_DEL,
+		.doit		= xrpcrdma_nl_listener_del_doit,
+		.policy		= xrpcrdma_listener_del_nl_policy,
+		.maxattr	= XRPCRDMA_A_TRANSPORT_ID,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= XRPCRDMA_CMD_STATS_GET,
+		.doit	= xrpcrdma_nl_stats_get_doit,
 		.flags	= GENL_CMD_CAP_DO,
 	},
 };

@@ -16,6 +16,14 @@ int xrpcrdma_nl_device_get_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb);
 int xrpcrdma_nl_device_set_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_module_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_transport_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_transport_get_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb);
+int xrpcrdma_nl_listener_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_listener_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb);
+int xrpcrdma_nl_listener_del_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
 
 extern struct genl_family xrpcrdma_nl_family;
 

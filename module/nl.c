@@ -310,6 +310,360 @@ out:
 	return err;
 }
 
+/* Address and port of one end, as the attribute types given. */
+static int xr_nl_put_sockaddr(struct sk_buff *msg,
+			      const struct sockaddr_storage *ss,
+			      int addr4, int addr6, int port)
+{
+	const struct sockaddr_in6 *sin6;
+	const struct sockaddr_in *sin;
+
+	switch (ss->ss_family) {
+	case AF_INET:
+		sin = (const struct sockaddr_in *)ss;
+		if (nla_put_in_addr(msg, addr4, sin->sin_addr.s_addr) ||
+		    nla_put_be16(msg, port, sin->sin_port))
+			return -EMSGSIZE;
+		break;
+	case AF_INET6:
+		sin6 = (const struct sockaddr_in6 *)ss;
+		if (nla_put_in6_addr(msg, addr6, &sin6->sin6_addr) ||
+		    nla_put_be16(msg, port, sin6->sin6_port))
+			return -EMSGSIZE;
+		break;
+	}
+	return 0;
+}
+
+/* Every server counter, named by stats.c, as @type nests. */
+static int xr_nl_put_svc_stats(struct sk_buff *msg, int type, const u64 *vals)
+{
+	struct nlattr *nest;
+	int stat;
+
+	for (stat = 0; stat < XR_SVC_STAT_COUNT; stat++) {
+		nest = nla_nest_start(msg, type);
+		if (!nest)
+			return -EMSGSIZE;
+		if (nla_put_string(msg, XRPCRDMA_A_STAT_NAME,
+				   xr_svc_stat_name(stat)) ||
+		    nla_put_u64_64bit(msg, XRPCRDMA_A_STAT_VALUE, vals[stat],
+				      XRPCRDMA_A_STAT_PAD)) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+/* What a connection has beyond a listener. Caller holds xr_svc_lock(). */
+static int xr_nl_fill_connection(struct sk_buff *msg, struct xr_svc_xprt *sx)
+{
+	u64 vals[XR_SVC_STAT_COUNT] = {};
+
+	if (xr_nl_put_sockaddr(msg, &sx->sx_xprt.xpt_remote,
+			       XRPCRDMA_A_TRANSPORT_PEER_ADDR4,
+			       XRPCRDMA_A_TRANSPORT_PEER_ADDR6,
+			       XRPCRDMA_A_TRANSPORT_PEER_PORT) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_CREDITS, sx->sx_credits) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_INLINE_SEND,
+			sx->sx_inline_send) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_INLINE_RECV,
+			sx->sx_inline_recv) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND,
+			sx->sx_ep.ep_peer.cp_send_size) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV,
+			sx->sx_ep.ep_peer.cp_recv_size) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_SQ_DEPTH,
+			sx->sx_ep.ep_sq_depth) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_SQ_FREE,
+			xr_sendq_slots_free(&sx->sx_sq)) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_RQ_DEPTH,
+			sx->sx_ep.ep_rq_depth) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED,
+			atomic_read(&sx->sx_sq.sq_allocated)) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_SENDCTX_FREE,
+			xr_sendq_free_count(&sx->sx_sq)) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
+			atomic_read(&sx->sx_rq.rq_allocated)))
+		return -EMSGSIZE;
+	xr_svc_stats_sum(&sx->sx_stats, vals);
+	return xr_nl_put_svc_stats(msg, XRPCRDMA_A_TRANSPORT_STAT, vals);
+}
+
+/*
+ * A transport as transport-get shows it, or (@brief) as listener-get
+ * does: no connection attributes. Caller holds xr_svc_lock().
+ */
+static int xr_nl_fill_transport(struct sk_buff *msg, struct xr_svc_xprt *sx,
+				bool brief)
+{
+	struct svc_xprt *xprt = &sx->sx_xprt;
+	bool listener = xr_svc_is_listener(sx);
+
+	if (nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_ID, sx->sx_id) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_ROLE, listener ?
+			XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER :
+			XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_STATE, xr_svc_state(sx)) ||
+	    nla_put_string(msg, XRPCRDMA_A_TRANSPORT_CLASS,
+			   xprt->xpt_class->xcl_name) ||
+	    nla_put_string(msg, XRPCRDMA_A_TRANSPORT_SERV, sx->sx_serv_name) ||
+	    xr_nl_put_sockaddr(msg, &xprt->xpt_local,
+			       XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4,
+			       XRPCRDMA_A_TRANSPORT_LOCAL_ADDR6,
+			       XRPCRDMA_A_TRANSPORT_LOCAL_PORT))
+		return -EMSGSIZE;
+	if (listener || brief)
+		return 0;
+	return xr_nl_fill_connection(msg, sx);
+}
+
+/*
+ * Look up the transport named by the request's id attribute (present, and
+ * checked by the policy), or with @listener, the listener. Caller holds
+ * xr_svc_lock().
+ */
+static struct xr_svc_xprt *xr_nl_find_transport(struct genl_info *info,
+						bool listener)
+{
+	struct nlattr *attr = info->attrs[XRPCRDMA_A_TRANSPORT_ID];
+	struct xr_svc_xprt *sx;
+
+	sx = xr_svc_find(nla_get_u32(attr));
+	if (!sx) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "no transport with that id");
+		return ERR_PTR(-ENOENT);
+	}
+	if (listener && !xr_svc_is_listener(sx)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "that transport is not a listener");
+		return ERR_PTR(-EINVAL);
+	}
+	return sx;
+}
+
+/* The "do" of transport-get (@listener false) and listener-get. */
+static int xr_nl_transport_doit(struct genl_info *info, u8 cmd, bool listener)
+{
+	struct xr_svc_xprt *sx;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	err = -EINVAL;
+	if (XR_NL_REQUIRE(info, XRPCRDMA_A_TRANSPORT_ID, "transport id"))
+		goto out;
+
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0, cmd);
+	if (!hdr)
+		goto out_free_msg;
+
+	xr_svc_lock();
+	sx = xr_nl_find_transport(info, listener);
+	err = IS_ERR(sx) ? PTR_ERR(sx) : xr_nl_fill_transport(msg, sx, listener);
+	xr_svc_unlock();
+	if (err)
+		goto out_free_msg;
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+out_free_msg:
+	nlmsg_free(msg);
+out:
+	return err;
+}
+
+/*
+ * The dump of transport-get (@listener false) and listener-get.
+ * cb->args[0] holds the lowest transport id not yet looked at: ids only
+ * grow (until they wrap after 2^32 transports), so the dump resumes
+ * correctly when transports came or went between two parts.
+ */
+static int xr_nl_transport_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb, u8 cmd,
+				  bool listener)
+{
+	struct xr_svc_xprt *sx;
+	int err = 0;
+	void *hdr;
+
+	xr_svc_lock();
+	for (sx = xr_svc_next(cb->args[0]); sx; sx = xr_svc_next(cb->args[0])) {
+		if (listener && !xr_svc_is_listener(sx))
+			goto next;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &xrpcrdma_nl_family,
+				  NLM_F_MULTI, cmd);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		err = xr_nl_fill_transport(skb, sx, listener);
+		if (err) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+next:
+		cb->args[0] = (unsigned long)sx->sx_id + 1;
+	}
+	xr_svc_unlock();
+
+	/* A full message ends this part; the next one resumes. */
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+/**
+ * xrpcrdma_nl_transport_get_doit - report one transport
+ * @skb: the request
+ * @info: the request's attributes and extended ack
+ *
+ * Return values:
+ *   %0: the reply was sent
+ *   %-EINVAL: the id attribute is missing
+ *   %-ENOENT: no transport has that id
+ *   %-ENOMEM: no memory for the reply
+ *   %-EMSGSIZE: the reply did not fit in a message
+ */
+int xrpcrdma_nl_transport_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return xr_nl_transport_doit(info, XRPCRDMA_CMD_TRANSPORT_GET, false);
+}
+
+/**
+ * xrpcrdma_nl_transport_get_dumpit - report every transport
+ * @skb: the message to fill
+ * @cb: dump state
+ *
+ * Return: the length of @skb (more to come, or 0 when done), or a negative
+ * errno when not even one transport fits.
+ */
+int xrpcrdma_nl_transport_get_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	return xr_nl_transport_dumpit(skb, cb, XRPCRDMA_CMD_TRANSPORT_GET,
+				      false);
+}
+
+/**
+ * xrpcrdma_nl_listener_get_doit - report one listener
+ * @skb: the request
+ * @info: the request's attributes and extended ack
+ *
+ * Return values:
+ *   %0: the reply was sent
+ *   %-EINVAL: the id attribute is missing, or names a connection
+ *   %-ENOENT: no transport has that id
+ *   %-ENOMEM: no memory for the reply
+ *   %-EMSGSIZE: the reply did not fit in a message
+ */
+int xrpcrdma_nl_listener_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return xr_nl_transport_doit(info, XRPCRDMA_CMD_LISTENER_GET, true);
+}
+
+/**
+ * xrpcrdma_nl_listener_get_dumpit - report every listener
+ * @skb: the message to fill
+ * @cb: dump state
+ *
+ * Return: the length of @skb (more to come, or 0 when done), or a negative
+ * errno when not even one listener fits.
+ */
+int xrpcrdma_nl_listener_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	return xr_nl_transport_dumpit(skb, cb, XRPCRDMA_CMD_LISTENER_GET, true);
+}
+
+/**
+ * xrpcrdma_nl_listener_del_doit - stop a listener
+ * @skb: the request
+ * @info: the request's attributes and extended ack
+ *
+ * Requires CAP_NET_ADMIN (the core checks GENL_ADMIN_PERM before calling).
+ * The listener's service closes it soon after this returns; see
+ * xr_svc_listener_close().
+ *
+ * Return values:
+ *   %0: the listener is closing
+ *   %-EINVAL: the id attribute is missing, or names a connection
+ *   %-ENOENT: no transport has that id
+ */
+int xrpcrdma_nl_listener_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct xr_svc_xprt *sx;
+	int err;
+
+	err = -EINVAL;
+	if (XR_NL_REQUIRE(info, XRPCRDMA_A_TRANSPORT_ID, "transport id"))
+		goto out;
+
+	xr_svc_lock();
+	sx = xr_nl_find_transport(info, true);
+	if (IS_ERR(sx)) {
+		err = PTR_ERR(sx);
+	} else {
+		pr_info(XR_MODNAME ": closing listener %u (%s %pISpc)\n",
+			sx->sx_id, sx->sx_serv_name, &sx->sx_xprt.xpt_local);
+		xr_svc_listener_close(sx);
+		err = 0;
+	}
+	xr_svc_unlock();
+out:
+	return err;
+}
+
+/**
+ * xrpcrdma_nl_stats_get_doit - report the server's module-wide counters
+ * @skb: the request
+ * @info: the request's extended ack
+ *
+ * Return values:
+ *   %0: the reply was sent
+ *   %-ENOMEM: no memory for the reply
+ *   %-EMSGSIZE: the reply did not fit in a message
+ */
+int xrpcrdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	u64 vals[XR_SVC_STAT_COUNT];
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0,
+				XRPCRDMA_CMD_STATS_GET);
+	if (!hdr)
+		goto out_free_msg;
+
+	xr_svc_totals(vals);
+	err = xr_nl_put_svc_stats(msg, XRPCRDMA_A_STATS_STAT, vals);
+	if (err)
+		goto out_free_msg;
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+out_free_msg:
+	nlmsg_free(msg);
+out:
+	return err;
+}
+
 /**
  * xr_nl_init - register the xrpcrdma generic netlink family
  *

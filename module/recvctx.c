@@ -166,6 +166,7 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
+			xr_count(rq->rq_count_errors);
 			pr_err_ratelimited(XR_MODNAME ": receive completion: %s (%d)\n",
 					   ib_wc_status_msg(wc->status),
 					   wc->status);

@@ -6,8 +6,9 @@
  * slots; and the Send completion handler. Nothing here knows RPC.
  *
  * Send queue accounting: sq_avail starts at the queue depth. A post takes
- * a slot; when none is left the poster waits (counted in sq_starves) until
- * a completion returns one or the connection closes. Every Send is
+ * a slot; when none is left the poster waits (counted in the owner's
+ * sq_count_starves) until a completion returns one or the connection
+ * closes. Every Send is
  * signaled, so each completion returns exactly its own slot.
  */
 #include <linux/slab.h>
@@ -149,6 +150,36 @@ void xr_sendctx_put(struct xr_sendctx *sc)
 }
 
 /**
+ * xr_sendq_free_count - send contexts allocated and not in use now
+ * @sq: the send contexts of a connection
+ *
+ * Return: the count; it can change as soon as it is read.
+ */
+u32 xr_sendq_free_count(struct xr_sendq *sq)
+{
+	struct xr_sendctx *sc;
+	u32 n = 0;
+
+	spin_lock(&sq->sq_lock);
+	list_for_each_entry(sc, &sq->sq_free, sc_list)
+		n++;
+	spin_unlock(&sq->sq_lock);
+	return n;
+}
+
+/**
+ * xr_sendq_slots_free - send queue slots not in use now
+ * @sq: the send contexts of a connection
+ *
+ * Return: the count, never below zero (sq_avail dips briefly while a
+ * poster backs off).
+ */
+u32 xr_sendq_slots_free(struct xr_sendq *sq)
+{
+	return max(atomic_read(&sq->sq_avail), 0);
+}
+
+/**
  * xr_sendq_reserve - take send queue slots, waiting for them if need be
  * @sq: the send queue
  * @n: slots wanted: the number of work requests about to be posted
@@ -164,7 +195,7 @@ int xr_sendq_reserve(struct xr_sendq *sq, u32 n)
 		return -E2BIG;
 	while (atomic_sub_return(n, &sq->sq_avail) < 0) {
 		atomic_add(n, &sq->sq_avail);
-		atomic_long_inc(&sq->sq_starves);
+		xr_count(sq->sq_count_starves);
 		wait_event(sq->sq_wait, atomic_read(&sq->sq_avail) >= n ||
 			   READ_ONCE(sq->sq_closing));
 		if (READ_ONCE(sq->sq_closing))
@@ -242,10 +273,12 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	xr_sendq_release(sq, 1);
 	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
+		if (wc->status != IB_WC_WR_FLUSH_ERR) {
+			xr_count(sq->sq_count_errors);
 			pr_err_ratelimited(XR_MODNAME ": send completion: %s (%d)\n",
 					   ib_wc_status_msg(wc->status),
 					   wc->status);
+		}
 		if (sq->sq_on_close)
 			sq->sq_on_close(owner);
 	}

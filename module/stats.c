@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stats.c - the module's counters, each defined once here and shown
- * everywhere from this definition. Today: live-object counts, which make
- * the module its own leak checker (the test kernels have no kmemleak).
+ * everywhere from this definition: live-object counts, which make the
+ * module its own leak checker (the test kernels have no kmemleak), and the
+ * names of the server's per-connection counters with the module-wide
+ * totals of the connections already gone.
+ *
+ * Per-connection counters are atomic64_t in the connection (struct
+ * xr_svc_stats): one atomic add per event, on a cache line the connection
+ * already touches. Nothing global is written on the data path: when a
+ * connection goes away its counts are added to the retired totals here,
+ * and the module-wide view is those totals plus the live connections
+ * (xr_svc_totals() in svc_transport.c).
  */
 #include <linux/atomic.h>
 #include <linux/bug.h>
@@ -88,4 +97,70 @@ bool xr_obj_check_all_released(void)
 	}
 	WARN(!clean, XR_MODNAME ": objects left behind at unload\n");
 	return clean;
+}
+
+static const char * const xr_svc_stat_names[XR_SVC_STAT_COUNT] = {
+	[XR_SVC_STAT_CALLS_RECEIVED]		= "calls-received",
+	[XR_SVC_STAT_REPLIES_INLINE]		= "replies-inline",
+	[XR_SVC_STAT_REPLIES_WRITE_CHUNK]	= "replies-write-chunk",
+	[XR_SVC_STAT_REPLIES_REPLY_CHUNK]	= "replies-reply-chunk",
+	[XR_SVC_STAT_RDMA_READ_BYTES]		= "rdma-read-bytes",
+	[XR_SVC_STAT_RDMA_WRITE_BYTES]		= "rdma-write-bytes",
+	[XR_SVC_STAT_SQ_STARVES]		= "sq-starves",
+	[XR_SVC_STAT_SEND_ERRORS]		= "send-errors",
+	[XR_SVC_STAT_RECV_ERRORS]		= "recv-errors",
+	[XR_SVC_STAT_BAD_HEADERS]		= "bad-headers",
+	[XR_SVC_STAT_RDMA_ERRORS_SENT]		= "rdma-errors-sent",
+};
+
+/* What the connections that are gone counted, added up. */
+static atomic64_t xr_svc_stats_gone[XR_SVC_STAT_COUNT];
+
+/**
+ * xr_svc_stat_name - stable name of a server counter, as shown through netlink
+ * @stat: which counter
+ *
+ * Return: a static string.
+ */
+const char *xr_svc_stat_name(enum xr_svc_stat stat)
+{
+	return xr_svc_stat_names[stat];
+}
+
+/**
+ * xr_svc_stats_sum - add the counters of a connection to @sum
+ * @ss: the connection's counters
+ * @sum: %XR_SVC_STAT_COUNT values
+ */
+void xr_svc_stats_sum(const struct xr_svc_stats *ss, u64 *sum)
+{
+	int stat;
+
+	for (stat = 0; stat < XR_SVC_STAT_COUNT; stat++)
+		sum[stat] += atomic64_read(&ss->ss_count[stat]);
+}
+
+/**
+ * xr_svc_stats_retire - keep the counts of a connection that goes away
+ * @ss: the connection's counters, final
+ */
+void xr_svc_stats_retire(const struct xr_svc_stats *ss)
+{
+	int stat;
+
+	for (stat = 0; stat < XR_SVC_STAT_COUNT; stat++)
+		atomic64_add(atomic64_read(&ss->ss_count[stat]),
+			     &xr_svc_stats_gone[stat]);
+}
+
+/**
+ * xr_svc_stats_retired - add the counts of the connections gone to @sum
+ * @sum: %XR_SVC_STAT_COUNT values
+ */
+void xr_svc_stats_retired(u64 *sum)
+{
+	int stat;
+
+	for (stat = 0; stat < XR_SVC_STAT_COUNT; stat++)
+		sum[stat] += atomic64_read(&xr_svc_stats_gone[stat]);
 }

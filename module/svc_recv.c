@@ -114,6 +114,7 @@ static int xr_svc_read_chunk(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 		return err == -E2BIG ? -EINVAL : err;
 
 	/* The XDR pad is not part of the chunk (RFC 8166, Section 3.5.3). */
+	xr_svc_count(sx, XR_SVC_STAT_RDMA_READ_BYTES, rc->rc_length);
 	if (padded > rc->rc_length)
 		memzero_page(rqstp->rq_pages[rc->rc_length >> PAGE_SHIFT],
 			     offset_in_page(rc->rc_length),
@@ -224,6 +225,7 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 	svc_xprt_received(xprt);
 	if (!rc)
 		return 0;
+	xr_svc_count(sx, XR_SVC_STAT_CALLS_RECEIVED, 1);
 
 	/* Keep the credits we granted backed by posted Receives. */
 	if (xr_recvq_post(&sx->sx_rq, 1)) {
@@ -236,6 +238,7 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 	if (!verdict)
 		verdict = xr_svc_build_arg(sx, rqstp, rc);
 	if (verdict) {
+		xr_svc_count(sx, XR_SVC_STAT_BAD_HEADERS, 1);
 		if (verdict > 0)
 			xr_svc_send_error(sx, rc->rc_hdr.hd_xid, verdict);
 		xr_recvctx_put(rc);

@@ -199,13 +199,16 @@ static int xr_svc_build_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
 static int xr_svc_post_error(struct xr_svc_xprt *sx, struct xr_sendctx *sc,
 			     __be32 xid, u32 err)
 {
-	int len;
+	int len, ret;
 
 	len = xr_hdr_encode_error(sc->sc_buf, sc->sc_buf_size, xid,
 				  sx->sx_credits, err);
 	if (len < 0)
 		return len;
-	return xr_sendctx_post(sc, len);
+	ret = xr_sendctx_post(sc, len);
+	if (!ret)
+		xr_svc_count(sx, XR_SVC_STAT_RDMA_ERRORS_SENT, 1);
+	return ret;
 }
 
 /**
@@ -236,6 +239,23 @@ int xr_svc_send_error(struct xr_svc_xprt *sx, __be32 xid, u32 err)
 		return -ENOTCONN;
 	}
 	return 0;
+}
+
+/* Count a reply by how it went: inline, by Write chunk, by Reply chunk. */
+static void xr_svc_count_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
+			       const struct xr_svc_reply *sr)
+{
+	if (sr->sr_hole_len) {
+		xr_svc_count(sx, XR_SVC_STAT_REPLIES_WRITE_CHUNK, 1);
+		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_BYTES,
+			     rc->rc_payload_len);
+	}
+	if (rc->rc_hdr.hd_proc == XR_RDMA_NOMSG) {
+		xr_svc_count(sx, XR_SVC_STAT_REPLIES_REPLY_CHUNK, 1);
+		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_BYTES, sr->sr_len);
+	} else if (!sr->sr_hole_len) {
+		xr_svc_count(sx, XR_SVC_STAT_REPLIES_INLINE, 1);
+	}
 }
 
 /**
@@ -273,14 +293,17 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 		len = xr_svc_reply_hdr(sx, &rc->rc_hdr, sr.sr_hole_len != 0);
 	if (!len)
 		len = xr_svc_build_reply(sx, rc, &sr, sc);
-	if (len >= 0)
+	if (len >= 0) {
 		err = xr_sendctx_post(sc, len);
-	else if (len == -EMSGSIZE || len == -EOVERFLOW || len == -EINVAL ||
-		 len == -E2BIG)
+		if (!err)
+			xr_svc_count_reply(sx, rc, &sr);
+	} else if (len == -EMSGSIZE || len == -EOVERFLOW || len == -EINVAL ||
+		   len == -E2BIG) {
 		err = xr_svc_post_error(sx, sc, rc->rc_hdr.hd_xid,
 					XR_ERR_CHUNK);
-	else
+	} else {
 		err = len;
+	}
 	if (err) {
 		xr_sendctx_put(sc);
 		xr_svc_close(sx);

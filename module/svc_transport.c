@@ -11,9 +11,19 @@
  * reference count governs it: when the last reference goes, xpo_free
  * queues a work item that drains the queue pair (every posted work request
  * completes) and only then frees anything.
+ *
+ * The registry: every listener and connection svc owns is listed by a
+ * number that is not reused soon, so that netlink can show them and a
+ * dump can resume by number. A transport enters the registry together
+ * with svc_xprt_init(), under the registry's mutex, so nobody sees it half
+ * made, and leaves it before anything of it is freed: under the mutex its
+ * memory is there, though svc may already have dropped its last reference.
+ * A mutex, not a spinlock, because a dump fills messages while holding it.
  */
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/xarray.h>
 #include <linux/sunrpc/svc_xprt.h>
 #include <linux/sunrpc/xprt.h>
 
@@ -40,6 +50,10 @@ enum {
 
 static struct svc_xprt_class xr_svc_class;
 static struct workqueue_struct *xr_svc_wq;
+
+static DEFINE_MUTEX(xr_svc_registry_lock);
+static DEFINE_XARRAY_ALLOC1(xr_svc_registry);
+static u32 xr_svc_next_id;
 static const struct xr_ep_ops xr_svc_listener_ep_ops;
 static const struct xr_ep_ops xr_svc_conn_ep_ops;
 
@@ -66,6 +80,154 @@ static void xr_svc_xprt_free(struct xr_svc_xprt *sx)
 static inline struct xr_svc_xprt *xr_svc_of(struct svc_xprt *xprt)
 {
 	return container_of(xprt, struct xr_svc_xprt, sx_xprt);
+}
+
+/*
+ * Give @sx its number. The caller holds the registry lock and initialises
+ * the svc_xprt before dropping it; @serv is alive (svc is calling us).
+ */
+static int xr_svc_registry_add(struct xr_svc_xprt *sx, struct svc_serv *serv)
+{
+	u32 id;
+	int err;
+
+	lockdep_assert_held(&xr_svc_registry_lock);
+	err = xa_alloc_cyclic(&xr_svc_registry, &id, sx, XA_LIMIT(1, U32_MAX),
+			      &xr_svc_next_id, GFP_KERNEL);
+	if (err < 0)
+		return err;
+	sx->sx_id = id;
+	strscpy(sx->sx_serv_name, serv->sv_name ? serv->sv_name : "",
+		sizeof(sx->sx_serv_name));
+	return 0;
+}
+
+/* Before anything of @sx is freed; its counts go to the module's totals. */
+static void xr_svc_registry_del(struct xr_svc_xprt *sx)
+{
+	if (!sx->sx_id)
+		return;
+	mutex_lock(&xr_svc_registry_lock);
+	xa_erase(&xr_svc_registry, sx->sx_id);
+	xr_svc_stats_retire(&sx->sx_stats);
+	mutex_unlock(&xr_svc_registry_lock);
+	sx->sx_id = 0;
+}
+
+/**
+ * xr_svc_lock - hold the registry: listed transports stay in memory
+ */
+void xr_svc_lock(void)
+{
+	mutex_lock(&xr_svc_registry_lock);
+}
+
+/**
+ * xr_svc_unlock - release the registry
+ */
+void xr_svc_unlock(void)
+{
+	mutex_unlock(&xr_svc_registry_lock);
+}
+
+/**
+ * xr_svc_find - the transport numbered @id
+ * @id: its number
+ *
+ * Caller holds xr_svc_lock().
+ *
+ * Return: the transport, or NULL when none has that number.
+ */
+struct xr_svc_xprt *xr_svc_find(u32 id)
+{
+	lockdep_assert_held(&xr_svc_registry_lock);
+	return id ? xa_load(&xr_svc_registry, id) : NULL;
+}
+
+/**
+ * xr_svc_next - the transport with the lowest number at or above @id
+ * @id: where to start
+ *
+ * Caller holds xr_svc_lock(). Walking with the last number seen plus one
+ * lists every transport once, also across transports coming and going;
+ * @id is wider than a number so that the last one plus one ends the walk.
+ *
+ * Return: the transport, or NULL when there is none.
+ */
+struct xr_svc_xprt *xr_svc_next(unsigned long id)
+{
+	unsigned long index = id;
+
+	lockdep_assert_held(&xr_svc_registry_lock);
+	return xa_find(&xr_svc_registry, &index, U32_MAX, XA_PRESENT);
+}
+
+/**
+ * xr_svc_is_listener - whether @sx listens (else it is a connection)
+ * @sx: a listed transport
+ *
+ * Return: true for a listener.
+ */
+bool xr_svc_is_listener(struct xr_svc_xprt *sx)
+{
+	return test_bit(XPT_LISTENER, &sx->sx_xprt.xpt_flags);
+}
+
+/**
+ * xr_svc_state - what a listed transport is doing
+ * @sx: the transport
+ *
+ * Return: %XRPCRDMA_TRANSPORT_STATE_CLOSING once svc or the connection
+ * manager started closing it, else listening or connected.
+ */
+enum xrpcrdma_transport_state xr_svc_state(struct xr_svc_xprt *sx)
+{
+	if (svc_xprt_is_dead(&sx->sx_xprt) ||
+	    test_bit(XR_SX_DISCONNECTED, &sx->sx_flags))
+		return XRPCRDMA_TRANSPORT_STATE_CLOSING;
+	return xr_svc_is_listener(sx) ? XRPCRDMA_TRANSPORT_STATE_LISTENING :
+					XRPCRDMA_TRANSPORT_STATE_CONNECTED;
+}
+
+/**
+ * xr_svc_listener_close - stop a listener, whoever created it
+ * @sx: a listed listener; the caller holds xr_svc_lock()
+ *
+ * The close is svc's own deferred close, the one a device removal uses:
+ * an svc thread of the listener's service deletes it from the service's
+ * list and drops the list's reference (with no thread running, that
+ * happens when the service starts threads or shuts down). Connections
+ * accepted on it are not affected. Closing a listener that is already
+ * closing does nothing.
+ */
+void xr_svc_listener_close(struct xr_svc_xprt *sx)
+{
+	struct svc_xprt *xprt = &sx->sx_xprt;
+
+	lockdep_assert_held(&xr_svc_registry_lock);
+	/* No reference left: svc is already freeing it. */
+	if (!kref_get_unless_zero(&xprt->xpt_ref))
+		return;
+	svc_xprt_deferred_close(xprt);
+	svc_xprt_put(xprt);
+}
+
+/**
+ * xr_svc_totals - the server's counters, module-wide
+ * @sum: %XR_SVC_STAT_COUNT values, set to the counts of every connection
+ *	since the module was loaded, those gone and those still here
+ */
+void xr_svc_totals(u64 *sum)
+{
+	struct xr_svc_xprt *sx;
+	unsigned long index;
+
+	memset(sum, 0, XR_SVC_STAT_COUNT * sizeof(*sum));
+	mutex_lock(&xr_svc_registry_lock);
+	xr_svc_stats_retired(sum);
+	xa_for_each(&xr_svc_registry, index, sx)
+		xr_svc_stats_sum(&sx->sx_stats, sum);
+	mutex_unlock(&xr_svc_registry_lock);
 }
 
 /**
@@ -181,12 +343,22 @@ static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
 		xr_svc_xprt_free(sx);
 		return ERR_PTR(err);
 	}
+
+	mutex_lock(&xr_svc_registry_lock);
+	err = xr_svc_registry_add(sx, serv);
+	if (err) {
+		mutex_unlock(&xr_svc_registry_lock);
+		xr_ep_destroy(&sx->sx_ep);
+		xr_svc_xprt_free(sx);
+		return ERR_PTR(err);
+	}
 	svc_xprt_init(net, &xr_svc_class, &sx->sx_xprt, serv);
 	set_bit(XR_SX_INITED, &sx->sx_flags);
 	set_bit(XPT_LISTENER, &sx->sx_xprt.xpt_flags);
 	svc_xprt_set_local(&sx->sx_xprt,
 			   (struct sockaddr *)&sx->sx_ep.ep_id->route.addr.src_addr,
 			   salen);
+	mutex_unlock(&xr_svc_registry_lock);
 	return &sx->sx_xprt;
 }
 
@@ -209,8 +381,14 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
 	sx->sx_sq.sq_on_close = xr_svc_owner_close;
 	sx->sx_sq.sq_get = xr_svc_owner_get;
 	sx->sx_sq.sq_put = xr_svc_owner_put;
+	sx->sx_sq.sq_count_starves =
+		&sx->sx_stats.ss_count[XR_SVC_STAT_SQ_STARVES];
+	sx->sx_sq.sq_count_errors =
+		&sx->sx_stats.ss_count[XR_SVC_STAT_SEND_ERRORS];
 
 	xr_recvq_init(&sx->sx_rq, &sx->sx_ep, sx->sx_inline_recv);
+	sx->sx_rq.rq_count_errors =
+		&sx->sx_stats.ss_count[XR_SVC_STAT_RECV_ERRORS];
 	sx->sx_rq.rq_owner = sx;
 	sx->sx_rq.rq_on_ready = xr_svc_owner_data_ready;
 	sx->sx_rq.rq_on_close = xr_svc_owner_close;
@@ -221,6 +399,8 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
 static void xr_svc_conn_destroy(struct xr_svc_xprt *sx)
 {
 	xr_ep_drain(&sx->sx_ep);
+	/* After the drain: the last completions are counted. */
+	xr_svc_registry_del(sx);
 	if (sx->sx_sq.sq_ep)
 		xr_sendq_destroy(&sx->sx_sq);
 	if (sx->sx_rq.rq_ep)
@@ -268,10 +448,12 @@ static struct svc_xprt *xr_svc_accept(struct svc_xprt *xprt)
 	if (!sx)
 		return NULL;
 
-	if (xr_svc_conn_setup(sx)) {
-		/* Destroying the unaccepted ID rejects the connection. */
-		xr_svc_conn_destroy(sx);
-		return NULL;
+	if (xr_svc_conn_setup(sx))
+		goto out_reject;
+	mutex_lock(&xr_svc_registry_lock);
+	if (xr_svc_registry_add(sx, xprt->xpt_server)) {
+		mutex_unlock(&xr_svc_registry_lock);
+		goto out_reject;
 	}
 
 	INIT_WORK(&sx->sx_free_work, xr_svc_free_work);
@@ -285,6 +467,7 @@ static struct svc_xprt *xr_svc_accept(struct svc_xprt *xprt)
 			   (struct sockaddr *)&id->route.addr.src_addr,
 			   rdma_addr_size((struct sockaddr *)&id->route.addr.src_addr));
 	set_bit(XPT_CONG_CTRL, &sx->sx_xprt.xpt_flags);
+	mutex_unlock(&xr_svc_registry_lock);
 	set_bit(XR_SX_INITED, &sx->sx_flags);
 	/* Pairs with the barrier in xr_svc_close(): one side sees both. */
 	smp_mb__after_atomic();
@@ -293,6 +476,11 @@ static struct svc_xprt *xr_svc_accept(struct svc_xprt *xprt)
 	else
 		xr_svc_conn_start(sx);
 	return &sx->sx_xprt;
+
+out_reject:
+	/* Destroying the unaccepted ID rejects the connection. */
+	xr_svc_conn_destroy(sx);
+	return NULL;
 }
 
 static int xr_svc_has_wspace(struct svc_xprt *xprt)
@@ -314,6 +502,7 @@ static void xr_svc_listener_destroy(struct xr_svc_xprt *listener)
 {
 	struct xr_svc_xprt *sx, *next;
 
+	xr_svc_registry_del(listener);
 	/* No connection request is queued once the listener ID is gone. */
 	xr_ep_destroy(&listener->sx_ep);
 	list_for_each_entry_safe(sx, next, &listener->sx_accept_q,
@@ -442,6 +631,8 @@ void xr_svc_exit(void)
 {
 	svc_unreg_xprt_class(&xr_svc_class);
 	destroy_workqueue(xr_svc_wq);
+	WARN_ON(!xa_empty(&xr_svc_registry));
+	xa_destroy(&xr_svc_registry);
 }
 
 /**

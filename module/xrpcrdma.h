@@ -8,6 +8,7 @@
 #define _XRPCRDMA_H
 
 #include <linux/types.h>
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/netlink.h>
 #include <linux/spinlock.h>
@@ -56,6 +57,60 @@ void xr_obj_put(enum xr_obj kind);
 s64 xr_obj_live(enum xr_obj kind);
 const char *xr_obj_name(enum xr_obj kind);
 bool xr_obj_check_all_released(void);
+
+/**
+ * enum xr_svc_stat - what the server counts for each connection
+ * @XR_SVC_STAT_CALLS_RECEIVED: messages taken from the receive queue
+ * @XR_SVC_STAT_REPLIES_INLINE: replies sent entirely inline
+ * @XR_SVC_STAT_REPLIES_WRITE_CHUNK: replies whose payload went in Write chunks
+ * @XR_SVC_STAT_REPLIES_REPLY_CHUNK: replies sent through a Reply chunk
+ * @XR_SVC_STAT_RDMA_READ_BYTES: bytes pulled from the client by RDMA Read
+ * @XR_SVC_STAT_RDMA_WRITE_BYTES: bytes pushed to the client by RDMA Write
+ * @XR_SVC_STAT_SQ_STARVES: times a sender waited for a send queue slot
+ * @XR_SVC_STAT_SEND_ERRORS: Send completions with an error (not flushes)
+ * @XR_SVC_STAT_RECV_ERRORS: Receive completions with an error (not flushes)
+ * @XR_SVC_STAT_BAD_HEADERS: calls answered with RDMA_ERROR or dropped
+ *	because of their transport header
+ * @XR_SVC_STAT_RDMA_ERRORS_SENT: RDMA_ERROR replies posted
+ * @XR_SVC_STAT_COUNT: number of counters
+ *
+ * The names shown through netlink are in stats.c. Add new counters at
+ * the end: the order is the order they are listed in.
+ */
+enum xr_svc_stat {
+	XR_SVC_STAT_CALLS_RECEIVED,
+	XR_SVC_STAT_REPLIES_INLINE,
+	XR_SVC_STAT_REPLIES_WRITE_CHUNK,
+	XR_SVC_STAT_REPLIES_REPLY_CHUNK,
+	XR_SVC_STAT_RDMA_READ_BYTES,
+	XR_SVC_STAT_RDMA_WRITE_BYTES,
+	XR_SVC_STAT_SQ_STARVES,
+	XR_SVC_STAT_SEND_ERRORS,
+	XR_SVC_STAT_RECV_ERRORS,
+	XR_SVC_STAT_BAD_HEADERS,
+	XR_SVC_STAT_RDMA_ERRORS_SENT,
+	XR_SVC_STAT_COUNT
+};
+
+/**
+ * struct xr_svc_stats - the counters of one server connection
+ * @ss_count: one per &enum xr_svc_stat
+ */
+struct xr_svc_stats {
+	atomic64_t		ss_count[XR_SVC_STAT_COUNT];
+};
+
+/* Count into a counter a lower layer was given by its owner, if any. */
+static inline void xr_count(atomic64_t *counter)
+{
+	if (counter)
+		atomic64_inc(counter);
+}
+
+const char *xr_svc_stat_name(enum xr_svc_stat stat);
+void xr_svc_stats_sum(const struct xr_svc_stats *ss, u64 *sum);
+void xr_svc_stats_retire(const struct xr_svc_stats *ss);
+void xr_svc_stats_retired(u64 *sum);
 
 /* device.c */
 
@@ -183,7 +238,9 @@ struct xr_sendctx {
  * @sq_avail: send queue slots not in use; may go below zero briefly
  * @sq_wait: where posters wait for slots
  * @sq_closing: set when the connection closes: waiters give up
- * @sq_starves: number of times a poster had to wait for a slot
+ * @sq_count_starves: the owner's counter of waits for a slot, or NULL
+ * @sq_count_errors: the owner's counter of Send completion errors other
+ *	than flushes, or NULL
  * @sq_allocated: contexts allocated
  * @sq_on_close: called once on the first completion error
  * @sq_owner: argument of @sq_on_close and of the owner's get/put
@@ -198,7 +255,8 @@ struct xr_sendq {
 	atomic_t		sq_avail;
 	wait_queue_head_t	sq_wait;
 	bool			sq_closing;
-	atomic_long_t		sq_starves;
+	atomic64_t		*sq_count_starves;
+	atomic64_t		*sq_count_errors;
 	atomic_t		sq_allocated;
 	void			(*sq_on_close)(void *owner);
 	void			*sq_owner;
@@ -214,6 +272,8 @@ void xr_sendq_release(struct xr_sendq *sq, u32 n);
 struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq);
 void xr_sendctx_put(struct xr_sendctx *sc);
 int xr_sendctx_post(struct xr_sendctx *sc, u32 len);
+u32 xr_sendq_free_count(struct xr_sendq *sq);
+u32 xr_sendq_slots_free(struct xr_sendq *sq);
 
 /* recvctx.c */
 
@@ -254,6 +314,8 @@ struct xr_recvctx {
  * @rq_ep: the endpoint
  * @rq_buf_size: size of each buffer (the largest inline message received)
  * @rq_allocated: contexts allocated
+ * @rq_count_errors: the owner's counter of Receive completion errors
+ *	other than flushes, or NULL
  * @rq_on_ready: called after a context was added to @rq_ready
  * @rq_on_close: called on a completion error other than a flush
  * @rq_owner: argument of the two callbacks
@@ -265,6 +327,7 @@ struct xr_recvq {
 	struct xr_ep		*rq_ep;
 	u32			rq_buf_size;
 	atomic_t		rq_allocated;
+	atomic64_t		*rq_count_errors;
 	void			(*rq_on_ready)(void *owner);
 	void			(*rq_on_close)(void *owner);
 	void			*rq_owner;
@@ -323,6 +386,9 @@ void xr_rw_destroy(struct xr_rw *rw);
 
 /* svc_transport.c */
 
+/* Longest RPC service name kept with a transport ("nfsd", "lockd"). */
+#define XR_SVC_SERV_NAME_LEN	32
+
 /**
  * struct xr_svc_xprt - a server listener or connection
  * @sx_xprt: the SUNRPC transport
@@ -337,6 +403,10 @@ void xr_rw_destroy(struct xr_rw *rw);
  * @sx_inline_recv: largest message received inline (our buffers)
  * @sx_flags: lifetime bits, see svc_transport.c
  * @sx_free_work: frees the transport outside of any svc context
+ * @sx_id: the transport's number in the registry (0: not registered)
+ * @sx_serv_name: name of the RPC service it belongs to, copied while the
+ *	service was known to be alive (svc may free it before the transport)
+ * @sx_stats: connection: its counters
  */
 struct xr_svc_xprt {
 	struct svc_xprt		sx_xprt;
@@ -351,7 +421,22 @@ struct xr_svc_xprt {
 	u32			sx_inline_recv;
 	unsigned long		sx_flags;
 	struct work_struct	sx_free_work;
+	u32			sx_id;
+	char			sx_serv_name[XR_SVC_SERV_NAME_LEN];
+	struct xr_svc_stats	sx_stats;
 };
+
+/**
+ * xr_svc_count - add to a counter of a server connection
+ * @sx: the connection
+ * @stat: which counter
+ * @n: how much (1 for events, a length for byte counters)
+ */
+static inline void xr_svc_count(struct xr_svc_xprt *sx, enum xr_svc_stat stat,
+				u64 n)
+{
+	atomic64_add(n, &sx->sx_stats.ss_count[stat]);
+}
 
 /*
  * Side-by-side with the in-tree rpcrdma, the server class needs an ident
@@ -363,6 +448,14 @@ int xr_svc_init(void);
 void xr_svc_exit(void);
 enum xrpcrdma_mode xr_svc_mode(void);
 void xr_svc_close(struct xr_svc_xprt *sx);
+void xr_svc_lock(void);
+void xr_svc_unlock(void);
+struct xr_svc_xprt *xr_svc_find(u32 id);
+struct xr_svc_xprt *xr_svc_next(unsigned long id);
+bool xr_svc_is_listener(struct xr_svc_xprt *sx);
+enum xrpcrdma_transport_state xr_svc_state(struct xr_svc_xprt *sx);
+void xr_svc_listener_close(struct xr_svc_xprt *sx);
+void xr_svc_totals(u64 *sum);
 
 /* svc_recv.c */
 int xr_svc_recvfrom(struct svc_rqst *rqstp);

@@ -113,6 +113,7 @@ struct module_info {
 	char		build_kernel[128];
 	int		nobjects;
 	int		device_objects;
+	int		svc_xprt_objects;
 };
 
 static void module_cb(const struct nlattr *attrs, size_t len, void *arg)
@@ -144,6 +145,8 @@ static void module_cb(const struct nlattr *attrs, size_t len, void *arg)
 			m->nobjects++;
 			if (!strcmp(name, "device"))
 				m->device_objects = (int)count;
+			if (!strcmp(name, "svc-xprt"))
+				m->svc_xprt_objects = (int)count;
 			break;
 		}
 	}
@@ -414,6 +417,241 @@ TEST_F(nl, device_set_unprivileged)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+struct transport_list {
+	int		n;
+	int		nlisteners;
+	uint32_t	ids[64];
+	int		with_stats;	/* transports with counters */
+};
+
+static void transport_dump_cb(const struct nlattr *attrs, size_t len,
+			      void *arg)
+{
+	struct transport_list *l = arg;
+	const struct nlattr *a;
+
+	genl_attr_for_each(a, attrs, len) {
+		switch (genl_attr_type(a)) {
+		case XRPCRDMA_A_TRANSPORT_ID:
+			if (l->n < 64)
+				l->ids[l->n] = *(const uint32_t *)genl_attr_data(a);
+			break;
+		case XRPCRDMA_A_TRANSPORT_ROLE:
+			if (*(const uint32_t *)genl_attr_data(a) ==
+			    XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER)
+				l->nlisteners++;
+			break;
+		case XRPCRDMA_A_TRANSPORT_STAT:
+			l->with_stats++;
+			break;
+		}
+	}
+	l->n++;
+}
+
+struct stat_list {
+	int		n;
+	char		names[32][32];
+	uint64_t	values[32];
+	int		bad;		/* stats without a name or a u64 value */
+};
+
+static void stats_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	struct stat_list *l = arg;
+	const struct nlattr *a, *b;
+
+	genl_attr_for_each(a, attrs, len) {
+		int have_name = 0, have_value = 0;
+
+		if (genl_attr_type(a) != XRPCRDMA_A_STATS_STAT || l->n >= 32)
+			continue;
+		genl_attr_for_each(b, genl_attr_data(a), genl_attr_len(a)) {
+			if (genl_attr_type(b) == XRPCRDMA_A_STAT_NAME) {
+				copy_str(l->names[l->n], sizeof(l->names[0]), b);
+				have_name = 1;
+			}
+			if (genl_attr_type(b) == XRPCRDMA_A_STAT_VALUE &&
+			    genl_attr_len(b) == 8) {
+				memcpy(&l->values[l->n], genl_attr_data(b), 8);
+				have_value = 1;
+			}
+		}
+		if (!have_name || !have_value)
+			l->bad++;
+		l->n++;
+	}
+}
+
+/* A request of @cmd carrying the transport id @id. */
+static int run_with_id(struct client *c, uint8_t cmd, uint32_t id)
+{
+	genl_req_init(&c->req, c->family, cmd, 0);
+	genl_req_put(&c->req, XRPCRDMA_A_TRANSPORT_ID, &id, sizeof(id));
+	if (genl_run(c->fd, &c->req, NULL, NULL, &c->res))
+		return -EIO;
+	return c->res.err;
+}
+
+/* Ids are never 0 and, unless the machine ran 4 billion transports, not this. */
+#define NO_SUCH_ID	0xfffffff0u
+
+static int svc_xprt_objects(struct client *c)
+{
+	struct module_info m = {};
+
+	genl_req_init(&c->req, c->family, XRPCRDMA_CMD_MODULE_GET, 0);
+	if (genl_run(c->fd, &c->req, module_cb, &m, &c->res) || c->res.err)
+		return -1;
+	return m.svc_xprt_objects;
+}
+
+TEST_F(nl, transport_get_unknown_id)
+{
+	EXPECT_EQ(-ENOENT, run_with_id(&self->c, XRPCRDMA_CMD_TRANSPORT_GET,
+				       NO_SUCH_ID));
+	EXPECT_STREQ("no transport with that id", self->c.res.msg);
+	EXPECT_EQ(0, self->c.res.nreplies);
+	EXPECT_EQ(-ENOENT, run_with_id(&self->c, XRPCRDMA_CMD_TRANSPORT_GET, 0));
+	EXPECT_STREQ("no transport with that id", self->c.res.msg);
+}
+
+TEST_F(nl, transport_get_missing_id)
+{
+	EXPECT_EQ(-EINVAL, run_plain(&self->c, XRPCRDMA_CMD_TRANSPORT_GET, 0,
+				     NULL, NULL));
+	EXPECT_STREQ("missing transport id attribute", self->c.res.msg);
+	EXPECT_EQ(XRPCRDMA_A_TRANSPORT_ID, self->c.res.miss_type);
+}
+
+TEST_F(nl, transport_get_id_wrong_size)
+{
+	uint8_t id = 1;
+
+	genl_req_init(&self->c.req, self->c.family,
+		      XRPCRDMA_CMD_TRANSPORT_GET, 0);
+	genl_req_put(&self->c.req, XRPCRDMA_A_TRANSPORT_ID, &id, sizeof(id));
+	ASSERT_EQ(0, genl_run(self->c.fd, &self->c.req, NULL, NULL,
+			      &self->c.res));
+	EXPECT_TRUE(self->c.res.err == -EINVAL || self->c.res.err == -ERANGE)
+		TH_LOG("err %d", self->c.res.err);
+	EXPECT_NE(0, strlen(self->c.res.msg));
+}
+
+/*
+ * The dump lists what the live-object counter counts (idle: no connection
+ * waits to be accepted), maybe nothing, and each transport id answers a
+ * "do" request.
+ */
+TEST_F(nl, transport_dump_matches_live_objects)
+{
+	struct transport_list l = {};
+	int i, live;
+
+	live = svc_xprt_objects(&self->c);
+	ASSERT_GE(live, 0);
+	ASSERT_EQ(0, run_plain(&self->c, XRPCRDMA_CMD_TRANSPORT_GET, NLM_F_DUMP,
+			       transport_dump_cb, &l));
+	EXPECT_EQ(live, l.n);
+	for (i = 0; i < l.n && i < 64; i++) {
+		if (i)
+			EXPECT_LT(l.ids[i - 1], l.ids[i]);
+		EXPECT_EQ(0, run_with_id(&self->c, XRPCRDMA_CMD_TRANSPORT_GET,
+					 l.ids[i]));
+		EXPECT_EQ(1, self->c.res.nreplies);
+	}
+}
+
+TEST_F(nl, listener_dump_lists_listeners_only)
+{
+	struct transport_list all = {}, l = {};
+
+	ASSERT_EQ(0, run_plain(&self->c, XRPCRDMA_CMD_TRANSPORT_GET, NLM_F_DUMP,
+			       transport_dump_cb, &all));
+	ASSERT_EQ(0, run_plain(&self->c, XRPCRDMA_CMD_LISTENER_GET, NLM_F_DUMP,
+			       transport_dump_cb, &l));
+	EXPECT_EQ(all.nlisteners, l.n);
+	EXPECT_EQ(l.n, l.nlisteners);
+	EXPECT_EQ(0, l.with_stats);
+}
+
+TEST_F(nl, listener_get_unknown_id)
+{
+	EXPECT_EQ(-ENOENT, run_with_id(&self->c, XRPCRDMA_CMD_LISTENER_GET,
+				       NO_SUCH_ID));
+	EXPECT_STREQ("no transport with that id", self->c.res.msg);
+}
+
+TEST_F(nl, listener_del_unknown_id)
+{
+	EXPECT_EQ(-ENOENT, run_with_id(&self->c, XRPCRDMA_CMD_LISTENER_DEL,
+				       NO_SUCH_ID));
+	EXPECT_STREQ("no transport with that id", self->c.res.msg);
+}
+
+TEST_F(nl, listener_del_missing_id)
+{
+	EXPECT_EQ(-EINVAL, run_plain(&self->c, XRPCRDMA_CMD_LISTENER_DEL, 0,
+				     NULL, NULL));
+	EXPECT_STREQ("missing transport id attribute", self->c.res.msg);
+	EXPECT_EQ(XRPCRDMA_A_TRANSPORT_ID, self->c.res.miss_type);
+}
+
+/* Without CAP_NET_ADMIN: refused before the id is even looked at. */
+TEST_F(nl, listener_del_unprivileged)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		int fd;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		fd = genl_open();
+		if (fd < 0)
+			_exit(11);
+		self->c.fd = fd;
+		if (run_with_id(&self->c, XRPCRDMA_CMD_LISTENER_DEL,
+				NO_SUCH_ID) != -EPERM)
+			_exit(12);
+		/* Looking stays allowed. */
+		if (run_plain(&self->c, XRPCRDMA_CMD_TRANSPORT_GET, NLM_F_DUMP,
+			      NULL, NULL) ||
+		    run_plain(&self->c, XRPCRDMA_CMD_STATS_GET, 0, NULL, NULL))
+			_exit(13);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* Every server counter, by name, in the order of stats.c's table. */
+TEST_F(nl, stats_get_lists_every_counter)
+{
+	static const char * const names[] = {
+		"calls-received", "replies-inline", "replies-write-chunk",
+		"replies-reply-chunk", "rdma-read-bytes", "rdma-write-bytes",
+		"sq-starves", "send-errors", "recv-errors", "bad-headers",
+		"rdma-errors-sent",
+	};
+	struct stat_list l = {};
+	size_t i;
+
+	ASSERT_EQ(0, run_plain(&self->c, XRPCRDMA_CMD_STATS_GET, 0,
+			       stats_cb, &l));
+	ASSERT_EQ(1, self->c.res.nreplies);
+	EXPECT_EQ(0, l.bad);
+	ASSERT_GE(l.n, (int)ARRAY_SIZE(names));
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		EXPECT_STREQ(names[i], l.names[i]);
+	/* Every reply counted went to a call counted. */
+	EXPECT_LE(l.values[1], l.values[0]);
 }
 
 TEST_HARNESS_MAIN

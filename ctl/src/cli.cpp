@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "cli.hpp"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <arpa/inet.h>
 #include <linux/xrpcrdma.h>
+#include <sys/socket.h>
 
 #include "errors.hpp"
 
@@ -127,6 +130,118 @@ void dev_set_args(Command &cmd, Words &words, const std::string &where)
     }
 }
 
+bool all_digits(const std::string &word)
+{
+    return !word.empty() && word.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// A decimal number from 1 to max; kind names it in messages.
+uint32_t number(const std::string &word, uint32_t max, const std::string &kind)
+{
+    unsigned long long n = 0;
+    if (all_digits(word) && word.size() <= 10)
+        n = std::stoull(word);
+    if (n < 1 || n > max)
+        throw UsageError("invalid " + kind + " '" + word + "': expected 1 to " +
+                         std::to_string(max));
+    return static_cast<uint32_t>(n);
+}
+
+uint32_t transport_id(const std::string &word)
+{
+    return number(word, UINT32_MAX, "transport id");
+}
+
+// An IPv4 or IPv6 address, or "*" (nullopt): any address.
+void listen_addr(ListenSpec &spec, const std::string &text, bool bracketed)
+{
+    if (text == "*" && !bracketed)
+        return;
+    unsigned char buf[16];
+    char norm[INET6_ADDRSTRLEN];
+    int family = AF_INET6;
+    if (!bracketed && inet_pton(AF_INET, text.c_str(), buf) == 1)
+        family = AF_INET;
+    else if (inet_pton(AF_INET6, text.c_str(), buf) != 1)
+        throw UsageError("invalid address '" + text +
+                         "': expected *, an IPv4 address or "
+                         "an IPv6 address");
+    inet_ntop(family, buf, norm, sizeof(norm));
+    spec.addr = norm;
+    spec.family = family;
+}
+
+// [ADDR][:PORT]: "20050", ":20050", "*", "*:20050", "10.0.0.1:20050",
+// "::1", "[::1]", "[::1]:20050". A word of digits alone is a port.
+ListenSpec listen_spec(const std::string &word)
+{
+    ListenSpec spec;
+    std::string addr = word, port;
+    bool bracketed = false;
+    if (word.empty())
+        throw UsageError("empty address");
+    if (all_digits(word)) {
+        addr.clear();
+        port = word;
+    } else if (word.front() == '[') {
+        size_t close = word.find(']');
+        if (close == std::string::npos)
+            throw UsageError("invalid address '" + word + "': missing ']'");
+        addr = word.substr(1, close - 1);
+        bracketed = true;
+        std::string rest = word.substr(close + 1);
+        if (!rest.empty() && (rest.front() != ':' || rest.size() == 1))
+            throw UsageError("invalid address '" + word + "': expected [ADDR]:PORT");
+        if (!rest.empty())
+            port = rest.substr(1);
+    } else if (std::count(word.begin(), word.end(), ':') == 1) {
+        size_t colon = word.find(':');
+        addr = word.substr(0, colon);
+        port = word.substr(colon + 1);
+        if (port.empty())
+            throw UsageError("invalid address '" + word + "': no port after ':'");
+    }
+    if (!addr.empty())
+        listen_addr(spec, addr, bracketed);
+    if (!port.empty())
+        spec.port = static_cast<uint16_t>(number(port, 65535, "port"));
+    return spec;
+}
+
+// listener add [ADDR][:PORT]
+void listener_add_args(Command &cmd, Words &words, const std::string &where)
+{
+    cmd.listen = words.empty() ? ListenSpec{} : listen_spec(words.next());
+    words.expect_end(where);
+    const auto &addr = cmd.listen->addr;
+    if (addr && *addr != "0.0.0.0" && *addr != "::")
+        throw UsageError("nfsd listens on every address: '" + *addr +
+                         "' cannot be given through /proc/fs/nfsd/portlist; "
+                         "give '*' or leave the address out");
+}
+
+// listener del { id ID | [ADDR][:PORT] }
+void listener_del_args(Command &cmd, Words &words, const std::string &where)
+{
+    if (!words.empty() && words.peek() == "id") {
+        words.next();
+        if (words.empty())
+            throw UsageError("'id' needs a transport id");
+        cmd.transport_id = transport_id(words.next());
+    } else {
+        cmd.listen = words.empty() ? ListenSpec{} : listen_spec(words.next());
+    }
+    words.expect_end(where);
+}
+
+// transport show [ID]
+void transport_show_args(Command &cmd, Words &words, const std::string &where)
+{
+    if (!words.empty())
+        cmd.transport_id = transport_id(words.next());
+    words.expect_end(where);
+}
+
 // ---- The grammar ----
 
 using ArgsParser = void (*)(Command &, Words &, const std::string &);
@@ -153,6 +268,18 @@ const std::vector<ObjectSpec> &grammar()
           {"help", Verb::Help, no_args}}},
         {Object::Module,
          {"module", "mod"},
+         {{"show", Verb::Show, no_args}, {"help", Verb::Help, no_args}}},
+        {Object::Transport,
+         {"transport", "xprt"},
+         {{"show", Verb::Show, transport_show_args}, {"help", Verb::Help, no_args}}},
+        {Object::Listener,
+         {"listener"},
+         {{"show", Verb::Show, no_args},
+          {"add", Verb::Add, listener_add_args},
+          {"del", Verb::Del, listener_del_args},
+          {"help", Verb::Help, no_args}}},
+        {Object::Stats,
+         {"stats", "statistics"},
          {{"show", Verb::Show, no_args}, {"help", Verb::Help, no_args}}},
     };
     return objects;
@@ -252,6 +379,16 @@ Command parse_command_line(int argc, const char *const *argv)
     return cmd;
 }
 
+std::string listen_spec_text(const ListenSpec &spec)
+{
+    std::string text = !spec.addr                ? "*"
+                       : spec.family == AF_INET6 ? "[" + *spec.addr + "]"
+                                                 : *spec.addr;
+    if (spec.port)
+        text += ':' + std::to_string(*spec.port);
+    return text;
+}
+
 std::string usage(Object object)
 {
     switch (object) {
@@ -264,12 +401,33 @@ std::string usage(Object object)
         return "Usage: rdmactl [OPTIONS] module [show]\n"
                "       rdmactl module help\n"
                "The object may also be spelt 'mod'.\n";
+    case Object::Transport:
+        return "Usage: rdmactl [OPTIONS] transport [show [ID]]\n"
+               "       rdmactl transport help\n"
+               "Lists the server's listeners and connections; -d adds the queues and\n"
+               "the counters of each connection. The object may also be spelt 'xprt'.\n";
+    case Object::Listener:
+        return "Usage: rdmactl [OPTIONS] listener [show]\n"
+               "       rdmactl [OPTIONS] listener add [ADDR][:PORT]\n"
+               "       rdmactl [OPTIONS] listener del { id ID | [ADDR][:PORT] }\n"
+               "       rdmactl listener help\n"
+               "where  ADDR := { * | IPV4ADDR | [IPV6ADDR] }\n"
+               "add makes the running nfsd listen on PORT through /proc/fs/nfsd/portlist,\n"
+               "on every IPv4 and IPv6 address: ADDR may only be *, 0.0.0.0 or [::].\n"
+               "del stops the listeners on PORT whose address is ADDR (any, for *),\n"
+               "whoever created them, or the one listener ID. PORT defaults to 20050\n"
+               "in side-by-side mode (class xrdma) and 20049 in drop-in mode (rdma).\n";
+    case Object::Stats:
+        return "Usage: rdmactl [OPTIONS] stats [show]\n"
+               "       rdmactl stats help\n"
+               "The server's counters for the whole module, connections gone included.\n"
+               "The object may also be spelt 'statistics'.\n";
     case Object::None:
         break;
     }
     return "Usage: rdmactl [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
            "       rdmactl help [OBJECT]\n"
-           "where  OBJECT := { dev | module }\n"
+           "where  OBJECT := { dev | module | transport | listener | stats }\n"
            "Objects and commands may be shortened to a unique prefix (rdmactl d sh).\n"
            "\n"
            "Options (before or after the object):\n"

@@ -7,6 +7,7 @@
 
 #include "errors.hpp"
 #include "msg.hpp"
+#include "nfsd.hpp"
 #include "nl.hpp"
 #include "parse.hpp"
 
@@ -41,9 +42,48 @@ public:
         return single_reply<ModuleInfo>(module_get_request(family_), parse_module);
     }
 
+    std::vector<Transport> list_transports() override
+    {
+        return dump<Transport>(transport_dump_request(family_), parse_transport);
+    }
+
+    Transport get_transport(uint32_t id) override
+    {
+        return single_reply<Transport>(transport_get_request(family_, id), parse_transport);
+    }
+
+    std::vector<Transport> list_listeners() override
+    {
+        return dump<Transport>(listener_dump_request(family_), parse_transport);
+    }
+
+    void delete_listener(uint32_t id) override
+    {
+        socket_.transact(listener_del_request(family_, id), [](const nlmsghdr *) {});
+    }
+
+    Stats get_stats() override
+    {
+        return single_reply<Stats>(stats_get_request(family_), parse_stats);
+    }
+
+    void add_nfsd_listener(const std::string &cls, uint16_t port) override
+    {
+        nfsd_add_listener(cls, port);
+    }
+
     std::vector<std::string> take_warnings() override { return socket_.take_warnings(); }
 
 private:
+    // Every message of a dump.
+    template <typename T> std::vector<T> dump(MsgPtr request, T (*parse)(const nlmsghdr *))
+    {
+        std::vector<T> items;
+        socket_.transact(std::move(request),
+                         [&](const nlmsghdr *nlh) { items.push_back(parse(nlh)); });
+        return items;
+    }
+
     // A "do" request answered by exactly one message.
     template <typename T> T single_reply(MsgPtr request, T (*parse)(const nlmsghdr *))
     {

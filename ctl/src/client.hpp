@@ -3,6 +3,7 @@
 // commands can be run against a fake in the tests.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,15 @@ public:
     virtual Device get_device(const std::string &name) = 0;                // device-get do
     virtual void set_device_enabled(const std::string &name, bool on) = 0; // device-set
     virtual ModuleInfo get_module() = 0;                                   // module-get
+    virtual std::vector<Transport> list_transports() = 0;                  // transport-get dump
+    virtual Transport get_transport(uint32_t id) = 0;                      // transport-get do
+    virtual std::vector<Transport> list_listeners() = 0;                   // listener-get dump
+    virtual void delete_listener(uint32_t id) = 0;                         // listener-del
+    virtual Stats get_stats() = 0;                                         // stats-get
+
+    // Not the family: makes nfsd listen on PORT through class CLS, by
+    // writing /proc/fs/nfsd/portlist (see nfsd.hpp).
+    virtual void add_nfsd_listener(const std::string &cls, uint16_t port) = 0;
 
     // Warnings the kernel sent with successful replies since the last call.
     virtual std::vector<std::string> take_warnings() { return {}; }

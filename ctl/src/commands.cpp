@@ -4,6 +4,8 @@
 #include <exception>
 #include <stdexcept>
 
+#include <linux/xrpcrdma.h>
+
 #include "cli.hpp"
 #include "errors.hpp"
 #include "output.hpp"
@@ -32,17 +34,97 @@ void module_show(const Command &cmd, Client &client, std::ostream &out)
     print_module(out, client.get_module(), cmd.output);
 }
 
+void transport_show(const Command &cmd, Client &client, std::ostream &out)
+{
+    std::vector<Transport> list;
+    if (cmd.transport_id)
+        list.push_back(client.get_transport(*cmd.transport_id));
+    else
+        list = client.list_transports();
+    print_transports(out, list, cmd.output);
+}
+
+void listener_show(const Command &cmd, Client &client, std::ostream &out)
+{
+    print_listeners(out, client.list_listeners(), cmd.output);
+}
+
+// The class the module registered and nfsd's usual port for it.
+struct ModeDefaults {
+    const char *cls;
+    uint16_t port;
+};
+
+ModeDefaults mode_defaults(Client &client)
+{
+    uint32_t mode = client.get_module().mode;
+    switch (mode) {
+    case XRPCRDMA_MODE_SIDEBYSIDE:
+        return {"xrdma", 20050};
+    case XRPCRDMA_MODE_DROPIN:
+        return {"rdma", 20049};
+    }
+    throw Error("the module runs in a mode this rdmactl does not know (" + mode_name(mode) + ")");
+}
+
+// The address was checked when parsing: nfsd listens on every address.
+void listener_add(const Command &cmd, Client &client, std::ostream &)
+{
+    ModeDefaults mode = mode_defaults(client);
+    client.add_nfsd_listener(mode.cls, cmd.listen.value().port.value_or(mode.port));
+}
+
+bool listener_matches(const Transport &l, const ListenSpec &spec)
+{
+    return l.local.port == spec.port &&
+           (!spec.addr || (l.local.family == spec.family && l.local.addr == *spec.addr));
+}
+
+void listener_del(const Command &cmd, Client &client, std::ostream &)
+{
+    if (cmd.transport_id) {
+        client.delete_listener(*cmd.transport_id);
+        return;
+    }
+    ListenSpec spec = cmd.listen.value();
+    ModeDefaults mode = mode_defaults(client);
+    if (!spec.port)
+        spec.port = mode.port;
+    std::vector<uint32_t> ids;
+    for (const Transport &l : client.list_listeners()) {
+        if (listener_matches(l, spec))
+            ids.push_back(l.id);
+    }
+    if (ids.empty())
+        throw Error("no " + std::string(mode.cls) + " listener on " + listen_spec_text(spec));
+    for (uint32_t id : ids)
+        client.delete_listener(id);
+}
+
+void stats_show(const Command &cmd, Client &client, std::ostream &out)
+{
+    print_stats(out, client.get_stats(), cmd.output);
+}
+
 struct Handler {
     Object object;
     Verb verb;
     void (*fn)(const Command &, Client &, std::ostream &);
 };
 
+// One handler a line, in grammar order.
+// clang-format off
 constexpr Handler handlers[] = {
     {Object::Dev, Verb::Show, dev_show},
     {Object::Dev, Verb::Set, dev_set},
     {Object::Module, Verb::Show, module_show},
+    {Object::Transport, Verb::Show, transport_show},
+    {Object::Listener, Verb::Show, listener_show},
+    {Object::Listener, Verb::Add, listener_add},
+    {Object::Listener, Verb::Del, listener_del},
+    {Object::Stats, Verb::Show, stats_show},
 };
+// clang-format on
 
 const Handler &find_handler(const Command &cmd)
 {

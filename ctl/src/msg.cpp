@@ -67,4 +67,41 @@ MsgPtr module_get_request(int family)
     return new_request(family, XRPCRDMA_CMD_MODULE_GET, false);
 }
 
+namespace {
+
+MsgPtr request_with_id(int family, uint8_t cmd, uint32_t id)
+{
+    MsgPtr msg = new_request(family, cmd, false);
+    if (nla_put_u32(msg.get(), XRPCRDMA_A_TRANSPORT_ID, id) < 0)
+        throw std::bad_alloc();
+    return msg;
+}
+
+} // namespace
+
+MsgPtr transport_get_request(int family, uint32_t id)
+{
+    return request_with_id(family, XRPCRDMA_CMD_TRANSPORT_GET, id);
+}
+
+MsgPtr transport_dump_request(int family)
+{
+    return new_request(family, XRPCRDMA_CMD_TRANSPORT_GET, true);
+}
+
+MsgPtr listener_dump_request(int family)
+{
+    return new_request(family, XRPCRDMA_CMD_LISTENER_GET, true);
+}
+
+MsgPtr listener_del_request(int family, uint32_t id)
+{
+    return request_with_id(family, XRPCRDMA_CMD_LISTENER_DEL, id);
+}
+
+MsgPtr stats_get_request(int family)
+{
+    return new_request(family, XRPCRDMA_CMD_STATS_GET, false);
+}
+
 } // namespace rdmactl

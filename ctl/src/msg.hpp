@@ -3,6 +3,7 @@
 // so they can be checked without a kernel.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "nl.hpp"
@@ -20,5 +21,20 @@ MsgPtr device_set_request(int family, const std::string &name, bool enabled);
 
 // module-get "do".
 MsgPtr module_get_request(int family);
+
+// transport-get "do": one transport by id.
+MsgPtr transport_get_request(int family, uint32_t id);
+
+// transport-get dump: every transport.
+MsgPtr transport_dump_request(int family);
+
+// listener-get dump: every listener.
+MsgPtr listener_dump_request(int family);
+
+// listener-del: stop one listener, by id.
+MsgPtr listener_del_request(int family, uint32_t id);
+
+// stats-get "do".
+MsgPtr stats_get_request(int family);
 
 } // namespace rdmactl

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <variant>
 
+#include <sys/socket.h>
+
 #include <linux/xrpcrdma.h>
 
 namespace rdmactl {
@@ -17,11 +19,23 @@ using Json = nlohmann::ordered_json;
 using Value = std::variant<std::monostate, uint64_t, bool, std::string>;
 
 // A scalar field: JSON "key": value; text "label value", or "value:" for the
-// header fields (label nullptr) that start a line, as in "0: rxe0: ...".
+// header fields (label nullptr) that start a line, as in "0: rxe0: ...", or
+// the bare value (label ""). A detail field shows in text only with -d.
 template <typename T> struct Field {
     const char *key;
     const char *label;
     Value (*get)(const T &);
+    bool detail = false;
+};
+
+// One end of a transport: JSON "key_addr": "10.0.0.1", "key_port": 20050;
+// text "label 10.0.0.1:20050" ("[::1]:20050" for IPv6). Absent when get
+// returns nullptr.
+template <typename T> struct EndField {
+    const char *key_addr;
+    const char *key_port;
+    const char *label;
+    const SockAddr *(*get)(const T &);
 };
 
 // A list of sub-objects, each with its own fields; the first of those
@@ -33,10 +47,12 @@ template <typename T, typename E> struct ListField {
 };
 
 // A list of name/count pairs: a JSON object, a "label: name count ..." line.
+// With omit_empty, an empty list shows neither in JSON nor in text.
 template <typename T> struct CounterField {
     const char *key;
     const char *label;
-    const std::vector<LiveObject> &(*get)(const T &);
+    const std::vector<Counter> &(*get)(const T &);
+    bool omit_empty = false;
 };
 
 // ---- The descriptions ----
@@ -85,6 +101,74 @@ const CounterField<ModuleInfo> live_objects_field = {
     "live_objects", "live objects",
     [](const ModuleInfo &m) -> const std::vector<LiveObject> & { return m.live_objects; }};
 
+// A connection's number, absent for a listener.
+template <uint32_t ConnectionInfo::*Member> Value conn_number(const Transport &t)
+{
+    return t.conn ? Value{uint64_t{(*t.conn).*Member}} : Value{};
+}
+
+const std::vector<Counter> &conn_stats(const Transport &t)
+{
+    static const std::vector<Counter> none;
+    return t.conn ? t.conn->stats : none;
+}
+
+using TransportItem = std::variant<Field<Transport>, EndField<Transport>, CounterField<Transport>>;
+
+const std::vector<TransportItem> &transport_items()
+{
+    using F = Field<Transport>;
+    using C = ConnectionInfo;
+    static const std::vector<TransportItem> items = {
+        F{"id", nullptr, [](const Transport &t) -> Value { return uint64_t{t.id}; }},
+        F{"role", "", [](const Transport &t) -> Value { return transport_role_name(t.role); }},
+        F{"class", "class", [](const Transport &t) -> Value { return t.cls; }},
+        F{"serv", "serv", [](const Transport &t) -> Value { return t.serv; }},
+        F{"state", "state",
+          [](const Transport &t) -> Value { return transport_state_name(t.state); }},
+        EndField<Transport>{"local_addr", "local_port", "local",
+                            [](const Transport &t) -> const SockAddr * { return &t.local; }},
+        EndField<Transport>{"peer_addr", "peer_port", "peer",
+                            [](const Transport &t) -> const SockAddr * {
+                                return t.conn ? &t.conn->peer : nullptr;
+                            }},
+        F{"credits", "credits", conn_number<&C::credits>},
+        F{"inline_send", "inline_send", conn_number<&C::inline_send>},
+        F{"inline_recv", "inline_recv", conn_number<&C::inline_recv>},
+        F{"peer_inline_send", "peer_inline_send", conn_number<&C::peer_inline_send>},
+        F{"peer_inline_recv", "peer_inline_recv", conn_number<&C::peer_inline_recv>},
+        F{"sq_depth", "sq_depth", conn_number<&C::sq_depth>, true},
+        F{"sq_free", "sq_free", conn_number<&C::sq_free>, true},
+        F{"rq_depth", "rq_depth", conn_number<&C::rq_depth>, true},
+        F{"sendctx_allocated", "sendctx_allocated", conn_number<&C::sendctx_allocated>, true},
+        F{"sendctx_free", "sendctx_free", conn_number<&C::sendctx_free>, true},
+        F{"recvctx_allocated", "recvctx_allocated", conn_number<&C::recvctx_allocated>, true},
+        CounterField<Transport>{"stats", "stats", conn_stats, true},
+    };
+    return items;
+}
+
+// A listener as listener show lists it: no role (all are listeners).
+const std::vector<TransportItem> &listener_items()
+{
+    static const std::vector<TransportItem> items = [] {
+        std::vector<TransportItem> picked;
+        for (const TransportItem &item : transport_items()) {
+            const auto *f = std::get_if<Field<Transport>>(&item);
+            if (f && std::string(f->key) == "role")
+                continue;
+            picked.push_back(item);
+            if (std::holds_alternative<EndField<Transport>>(item))
+                break; // the local address is the last thing of a listener
+        }
+        return picked;
+    }();
+    return items;
+}
+
+const CounterField<Stats> server_stats_field = {
+    "server", "server", [](const Stats &s) -> const std::vector<Counter> & { return s.server; }};
+
 // ---- JSON ----
 
 void put_json(Json &obj, const char *key, const Value &value)
@@ -121,10 +205,30 @@ void add_json(Json &obj, const T &src, const ListField<T, E> &field)
 
 template <typename T> void add_json(Json &obj, const T &src, const CounterField<T> &field)
 {
+    const std::vector<Counter> &list = field.get(src);
+    if (list.empty() && field.omit_empty)
+        return;
     Json counters = Json::object();
-    for (const LiveObject &c : field.get(src))
+    for (const Counter &c : list)
         counters[c.name] = c.count;
     obj[field.key] = std::move(counters);
+}
+
+template <typename T> void add_json(Json &obj, const T &src, const EndField<T> &field)
+{
+    const SockAddr *end = field.get(src);
+    if (!end)
+        return;
+    obj[field.key_addr] = end->addr;
+    obj[field.key_port] = end->port;
+}
+
+template <typename T, typename Item> Json items_json(const T &src, const std::vector<Item> &items)
+{
+    Json obj = Json::object();
+    for (const auto &item : items)
+        std::visit([&](const auto &field) { add_json(obj, src, field); }, item);
+    return obj;
 }
 
 // ---- Text ----
@@ -152,10 +256,12 @@ template <typename T> void append_text(std::string &line, const T &src, const Fi
     Value value = field.get(src);
     if (std::holds_alternative<std::monostate>(value))
         return;
-    if (field.label)
-        append_word(line, std::string(field.label) + ' ' + text_value(value));
-    else
+    if (!field.label)
         append_word(line, text_value(value) + ':');
+    else if (!*field.label)
+        append_word(line, text_value(value));
+    else
+        append_word(line, std::string(field.label) + ' ' + text_value(value));
 }
 
 // The fields of src from the first'th on, on one line.
@@ -192,6 +298,68 @@ std::string join_lines(const std::string &first, const std::vector<std::string> 
     std::string text = first + '\n';
     for (const auto &line : rest)
         text += line + '\n';
+    return text;
+}
+
+// The fields of a line of items; detail fields only with details.
+template <typename T>
+void append_item(std::string &line, std::vector<std::string> &, const T &src, const Field<T> &field,
+                 bool details)
+{
+    if (!field.detail || details)
+        append_text(line, src, field);
+}
+
+template <typename T>
+void append_item(std::string &line, std::vector<std::string> &, const T &src,
+                 const EndField<T> &field, bool)
+{
+    if (const SockAddr *end = field.get(src))
+        append_word(line, std::string(field.label) + ' ' + format_sockaddr(*end));
+}
+
+// Counters: with details, an indented "label: name count ..." line.
+template <typename T>
+void append_item(std::string &, std::vector<std::string> &sub_lines, const T &src,
+                 const CounterField<T> &field, bool details)
+{
+    const std::vector<Counter> &list = field.get(src);
+    if (!details || list.empty())
+        return;
+    std::string line = std::string(indent) + field.label + ':';
+    for (const Counter &c : list)
+        line += ' ' + c.name + ' ' + std::to_string(c.count);
+    sub_lines.push_back(line);
+}
+
+template <typename T, typename Item>
+std::string items_text(const T &src, const std::vector<Item> &items, bool details)
+{
+    std::string line;
+    std::vector<std::string> sub_lines;
+    for (const auto &item : items)
+        std::visit([&](const auto &field) { append_item(line, sub_lines, src, field, details); },
+                   item);
+    return join_lines(line, sub_lines);
+}
+
+// "label: name count ...", or with details "label:" and a line per counter,
+// or "label: none".
+template <typename T>
+std::string counters_text(const T &src, const CounterField<T> &field, bool details)
+{
+    const std::vector<Counter> &list = field.get(src);
+    std::string line = std::string(field.label) + ':';
+    if (list.empty())
+        return line + " none\n";
+    if (!details) {
+        for (const Counter &c : list)
+            line += ' ' + c.name + ' ' + std::to_string(c.count);
+        return line + '\n';
+    }
+    std::string text = line + '\n';
+    for (const Counter &c : list)
+        text += indent + c.name + ' ' + std::to_string(c.count) + '\n';
     return text;
 }
 
@@ -269,19 +437,71 @@ std::string device_text(const Device &dev, bool details)
 std::string module_text(const ModuleInfo &info, bool details)
 {
     std::string text = XRPCRDMA_FAMILY_NAME " " + fields_text(info, module_fields()) + '\n';
-    const auto &counters = live_objects_field.get(info);
-    std::string line = std::string(live_objects_field.label) + ':';
-    if (counters.empty())
-        return text + line + " none\n";
-    if (!details) {
-        for (const LiveObject &c : counters)
-            line += ' ' + c.name + ' ' + std::to_string(c.count);
-        return text + line + '\n';
+    return text + counters_text(info, live_objects_field, details);
+}
+
+std::string transport_role_name(uint32_t role)
+{
+    switch (role) {
+    case XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER:
+        return "server-listener";
+    case XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION:
+        return "server-connection";
+    case XRPCRDMA_TRANSPORT_ROLE_CLIENT:
+        return "client";
     }
-    text += line + '\n';
-    for (const LiveObject &c : counters)
-        text += indent + c.name + ' ' + std::to_string(c.count) + '\n';
-    return text;
+    return std::to_string(role);
+}
+
+std::string transport_state_name(uint32_t state)
+{
+    switch (state) {
+    case XRPCRDMA_TRANSPORT_STATE_LISTENING:
+        return "listening";
+    case XRPCRDMA_TRANSPORT_STATE_CONNECTED:
+        return "connected";
+    case XRPCRDMA_TRANSPORT_STATE_CLOSING:
+        return "closing";
+    }
+    return std::to_string(state);
+}
+
+std::string format_sockaddr(const SockAddr &end)
+{
+    std::string addr = end.family == AF_INET6 ? '[' + end.addr + ']' : end.addr;
+    return addr + ':' + std::to_string(end.port);
+}
+
+nlohmann::ordered_json transport_json(const Transport &t)
+{
+    return items_json(t, transport_items());
+}
+
+nlohmann::ordered_json listener_json(const Transport &t)
+{
+    return items_json(t, listener_items());
+}
+
+nlohmann::ordered_json stats_json(const Stats &stats)
+{
+    Json obj = Json::object();
+    add_json(obj, stats, server_stats_field);
+    return obj;
+}
+
+std::string transport_text(const Transport &t, bool details)
+{
+    return items_text(t, transport_items(), details);
+}
+
+std::string listener_text(const Transport &t)
+{
+    return items_text(t, listener_items(), false);
+}
+
+std::string stats_text(const Stats &stats, bool details)
+{
+    return counters_text(stats, server_stats_field, details);
 }
 
 namespace {
@@ -313,6 +533,42 @@ void print_module(std::ostream &out, const ModuleInfo &info, const OutputOptions
         print_json(out, module_json(info), opts);
     else
         out << module_text(info, opts.details);
+}
+
+void print_transports(std::ostream &out, const std::vector<Transport> &list,
+                      const OutputOptions &opts)
+{
+    if (opts.json) {
+        Json array = Json::array();
+        for (const Transport &t : list)
+            array.push_back(transport_json(t));
+        print_json(out, array, opts);
+        return;
+    }
+    for (const Transport &t : list)
+        out << transport_text(t, opts.details);
+}
+
+void print_listeners(std::ostream &out, const std::vector<Transport> &list,
+                     const OutputOptions &opts)
+{
+    if (opts.json) {
+        Json array = Json::array();
+        for (const Transport &t : list)
+            array.push_back(listener_json(t));
+        print_json(out, array, opts);
+        return;
+    }
+    for (const Transport &t : list)
+        out << listener_text(t);
+}
+
+void print_stats(std::ostream &out, const Stats &stats, const OutputOptions &opts)
+{
+    if (opts.json)
+        print_json(out, stats_json(stats), opts);
+    else
+        out << stats_text(stats, opts.details);
 }
 
 } // namespace rdmactl

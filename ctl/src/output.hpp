@@ -27,6 +27,14 @@ std::string format_guid(uint64_t guid);
 std::string port_state_name(uint32_t state);
 std::string mode_name(uint32_t mode);
 
+// "server-listener", "server-connection", "client" / "listening",
+// "connected", "closing", or the number for a value this tool does not know.
+std::string transport_role_name(uint32_t role);
+std::string transport_state_name(uint32_t state);
+
+// "10.0.0.1:20050", "[fe80::1]:20050".
+std::string format_sockaddr(const SockAddr &end);
+
 nlohmann::ordered_json device_json(const Device &dev);
 nlohmann::ordered_json module_json(const ModuleInfo &info);
 
@@ -35,8 +43,29 @@ nlohmann::ordered_json module_json(const ModuleInfo &info);
 std::string device_text(const Device &dev, bool details);
 std::string module_text(const ModuleInfo &info, bool details);
 
+// A transport: one line ("3: server-connection class xrdma ..."); with
+// details also the queues, and an indented line with the counters.
+nlohmann::ordered_json transport_json(const Transport &t);
+std::string transport_text(const Transport &t, bool details);
+
+// A listener as listener show lists it: id, class, serv, state, local.
+nlohmann::ordered_json listener_json(const Transport &t);
+std::string listener_text(const Transport &t);
+
+// {"server":{"calls-received":N,...}}; "server: calls-received N ...", with
+// details one counter per indented line.
+nlohmann::ordered_json stats_json(const Stats &stats);
+std::string stats_text(const Stats &stats, bool details);
+
 // JSON: an array of devices (also for a single one); text: device_text() each.
 void print_devices(std::ostream &out, const std::vector<Device> &devs, const OutputOptions &opts);
 void print_module(std::ostream &out, const ModuleInfo &info, const OutputOptions &opts);
+
+// JSON: an array (also for one transport); text: a transport_text() each.
+void print_transports(std::ostream &out, const std::vector<Transport> &list,
+                      const OutputOptions &opts);
+void print_listeners(std::ostream &out, const std::vector<Transport> &list,
+                     const OutputOptions &opts);
+void print_stats(std::ostream &out, const Stats &stats, const OutputOptions &opts);
 
 } // namespace rdmactl

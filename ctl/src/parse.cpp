@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "parse.hpp"
 
+#include <arpa/inet.h>
 #include <array>
 #include <cstdint>
 #include <net/if.h>
 #include <string>
+#include <sys/socket.h>
 
 #include <linux/xrpcrdma.h>
 #include <netlink/attr.h>
@@ -22,6 +24,8 @@ constexpr nla_policy exact(uint16_t type, uint16_t len)
     return {type, len, len};
 }
 constexpr nla_policy u8_attr = exact(NLA_U8, sizeof(uint8_t));
+constexpr nla_policy u16_attr = exact(NLA_U16, sizeof(uint16_t));
+constexpr nla_policy in6_attr = exact(NLA_UNSPEC, 16);
 constexpr nla_policy u32_attr = exact(NLA_U32, sizeof(uint32_t));
 constexpr nla_policy u64_attr = exact(NLA_U64, sizeof(uint64_t));
 // libnl checks that an NLA_STRING ends with NUL; maxlen counts the NUL.
@@ -80,6 +84,55 @@ const Policy<XRPCRDMA_A_MODULE_MAX> &module_policy()
         p[XRPCRDMA_A_MODULE_BUILD_KERNEL] = string_attr();
         p[XRPCRDMA_A_MODULE_MODE] = u32_attr;
         p[XRPCRDMA_A_MODULE_LIVE_OBJECT] = nest_attr;
+        return p;
+    }();
+    return policy;
+}
+
+const Policy<XRPCRDMA_A_STAT_MAX> &stat_policy()
+{
+    static const auto policy = [] {
+        Policy<XRPCRDMA_A_STAT_MAX> p{};
+        p[XRPCRDMA_A_STAT_NAME] = string_attr();
+        p[XRPCRDMA_A_STAT_VALUE] = u64_attr;
+        return p;
+    }();
+    return policy;
+}
+
+const Policy<XRPCRDMA_A_STATS_MAX> &stats_policy()
+{
+    static const auto policy = [] {
+        Policy<XRPCRDMA_A_STATS_MAX> p{};
+        p[XRPCRDMA_A_STATS_STAT] = nest_attr;
+        return p;
+    }();
+    return policy;
+}
+
+const Policy<XRPCRDMA_A_TRANSPORT_MAX> &transport_policy()
+{
+    static const auto policy = [] {
+        Policy<XRPCRDMA_A_TRANSPORT_MAX> p{};
+        p[XRPCRDMA_A_TRANSPORT_ID] = u32_attr;
+        p[XRPCRDMA_A_TRANSPORT_ROLE] = u32_attr;
+        p[XRPCRDMA_A_TRANSPORT_STATE] = u32_attr;
+        p[XRPCRDMA_A_TRANSPORT_CLASS] = string_attr();
+        p[XRPCRDMA_A_TRANSPORT_SERV] = string_attr();
+        p[XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4] = u32_attr;
+        p[XRPCRDMA_A_TRANSPORT_LOCAL_ADDR6] = in6_attr;
+        p[XRPCRDMA_A_TRANSPORT_LOCAL_PORT] = u16_attr;
+        p[XRPCRDMA_A_TRANSPORT_PEER_ADDR4] = u32_attr;
+        p[XRPCRDMA_A_TRANSPORT_PEER_ADDR6] = in6_attr;
+        p[XRPCRDMA_A_TRANSPORT_PEER_PORT] = u16_attr;
+        for (int type : {XRPCRDMA_A_TRANSPORT_CREDITS, XRPCRDMA_A_TRANSPORT_INLINE_SEND,
+                         XRPCRDMA_A_TRANSPORT_INLINE_RECV, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND,
+                         XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, XRPCRDMA_A_TRANSPORT_SQ_DEPTH,
+                         XRPCRDMA_A_TRANSPORT_SQ_FREE, XRPCRDMA_A_TRANSPORT_RQ_DEPTH,
+                         XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED, XRPCRDMA_A_TRANSPORT_SENDCTX_FREE,
+                         XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED})
+            p[type] = u32_attr;
+        p[XRPCRDMA_A_TRANSPORT_STAT] = nest_attr;
         return p;
     }();
     return policy;
@@ -173,6 +226,74 @@ LiveObject parse_live_object(const nlattr *nest)
     return obj;
 }
 
+Counter parse_stat(const nlattr *nest)
+{
+    auto tb = parse_attrs(nest_attrs(nest), stat_policy(), "stat");
+    Counter stat;
+    stat.name = nla_get_string(require(tb[XRPCRDMA_A_STAT_NAME], "stat: missing attribute name"));
+    stat.count = nla_get_u64(require(tb[XRPCRDMA_A_STAT_VALUE], "stat: missing attribute value"));
+    return stat;
+}
+
+std::string format_addr(int family, const void *addr)
+{
+    char buf[INET6_ADDRSTRLEN];
+    if (!inet_ntop(family, addr, buf, sizeof(buf)))
+        throw ProtocolError("unprintable address");
+    return buf;
+}
+
+// One end: exactly one of the addr4/addr6 attributes, and the port.
+template <size_t N>
+SockAddr parse_end(const std::array<nlattr *, N> &tb, int addr4, int addr6, int port,
+                   const std::string &what)
+{
+    if (!tb[addr4] == !tb[addr6])
+        throw ProtocolError("transport: " + what +
+                            (tb[addr4] ? " has both an IPv4 and an IPv6" : " has no") + " address");
+    SockAddr end;
+    if (tb[addr4]) {
+        end.family = AF_INET;
+        uint32_t a = nla_get_u32(tb[addr4]); // network byte order
+        end.addr = format_addr(AF_INET, &a);
+    } else {
+        end.family = AF_INET6;
+        end.addr = format_addr(AF_INET6, nla_data(tb[addr6]));
+    }
+    end.port = ntohs(
+        nla_get_u16(require(tb[port], ("transport: missing attribute " + what + "-port").c_str())));
+    return end;
+}
+
+constexpr int connection_attrs[] = {
+    XRPCRDMA_A_TRANSPORT_PEER_ADDR4,
+    XRPCRDMA_A_TRANSPORT_PEER_ADDR6,
+    XRPCRDMA_A_TRANSPORT_PEER_PORT,
+    XRPCRDMA_A_TRANSPORT_CREDITS,
+    XRPCRDMA_A_TRANSPORT_INLINE_SEND,
+    XRPCRDMA_A_TRANSPORT_INLINE_RECV,
+    XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND,
+    XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV,
+    XRPCRDMA_A_TRANSPORT_SQ_DEPTH,
+    XRPCRDMA_A_TRANSPORT_SQ_FREE,
+    XRPCRDMA_A_TRANSPORT_RQ_DEPTH,
+    XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED,
+    XRPCRDMA_A_TRANSPORT_SENDCTX_FREE,
+    XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
+    XRPCRDMA_A_TRANSPORT_STAT,
+};
+
+template <size_t N> uint32_t conn_u32(const std::array<nlattr *, N> &tb, int type, const char *name)
+{
+    return nla_get_u32(
+        require(tb[type], (std::string("transport: missing attribute ") + name).c_str()));
+}
+
+uint8_t genl_cmd(const nlmsghdr *nlh)
+{
+    return genlmsg_hdr(const_cast<nlmsghdr *>(nlh))->cmd;
+}
+
 } // namespace
 
 Device parse_device(const nlmsghdr *nlh)
@@ -210,6 +331,71 @@ ModuleInfo parse_module(const nlmsghdr *nlh)
     for_each_of(attrs, XRPCRDMA_A_MODULE_LIVE_OBJECT,
                 [&](const nlattr *nest) { info.live_objects.push_back(parse_live_object(nest)); });
     return info;
+}
+
+Transport parse_transport(const nlmsghdr *nlh)
+{
+    Attrs attrs = message_attrs(nlh);
+    auto tb = parse_attrs(attrs, transport_policy(), "transport");
+
+    Transport t;
+    t.id = nla_get_u32(require(tb[XRPCRDMA_A_TRANSPORT_ID], "transport: missing attribute id"));
+    t.role =
+        nla_get_u32(require(tb[XRPCRDMA_A_TRANSPORT_ROLE], "transport: missing attribute role"));
+    t.state =
+        nla_get_u32(require(tb[XRPCRDMA_A_TRANSPORT_STATE], "transport: missing attribute state"));
+    t.cls = nla_get_string(
+        require(tb[XRPCRDMA_A_TRANSPORT_CLASS], "transport: missing attribute class"));
+    t.serv =
+        nla_get_string(require(tb[XRPCRDMA_A_TRANSPORT_SERV], "transport: missing attribute serv"));
+    t.local = parse_end(tb, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR6,
+                        XRPCRDMA_A_TRANSPORT_LOCAL_PORT, "local");
+
+    // transport-get shows everything of a connection; otherwise the
+    // connection's attributes are all there or none is.
+    bool any = false;
+    for (int type : connection_attrs)
+        any = any || tb[type];
+    if (genl_cmd(nlh) == XRPCRDMA_CMD_TRANSPORT_GET &&
+        t.role == XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION && !any)
+        throw ProtocolError("transport: a connection without its connection attributes");
+    if (!any)
+        return t;
+    if (t.role == XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER)
+        throw ProtocolError("transport: a listener with connection attributes");
+
+    ConnectionInfo c;
+    c.peer = parse_end(tb, XRPCRDMA_A_TRANSPORT_PEER_ADDR4, XRPCRDMA_A_TRANSPORT_PEER_ADDR6,
+                       XRPCRDMA_A_TRANSPORT_PEER_PORT, "peer");
+    c.credits = conn_u32(tb, XRPCRDMA_A_TRANSPORT_CREDITS, "credits");
+    c.inline_send = conn_u32(tb, XRPCRDMA_A_TRANSPORT_INLINE_SEND, "inline-send");
+    c.inline_recv = conn_u32(tb, XRPCRDMA_A_TRANSPORT_INLINE_RECV, "inline-recv");
+    c.peer_inline_send = conn_u32(tb, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND, "peer-inline-send");
+    c.peer_inline_recv = conn_u32(tb, XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, "peer-inline-recv");
+    c.sq_depth = conn_u32(tb, XRPCRDMA_A_TRANSPORT_SQ_DEPTH, "sq-depth");
+    c.sq_free = conn_u32(tb, XRPCRDMA_A_TRANSPORT_SQ_FREE, "sq-free");
+    c.rq_depth = conn_u32(tb, XRPCRDMA_A_TRANSPORT_RQ_DEPTH, "rq-depth");
+    c.sendctx_allocated = conn_u32(tb, XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED, "sendctx-allocated");
+    c.sendctx_free = conn_u32(tb, XRPCRDMA_A_TRANSPORT_SENDCTX_FREE, "sendctx-free");
+    c.recvctx_allocated = conn_u32(tb, XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED, "recvctx-allocated");
+    require(tb[XRPCRDMA_A_TRANSPORT_STAT], "transport: missing attribute stat");
+    for_each_of(attrs, XRPCRDMA_A_TRANSPORT_STAT,
+                [&](const nlattr *nest) { c.stats.push_back(parse_stat(nest)); });
+    t.conn = std::move(c);
+    return t;
+}
+
+Stats parse_stats(const nlmsghdr *nlh)
+{
+    Attrs attrs = message_attrs(nlh);
+    parse_attrs(attrs, stats_policy(), "stats");
+
+    Stats stats;
+    for_each_of(attrs, XRPCRDMA_A_STATS_STAT,
+                [&](const nlattr *nest) { stats.server.push_back(parse_stat(nest)); });
+    if (stats.server.empty())
+        throw ProtocolError("stats: no counters");
+    return stats;
 }
 
 } // namespace rdmactl

@@ -16,4 +16,13 @@ Device parse_device(const nlmsghdr *nlh);
 // A module-get reply.
 ModuleInfo parse_module(const nlmsghdr *nlh);
 
+// A transport-get or listener-get reply. Every transport has an id, role,
+// state, class, service and local address; a connection in a transport-get
+// reply also its peer's address, its numbers and its counters. Those come
+// all or none, and a listener has none.
+Transport parse_transport(const nlmsghdr *nlh);
+
+// A stats-get reply.
+Stats parse_stats(const nlmsghdr *nlh);
+
 } // namespace rdmactl

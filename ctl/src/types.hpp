@@ -24,16 +24,58 @@ struct Device {
     bool enabled = false;
 };
 
-struct LiveObject {
+// A named count: a live-object count or a counter.
+struct Counter {
     std::string name;
     uint64_t count = 0;
 };
+using LiveObject = Counter;
 
 struct ModuleInfo {
     std::string version;
     std::string build_kernel;
     uint32_t mode = 0;
     std::vector<LiveObject> live_objects;
+};
+
+// One end of a transport: an IPv4 or IPv6 address (as text) and a port.
+struct SockAddr {
+    int family = 0; // AF_INET or AF_INET6
+    std::string addr;
+    uint16_t port = 0; // host byte order
+};
+
+// What a connection has beyond a listener.
+struct ConnectionInfo {
+    SockAddr peer;
+    uint32_t credits = 0;
+    uint32_t inline_send = 0;
+    uint32_t inline_recv = 0;
+    uint32_t peer_inline_send = 0;
+    uint32_t peer_inline_recv = 0;
+    uint32_t sq_depth = 0;
+    uint32_t sq_free = 0;
+    uint32_t rq_depth = 0;
+    uint32_t sendctx_allocated = 0;
+    uint32_t sendctx_free = 0;
+    uint32_t recvctx_allocated = 0;
+    std::vector<Counter> stats;
+};
+
+// A transport (transport-get) or a listener (listener-get, no connection).
+struct Transport {
+    uint32_t id = 0;
+    uint32_t role = 0;  // enum xrpcrdma_transport_role
+    uint32_t state = 0; // enum xrpcrdma_transport_state
+    std::string cls;    // the SUNRPC transport class, "xrdma" or "rdma"
+    std::string serv;   // the RPC service, e.g. "nfsd"
+    SockAddr local;
+    std::optional<ConnectionInfo> conn;
+};
+
+// stats-get: the server's counters for the whole module.
+struct Stats {
+    std::vector<Counter> server;
 };
 
 } // namespace rdmactl

@@ -19,6 +19,8 @@ check_run(0 out "rdmactl " -V)
 check_run(2 err "rdmactl: unknown object 'bogus'" bogus)
 check_run(2 err "rdmactl: 'dev set' needs a device name" dev set)
 check_run(2 err "rdmactl: no object given")
+check_run(0 out "Usage: rdmactl [OPTIONS] listener" listener help)
+check_run(2 err "rdmactl: nfsd listens on every address" listener add 10.0.0.1:20050)
 
 # Without the module the family is missing; with it, the command works.
 execute_process(COMMAND ${RDMACTL} dev show RESULT_VARIABLE rc ERROR_VARIABLE err)

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <arpa/inet.h>
 #include <linux/xrpcrdma.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
@@ -85,6 +86,70 @@ inline void put_live_object(nl_msg *msg, const char *name, uint64_t count)
     nla_put_string(msg, XRPCRDMA_A_LIVE_OBJECT_NAME, name);
     nla_put_u64(msg, XRPCRDMA_A_LIVE_OBJECT_COUNT, count);
     nla_nest_end(msg, nest);
+}
+
+inline void put_stat(nl_msg *msg, int type, const char *name, uint64_t value)
+{
+    nlattr *nest = nla_nest_start(msg, type);
+    nla_put_string(msg, XRPCRDMA_A_STAT_NAME, name);
+    nla_put_u64(msg, XRPCRDMA_A_STAT_VALUE, value);
+    nla_nest_end(msg, nest);
+}
+
+// A transport-get reply for a listener on 0.0.0.0:20050 (id 1), or with
+// connection, for a connection (id 3) from 10.99.0.1:851 to
+// 10.99.0.1:20050 with two counters; a test may leave attributes out.
+inline MsgPtr transport_reply(bool connection, const std::vector<int> &omit = {},
+                              uint8_t cmd = XRPCRDMA_CMD_TRANSPORT_GET)
+{
+    auto keep = [&](int type) {
+        for (int o : omit) {
+            if (o == type)
+                return false;
+        }
+        return true;
+    };
+    auto put_u32 = [&](nl_msg *m, int type, uint32_t v) {
+        if (keep(type))
+            nla_put_u32(m, type, v);
+    };
+    const uint32_t ip = htonl(0x0a630001); // 10.99.0.1
+    MsgPtr msg = new_genl_msg(cmd);
+    nl_msg *m = msg.get();
+    put_u32(m, XRPCRDMA_A_TRANSPORT_ID, connection ? 3 : 1);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_ROLE,
+            connection ? XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION
+                       : XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_STATE,
+            connection ? XRPCRDMA_TRANSPORT_STATE_CONNECTED : XRPCRDMA_TRANSPORT_STATE_LISTENING);
+    if (keep(XRPCRDMA_A_TRANSPORT_CLASS))
+        nla_put_string(m, XRPCRDMA_A_TRANSPORT_CLASS, "xrdma");
+    if (keep(XRPCRDMA_A_TRANSPORT_SERV))
+        nla_put_string(m, XRPCRDMA_A_TRANSPORT_SERV, "nfsd");
+    put_u32(m, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4, connection ? ip : 0);
+    if (keep(XRPCRDMA_A_TRANSPORT_LOCAL_PORT))
+        nla_put_u16(m, XRPCRDMA_A_TRANSPORT_LOCAL_PORT, htons(20050));
+    if (!connection)
+        return msg;
+    put_u32(m, XRPCRDMA_A_TRANSPORT_PEER_ADDR4, ip);
+    if (keep(XRPCRDMA_A_TRANSPORT_PEER_PORT))
+        nla_put_u16(m, XRPCRDMA_A_TRANSPORT_PEER_PORT, htons(851));
+    put_u32(m, XRPCRDMA_A_TRANSPORT_CREDITS, 64);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_INLINE_SEND, 4096);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_INLINE_RECV, 4096);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND, 1024);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, 2048);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_SQ_DEPTH, 64);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_SQ_FREE, 62);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_RQ_DEPTH, 65);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED, 3);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_SENDCTX_FREE, 1);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED, 66);
+    if (keep(XRPCRDMA_A_TRANSPORT_STAT)) {
+        put_stat(m, XRPCRDMA_A_TRANSPORT_STAT, "calls-received", 12);
+        put_stat(m, XRPCRDMA_A_TRANSPORT_STAT, "bad-headers", 0);
+    }
+    return msg;
 }
 
 // The first attribute of the given type of a generic netlink message.

@@ -3,6 +3,8 @@
 // the usage errors.
 #include <gtest/gtest.h>
 
+#include <sys/socket.h>
+
 #include "argv.hpp"
 #include "cli.hpp"
 #include "errors.hpp"
@@ -144,10 +146,120 @@ TEST(Help, Forms)
 
 TEST(Help, UsageTexts)
 {
-    EXPECT_NE(usage().find("OBJECT := { dev | module }"), std::string::npos);
+    EXPECT_NE(usage().find("OBJECT := { dev | module | transport | listener | stats }"),
+              std::string::npos);
     EXPECT_NE(usage(Object::Dev).find("dev set NAME enabled { on | off }"), std::string::npos);
     EXPECT_NE(usage(Object::Module).find("module [show]"), std::string::npos);
+    EXPECT_NE(usage(Object::Transport).find("transport [show [ID]]"), std::string::npos);
+    EXPECT_NE(usage(Object::Listener).find("listener add [ADDR][:PORT]"), std::string::npos);
+    EXPECT_NE(usage(Object::Listener).find("listener del { id ID | [ADDR][:PORT] }"),
+              std::string::npos);
+    EXPECT_NE(usage(Object::Stats).find("stats [show]"), std::string::npos);
 }
+
+struct TransportCase {
+    std::vector<std::string> args;
+    Object object;
+    Verb verb;
+    std::optional<uint32_t> id;
+};
+
+void PrintTo(const TransportCase &c, std::ostream *os)
+{
+    *os << case_name(0, c.args);
+}
+
+class ParsesTransportCommands : public ::testing::TestWithParam<TransportCase> {};
+
+TEST_P(ParsesTransportCommands, ObjectVerbAndId)
+{
+    const TransportCase &c = GetParam();
+    Command cmd = parse(c.args);
+    EXPECT_EQ(cmd.action, Action::Run);
+    EXPECT_EQ(cmd.object, c.object);
+    EXPECT_EQ(cmd.verb, c.verb);
+    EXPECT_EQ(cmd.transport_id, c.id);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Commands, ParsesTransportCommands,
+    ::testing::Values(
+        TransportCase{{"transport"}, Object::Transport, Verb::Show, std::nullopt},
+        TransportCase{{"transport", "show"}, Object::Transport, Verb::Show, std::nullopt},
+        TransportCase{{"t", "s", "3"}, Object::Transport, Verb::Show, 3u},
+        TransportCase{{"xprt", "show", "4294967295"}, Object::Transport, Verb::Show, 4294967295u},
+        TransportCase{{"listener"}, Object::Listener, Verb::Show, std::nullopt},
+        TransportCase{{"l", "sh"}, Object::Listener, Verb::Show, std::nullopt},
+        TransportCase{{"listener", "del", "id", "12"}, Object::Listener, Verb::Del, 12u},
+        TransportCase{{"stats"}, Object::Stats, Verb::Show, std::nullopt},
+        TransportCase{{"statistics", "show"}, Object::Stats, Verb::Show, std::nullopt},
+        TransportCase{{"s"}, Object::Stats, Verb::Show, std::nullopt}),
+    [](const auto &info) { return case_name(info.index, info.param.args); });
+
+struct ListenCase {
+    std::vector<std::string> args;
+    Verb verb;
+    std::optional<std::string> addr;
+    int family;
+    std::optional<uint16_t> port;
+    const char *text;
+};
+
+void PrintTo(const ListenCase &c, std::ostream *os)
+{
+    *os << case_name(0, c.args);
+}
+
+class ParsesListenSpec : public ::testing::TestWithParam<ListenCase> {};
+
+TEST_P(ParsesListenSpec, AddressAndPort)
+{
+    const ListenCase &c = GetParam();
+    Command cmd = parse(c.args);
+    EXPECT_EQ(cmd.object, Object::Listener);
+    EXPECT_EQ(cmd.verb, c.verb);
+    ASSERT_TRUE(cmd.listen.has_value());
+    EXPECT_EQ(cmd.listen->addr, c.addr);
+    if (c.addr) {
+        EXPECT_EQ(cmd.listen->family, c.family);
+    }
+    EXPECT_EQ(cmd.listen->port, c.port);
+    EXPECT_EQ(listen_spec_text(*cmd.listen), c.text);
+    EXPECT_FALSE(cmd.transport_id.has_value());
+}
+
+constexpr int v4 = AF_INET;
+constexpr int v6 = AF_INET6;
+
+INSTANTIATE_TEST_SUITE_P(
+    Forms, ParsesListenSpec,
+    ::testing::Values(
+        ListenCase{{"listener", "add"}, Verb::Add, std::nullopt, 0, std::nullopt, "*"},
+        ListenCase{{"listener", "add", "20050"}, Verb::Add, std::nullopt, 0, 20050, "*:20050"},
+        ListenCase{{"listener", "add", ":2049"}, Verb::Add, std::nullopt, 0, 2049, "*:2049"},
+        ListenCase{{"listener", "add", "*"}, Verb::Add, std::nullopt, 0, std::nullopt, "*"},
+        ListenCase{{"listener", "add", "*:1"}, Verb::Add, std::nullopt, 0, 1, "*:1"},
+        ListenCase{
+            {"listener", "add", "0.0.0.0:65535"}, Verb::Add, "0.0.0.0", v4, 65535, "0.0.0.0:65535"},
+        ListenCase{{"listener", "add", "[::]:20050"}, Verb::Add, "::", v6, 20050, "[::]:20050"},
+        ListenCase{{"listener", "add", "::"}, Verb::Add, "::", v6, std::nullopt, "[::]"},
+        ListenCase{{"listener", "del"}, Verb::Del, std::nullopt, 0, std::nullopt, "*"},
+        ListenCase{{"listener", "del", "10.99.0.1:20050"},
+                   Verb::Del,
+                   "10.99.0.1",
+                   v4,
+                   20050,
+                   "10.99.0.1:20050"},
+        ListenCase{
+            {"listener", "del", "fe80::0001"}, Verb::Del, "fe80::1", v6, std::nullopt, "[fe80::1]"},
+        ListenCase{{"listener", "del", "[::ffff:10.0.0.1]:7"},
+                   Verb::Del,
+                   "::ffff:10.0.0.1",
+                   v6,
+                   7,
+                   "[::ffff:10.0.0.1]:7"},
+        ListenCase{{"l", "d", "10.0.0.1"}, Verb::Del, "10.0.0.1", v4, std::nullopt, "10.0.0.1"}),
+    [](const auto &info) { return case_name(info.index, info.param.args); });
 
 TEST(Version, ShortAndLong)
 {
@@ -199,7 +311,37 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{{"module", "set"}, "unknown module command 'set'"},
         Bad{{"dev", "help", "x"}, "unexpected argument 'x' for 'dev help'"},
         Bad{{"help", "bogus"}, "unknown object 'bogus'"},
-        Bad{{"help", "dev", "x"}, "unexpected argument 'x' for 'help'"}),
+        Bad{{"help", "dev", "x"}, "unexpected argument 'x' for 'help'"},
+        Bad{{"transport", "show", "0"}, "invalid transport id '0': expected 1 to 4294967295"},
+        Bad{{"transport", "show", "4294967296"},
+            "invalid transport id '4294967296': expected 1 to 4294967295"},
+        Bad{{"transport", "show", "-1"}, "invalid transport id '-1': expected 1 to 4294967295"},
+        Bad{{"transport", "show", "1", "2"}, "unexpected argument '2' for 'transport show'"},
+        Bad{{"transport", "set"}, "unknown transport command 'set'"},
+        Bad{{"listener", "add", "10.99.0.1"},
+            "nfsd listens on every address: '10.99.0.1' cannot be given through "
+            "/proc/fs/nfsd/portlist; give '*' or leave the address out"},
+        Bad{{"listener", "add", "[fe80::1]:20050"},
+            "nfsd listens on every address: 'fe80::1' cannot be given through "
+            "/proc/fs/nfsd/portlist; give '*' or leave the address out"},
+        Bad{{"listener", "add", "*:0"}, "invalid port '0': expected 1 to 65535"},
+        Bad{{"listener", "add", "65536"}, "invalid port '65536': expected 1 to 65535"},
+        Bad{{"listener", "add", "*:x"}, "invalid port 'x': expected 1 to 65535"},
+        Bad{{"listener", "add", "*:"}, "invalid address '*:': no port after ':'"},
+        Bad{{"listener", "add", "host:20050"},
+            "invalid address 'host': expected *, an IPv4 address or an IPv6 address"},
+        Bad{{"listener", "add", "[10.0.0.1]:1"},
+            "invalid address '10.0.0.1': expected *, an IPv4 address or an IPv6 address"},
+        Bad{{"listener", "add", "[::1"}, "invalid address '[::1': missing ']'"},
+        Bad{{"listener", "add", "[::1]20050"},
+            "invalid address '[::1]20050': expected [ADDR]:PORT"},
+        Bad{{"listener", "add", ""}, "empty address"},
+        Bad{{"listener", "add", "*", "1"}, "unexpected argument '1' for 'listener add'"},
+        Bad{{"listener", "del", "id"}, "'id' needs a transport id"},
+        Bad{{"listener", "del", "id", "x"}, "invalid transport id 'x': expected 1 to 4294967295"},
+        Bad{{"listener", "del", "id", "1", "2"}, "unexpected argument '2' for 'listener del'"},
+        Bad{{"listener", "set"}, "unknown listener command 'set'"},
+        Bad{{"stats", "show", "x"}, "unexpected argument 'x' for 'stats show'"}),
     [](const auto &info) { return case_name(info.index, info.param.args); });
 
 TEST(UsageErrors, UnknownOption)

@@ -91,6 +91,50 @@ TEST(Requests, ModuleGet)
     EXPECT_TRUE(attr_types(msg).empty());
 }
 
+void expect_id(const MsgPtr &msg, uint32_t id)
+{
+    EXPECT_EQ(attr_types(msg), std::vector<int>{XRPCRDMA_A_TRANSPORT_ID});
+    const nlattr *attr = find_attr(msg, XRPCRDMA_A_TRANSPORT_ID);
+    ASSERT_NE(attr, nullptr);
+    EXPECT_EQ(nla_len(attr), 4);
+    EXPECT_EQ(nla_get_u32(attr), id);
+}
+
+TEST(Requests, TransportGet)
+{
+    MsgPtr msg = transport_get_request(test_family, 4000000000u);
+    expect_header(msg, XRPCRDMA_CMD_TRANSPORT_GET, NLM_F_REQUEST | NLM_F_ACK);
+    expect_id(msg, 4000000000u);
+}
+
+TEST(Requests, TransportDump)
+{
+    MsgPtr msg = transport_dump_request(test_family);
+    expect_header(msg, XRPCRDMA_CMD_TRANSPORT_GET, NLM_F_REQUEST | NLM_F_DUMP);
+    EXPECT_TRUE(attr_types(msg).empty());
+}
+
+TEST(Requests, ListenerDump)
+{
+    MsgPtr msg = listener_dump_request(test_family);
+    expect_header(msg, XRPCRDMA_CMD_LISTENER_GET, NLM_F_REQUEST | NLM_F_DUMP);
+    EXPECT_TRUE(attr_types(msg).empty());
+}
+
+TEST(Requests, ListenerDel)
+{
+    MsgPtr msg = listener_del_request(test_family, 2);
+    expect_header(msg, XRPCRDMA_CMD_LISTENER_DEL, NLM_F_REQUEST | NLM_F_ACK);
+    expect_id(msg, 2);
+}
+
+TEST(Requests, StatsGet)
+{
+    MsgPtr msg = stats_get_request(test_family);
+    expect_header(msg, XRPCRDMA_CMD_STATS_GET, NLM_F_REQUEST | NLM_F_ACK);
+    EXPECT_TRUE(attr_types(msg).empty());
+}
+
 TEST(Requests, SequenceAndPortLeftForSending)
 {
     MsgPtr msg = module_get_request(test_family);

@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include <sys/socket.h>
+
 #include <linux/xrpcrdma.h>
 
 #include "output.hpp"
@@ -247,6 +249,165 @@ TEST(ModuleJson, LargeCount)
     ModuleInfo info = module();
     info.live_objects = {{"device", ~0ULL}};
     EXPECT_EQ(module_json(info)["live_objects"].dump(), R"({"device":18446744073709551615})");
+}
+
+Transport listener4()
+{
+    Transport t;
+    t.id = 1;
+    t.role = XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER;
+    t.state = XRPCRDMA_TRANSPORT_STATE_LISTENING;
+    t.cls = "xrdma";
+    t.serv = "nfsd";
+    t.local = SockAddr{AF_INET, "0.0.0.0", 20050};
+    return t;
+}
+
+Transport listener6()
+{
+    Transport t = listener4();
+    t.id = 2;
+    t.local = SockAddr{AF_INET6, "::", 20050};
+    return t;
+}
+
+Transport connection()
+{
+    Transport t = listener4();
+    t.id = 3;
+    t.role = XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION;
+    t.state = XRPCRDMA_TRANSPORT_STATE_CONNECTED;
+    t.local = SockAddr{AF_INET, "10.99.0.1", 20050};
+    t.conn = ConnectionInfo{SockAddr{AF_INET, "10.99.0.1", 851},
+                            64,
+                            4096,
+                            4096,
+                            1024,
+                            2048,
+                            64,
+                            62,
+                            65,
+                            3,
+                            1,
+                            66,
+                            {{"calls-received", 12}, {"bad-headers", 0}}};
+    return t;
+}
+
+std::string transports_out(const std::vector<Transport> &list, OutputOptions opts)
+{
+    std::ostringstream out;
+    print_transports(out, list, opts);
+    return out.str();
+}
+
+std::string listeners_out(const std::vector<Transport> &list, OutputOptions opts)
+{
+    std::ostringstream out;
+    print_listeners(out, list, opts);
+    return out.str();
+}
+
+std::string stats_out(const Stats &stats, OutputOptions opts)
+{
+    std::ostringstream out;
+    print_stats(out, stats, opts);
+    return out.str();
+}
+
+TEST(TransportNames, RolesStatesAndEnds)
+{
+    EXPECT_EQ(transport_role_name(XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER), "server-listener");
+    EXPECT_EQ(transport_role_name(XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION),
+              "server-connection");
+    EXPECT_EQ(transport_role_name(XRPCRDMA_TRANSPORT_ROLE_CLIENT), "client");
+    EXPECT_EQ(transport_role_name(9), "9");
+    EXPECT_EQ(transport_state_name(XRPCRDMA_TRANSPORT_STATE_LISTENING), "listening");
+    EXPECT_EQ(transport_state_name(XRPCRDMA_TRANSPORT_STATE_CONNECTED), "connected");
+    EXPECT_EQ(transport_state_name(XRPCRDMA_TRANSPORT_STATE_CLOSING), "closing");
+    EXPECT_EQ(transport_state_name(3), "3");
+    EXPECT_EQ(format_sockaddr(SockAddr{AF_INET, "10.0.0.1", 7}), "10.0.0.1:7");
+    EXPECT_EQ(format_sockaddr(SockAddr{AF_INET6, "fe80::1", 20049}), "[fe80::1]:20049");
+}
+
+TEST(TransportText, ListenerAndConnection)
+{
+    EXPECT_EQ(transports_out({listener4(), listener6(), connection()}, text),
+              "1: server-listener class xrdma serv nfsd state listening local 0.0.0.0:20050\n"
+              "2: server-listener class xrdma serv nfsd state listening local [::]:20050\n"
+              "3: server-connection class xrdma serv nfsd state connected local "
+              "10.99.0.1:20050 peer 10.99.0.1:851 credits 64 inline_send 4096 inline_recv 4096 "
+              "peer_inline_send 1024 peer_inline_recv 2048\n");
+    EXPECT_EQ(transports_out({}, text), "");
+}
+
+TEST(TransportText, DetailsAddQueuesAndCounters)
+{
+    EXPECT_EQ(transport_text(connection(), true),
+              "3: server-connection class xrdma serv nfsd state connected local "
+              "10.99.0.1:20050 peer 10.99.0.1:851 credits 64 inline_send 4096 inline_recv 4096 "
+              "peer_inline_send 1024 peer_inline_recv 2048 sq_depth 64 sq_free 62 rq_depth 65 "
+              "sendctx_allocated 3 sendctx_free 1 recvctx_allocated 66\n"
+              "    stats: calls-received 12 bad-headers 0\n");
+    // A listener has nothing more to show.
+    EXPECT_EQ(transport_text(listener4(), true), transport_text(listener4(), false));
+}
+
+TEST(TransportJson, Connection)
+{
+    EXPECT_EQ(transports_out({connection()}, json),
+              R"([{"id":3,"role":"server-connection","class":"xrdma","serv":"nfsd",)"
+              R"("state":"connected","local_addr":"10.99.0.1","local_port":20050,)"
+              R"("peer_addr":"10.99.0.1","peer_port":851,"credits":64,"inline_send":4096,)"
+              R"("inline_recv":4096,"peer_inline_send":1024,"peer_inline_recv":2048,)"
+              R"("sq_depth":64,"sq_free":62,"rq_depth":65,"sendctx_allocated":3,)"
+              R"("sendctx_free":1,"recvctx_allocated":66,)"
+              R"("stats":{"calls-received":12,"bad-headers":0}}])"
+              "\n");
+}
+
+TEST(TransportJson, ListenerHasNoConnectionKeys)
+{
+    EXPECT_EQ(transport_json(listener6()).dump(),
+              R"({"id":2,"role":"server-listener","class":"xrdma","serv":"nfsd",)"
+              R"("state":"listening","local_addr":"::","local_port":20050})");
+    EXPECT_EQ(transports_out({}, json), "[]\n");
+}
+
+TEST(TransportJson, UnknownEnumsAreStrings)
+{
+    Transport t = listener4();
+    t.role = 9;
+    t.state = 8;
+    auto j = transport_json(t);
+    EXPECT_EQ(j["role"], "9");
+    EXPECT_EQ(j["state"], "8");
+}
+
+TEST(ListenerOutput, NoRole)
+{
+    EXPECT_EQ(listeners_out({listener4(), listener6()}, text),
+              "1: class xrdma serv nfsd state listening local 0.0.0.0:20050\n"
+              "2: class xrdma serv nfsd state listening local [::]:20050\n");
+    EXPECT_EQ(listeners_out({listener4()}, details), listeners_out({listener4()}, text));
+    EXPECT_EQ(listeners_out({listener4()}, json),
+              R"([{"id":1,"class":"xrdma","serv":"nfsd","state":"listening",)"
+              R"("local_addr":"0.0.0.0","local_port":20050}])"
+              "\n");
+    EXPECT_EQ(listeners_out({}, json), "[]\n");
+}
+
+TEST(StatsOutput, TextJsonAndDetails)
+{
+    Stats stats{{{"calls-received", 40}, {"bad-headers", 1}}};
+    EXPECT_EQ(stats_out(stats, text), "server: calls-received 40 bad-headers 1\n");
+    EXPECT_EQ(stats_out(stats, details), "server:\n"
+                                         "    calls-received 40\n"
+                                         "    bad-headers 1\n");
+    EXPECT_EQ(stats_out(stats, json), R"({"server":{"calls-received":40,"bad-headers":1}})"
+                                      "\n");
+    EXPECT_EQ(stats_text(Stats{}, false), "server: none\n");
+    EXPECT_EQ(stats_json(Stats{}).dump(), R"({"server":{}})");
 }
 
 } // namespace

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include <sys/socket.h>
+
 #include "errors.hpp"
 #include "helpers.hpp"
 #include "parse.hpp"
@@ -291,6 +293,195 @@ TEST(ParseModule, LiveObjectCountWrongSize)
     nla_put_u32(msg.get(), XRPCRDMA_A_LIVE_OBJECT_COUNT, 1);
     nla_nest_end(msg.get(), nest);
     EXPECT_THROW(parse_module(hdr(msg)), ProtocolError);
+}
+
+void expect_malformed_transport(const MsgPtr &msg, const std::string &needle)
+{
+    try {
+        parse_transport(hdr(msg));
+        FAIL() << "parsed a malformed transport reply";
+    } catch (const ProtocolError &e) {
+        EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+}
+
+TEST(ParseTransport, Listener)
+{
+    MsgPtr msg = transport_reply(false);
+    Transport t = parse_transport(hdr(msg));
+    EXPECT_EQ(t.id, 1u);
+    EXPECT_EQ(t.role, uint32_t(XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER));
+    EXPECT_EQ(t.state, uint32_t(XRPCRDMA_TRANSPORT_STATE_LISTENING));
+    EXPECT_EQ(t.cls, "xrdma");
+    EXPECT_EQ(t.serv, "nfsd");
+    EXPECT_EQ(t.local.family, AF_INET);
+    EXPECT_EQ(t.local.addr, "0.0.0.0");
+    EXPECT_EQ(t.local.port, 20050);
+    EXPECT_FALSE(t.conn.has_value());
+}
+
+TEST(ParseTransport, ConnectionInHostOrder)
+{
+    MsgPtr msg = transport_reply(true);
+    Transport t = parse_transport(hdr(msg));
+    EXPECT_EQ(t.id, 3u);
+    EXPECT_EQ(t.local.addr, "10.99.0.1");
+    ASSERT_TRUE(t.conn.has_value());
+    const ConnectionInfo &c = *t.conn;
+    EXPECT_EQ(c.peer.family, AF_INET);
+    EXPECT_EQ(c.peer.addr, "10.99.0.1");
+    EXPECT_EQ(c.peer.port, 851);
+    EXPECT_EQ(c.credits, 64u);
+    EXPECT_EQ(c.inline_send, 4096u);
+    EXPECT_EQ(c.inline_recv, 4096u);
+    EXPECT_EQ(c.peer_inline_send, 1024u);
+    EXPECT_EQ(c.peer_inline_recv, 2048u);
+    EXPECT_EQ(c.sq_depth, 64u);
+    EXPECT_EQ(c.sq_free, 62u);
+    EXPECT_EQ(c.rq_depth, 65u);
+    EXPECT_EQ(c.sendctx_allocated, 3u);
+    EXPECT_EQ(c.sendctx_free, 1u);
+    EXPECT_EQ(c.recvctx_allocated, 66u);
+    ASSERT_EQ(c.stats.size(), 2u);
+    EXPECT_EQ(c.stats[0].name, "calls-received");
+    EXPECT_EQ(c.stats[0].count, 12u);
+    EXPECT_EQ(c.stats[1].name, "bad-headers");
+}
+
+TEST(ParseTransport, Ipv6Ends)
+{
+    MsgPtr msg =
+        transport_reply(true, {XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4, XRPCRDMA_A_TRANSPORT_PEER_ADDR4});
+    unsigned char any[16] = {}, peer[16] = {0xfe, 0x80};
+    peer[15] = 1;
+    put_raw(msg.get(), XRPCRDMA_A_TRANSPORT_LOCAL_ADDR6, any, 16);
+    put_raw(msg.get(), XRPCRDMA_A_TRANSPORT_PEER_ADDR6, peer, 16);
+    Transport t = parse_transport(hdr(msg));
+    EXPECT_EQ(t.local.family, AF_INET6);
+    EXPECT_EQ(t.local.addr, "::");
+    EXPECT_EQ(t.conn->peer.family, AF_INET6);
+    EXPECT_EQ(t.conn->peer.addr, "fe80::1");
+}
+
+TEST(ParseTransport, ListenerGetReplyOfAConnectionIsBrief)
+{
+    MsgPtr msg = transport_reply(false, {XRPCRDMA_A_TRANSPORT_ROLE}, XRPCRDMA_CMD_LISTENER_GET);
+    nla_put_u32(msg.get(), XRPCRDMA_A_TRANSPORT_ROLE, XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION);
+    EXPECT_FALSE(parse_transport(hdr(msg)).conn.has_value());
+}
+
+TEST(ParseTransport, ConnectionWithoutItsAttributes)
+{
+    MsgPtr msg = transport_reply(false, {XRPCRDMA_A_TRANSPORT_ROLE});
+    nla_put_u32(msg.get(), XRPCRDMA_A_TRANSPORT_ROLE, XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION);
+    expect_malformed_transport(msg, "a connection without its connection attributes");
+}
+
+TEST(ParseTransport, ListenerWithConnectionAttributes)
+{
+    MsgPtr msg = transport_reply(false);
+    nla_put_u32(msg.get(), XRPCRDMA_A_TRANSPORT_CREDITS, 64);
+    expect_malformed_transport(msg, "a listener with connection attributes");
+}
+
+TEST(ParseTransport, BothAddressFamilies)
+{
+    MsgPtr msg = transport_reply(false);
+    unsigned char any[16] = {};
+    put_raw(msg.get(), XRPCRDMA_A_TRANSPORT_LOCAL_ADDR6, any, 16);
+    expect_malformed_transport(msg, "local has both an IPv4 and an IPv6 address");
+}
+
+TEST(ParseTransport, NoAddress)
+{
+    expect_malformed_transport(transport_reply(false, {XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4}),
+                               "local has no address");
+}
+
+TEST(ParseTransport, ShortIpv6Address)
+{
+    MsgPtr msg = transport_reply(false, {XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4});
+    unsigned char any[15] = {};
+    put_raw(msg.get(), XRPCRDMA_A_TRANSPORT_LOCAL_ADDR6, any, 15);
+    expect_malformed_transport(msg, "invalid attribute");
+}
+
+TEST(ParseTransport, PortWrongSize)
+{
+    MsgPtr msg = transport_reply(false, {XRPCRDMA_A_TRANSPORT_LOCAL_PORT});
+    nla_put_u32(msg.get(), XRPCRDMA_A_TRANSPORT_LOCAL_PORT, 20050);
+    expect_malformed_transport(msg, "invalid attribute");
+}
+
+class MissingTransportAttr : public ::testing::TestWithParam<std::pair<int, const char *>> {};
+
+TEST_P(MissingTransportAttr, IsAnError)
+{
+    expect_malformed_transport(transport_reply(true, {GetParam().first}), GetParam().second);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Required, MissingTransportAttr,
+    ::testing::Values(
+        std::make_pair(XRPCRDMA_A_TRANSPORT_ID, "missing attribute id"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_ROLE, "missing attribute role"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_STATE, "missing attribute state"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_CLASS, "missing attribute class"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_SERV, "missing attribute serv"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_LOCAL_PORT, "missing attribute local-port"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_PEER_ADDR4, "peer has no address"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_PEER_PORT, "missing attribute peer-port"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_CREDITS, "missing attribute credits"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_INLINE_SEND, "missing attribute inline-send"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, "missing attribute peer-inline-recv"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_SQ_FREE, "missing attribute sq-free"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
+                       "missing attribute recvctx-allocated"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_STAT, "missing attribute stat")),
+    [](const auto &info) { return "type" + std::to_string(info.param.first); });
+
+TEST(ParseTransport, StatWithoutValue)
+{
+    MsgPtr msg = transport_reply(true);
+    nlattr *nest = nla_nest_start(msg.get(), XRPCRDMA_A_TRANSPORT_STAT);
+    nla_put_string(msg.get(), XRPCRDMA_A_STAT_NAME, "sq-starves");
+    nla_nest_end(msg.get(), nest);
+    expect_malformed_transport(msg, "stat: missing attribute value");
+}
+
+TEST(ParseTransport, UnknownAttributesIgnored)
+{
+    MsgPtr msg = transport_reply(true);
+    nla_put_u32(msg.get(), XRPCRDMA_A_TRANSPORT_MAX + 3, 1);
+    EXPECT_EQ(parse_transport(hdr(msg)).id, 3u);
+}
+
+TEST(ParseStats, Complete)
+{
+    MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_STATS_GET);
+    put_stat(msg.get(), XRPCRDMA_A_STATS_STAT, "calls-received", 1ULL << 40);
+    put_stat(msg.get(), XRPCRDMA_A_STATS_STAT, "rdma-errors-sent", 2);
+    Stats stats = parse_stats(hdr(msg));
+    ASSERT_EQ(stats.server.size(), 2u);
+    EXPECT_EQ(stats.server[0].name, "calls-received");
+    EXPECT_EQ(stats.server[0].count, 1ULL << 40);
+    EXPECT_EQ(stats.server[1].name, "rdma-errors-sent");
+    EXPECT_EQ(stats.server[1].count, 2u);
+}
+
+TEST(ParseStats, NoCountersIsAnError)
+{
+    MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_STATS_GET);
+    EXPECT_THROW(parse_stats(hdr(msg)), ProtocolError);
+}
+
+TEST(ParseStats, StatWithoutName)
+{
+    MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_STATS_GET);
+    nlattr *nest = nla_nest_start(msg.get(), XRPCRDMA_A_STATS_STAT);
+    nla_put_u64(msg.get(), XRPCRDMA_A_STAT_VALUE, 1);
+    nla_nest_end(msg.get(), nest);
+    EXPECT_THROW(parse_stats(hdr(msg)), ProtocolError);
 }
 
 } // namespace

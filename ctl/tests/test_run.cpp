@@ -8,6 +8,9 @@
 #include <functional>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+#include <sys/socket.h>
+
 #include <linux/xrpcrdma.h>
 
 #include "argv.hpp"
@@ -24,7 +27,31 @@ struct Script {
     std::vector<std::string> calls;
     std::function<void()> fail; // called by each operation: may throw
     std::vector<std::string> warnings;
+    uint32_t mode = XRPCRDMA_MODE_SIDEBYSIDE;
 };
+
+Transport listener(uint32_t id, int family, const char *addr, uint16_t port)
+{
+    Transport t;
+    t.id = id;
+    t.role = XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER;
+    t.state = XRPCRDMA_TRANSPORT_STATE_LISTENING;
+    t.cls = "xrdma";
+    t.serv = "nfsd";
+    t.local = SockAddr{family, addr, port};
+    return t;
+}
+
+Transport connection()
+{
+    Transport t = listener(3, AF_INET, "10.99.0.1", 20050);
+    t.role = XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION;
+    t.state = XRPCRDMA_TRANSPORT_STATE_CONNECTED;
+    ConnectionInfo c{SockAddr{AF_INET, "10.99.0.1", 851}, 64, 4096, 4096, 4096, 4096, 64, 63, 64,
+                     2, 1, 65, {{"calls-received", 12}, {"bad-headers", 0}}};
+    t.conn = c;
+    return t;
+}
 
 Device rxe0()
 {
@@ -56,7 +83,33 @@ public:
     ModuleInfo get_module() override
     {
         call("module");
-        return ModuleInfo{"0.1.0", "6.12.9", XRPCRDMA_MODE_SIDEBYSIDE, {{"device", 2}}};
+        return ModuleInfo{"0.1.0", "6.12.9", script_.mode, {{"device", 2}}};
+    }
+    std::vector<Transport> list_transports() override
+    {
+        call("transports");
+        return {listener(1, AF_INET, "0.0.0.0", 20050), connection()};
+    }
+    Transport get_transport(uint32_t id) override
+    {
+        call("transport " + std::to_string(id));
+        return connection();
+    }
+    std::vector<Transport> list_listeners() override
+    {
+        call("listeners");
+        return {listener(1, AF_INET, "0.0.0.0", 20050), listener(2, AF_INET6, "::", 20050),
+                listener(4, AF_INET, "0.0.0.0", 2050)};
+    }
+    void delete_listener(uint32_t id) override { call("del " + std::to_string(id)); }
+    Stats get_stats() override
+    {
+        call("stats");
+        return Stats{{{"calls-received", 40}, {"bad-headers", 1}}};
+    }
+    void add_nfsd_listener(const std::string &cls, uint16_t port) override
+    {
+        call("add " + cls + " " + std::to_string(port));
     }
     std::vector<std::string> take_warnings() override { return std::move(script_.warnings); }
 
@@ -136,6 +189,135 @@ TEST_F(Run, ModuleShow)
                      "\n");
     r = run_tool({"mod"});
     EXPECT_EQ(r.out, "xrpcrdma version 0.1.0 kernel 6.12.9 mode sidebyside\nlive objects: device 2\n");
+}
+
+TEST_F(Run, TransportShowText)
+{
+    Result r = run_tool({"transport"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "1: server-listener class xrdma serv nfsd state listening local 0.0.0.0:20050\n"
+                     "3: server-connection class xrdma serv nfsd state connected local "
+                     "10.99.0.1:20050 peer 10.99.0.1:851 credits 64 inline_send 4096 inline_recv "
+                     "4096 peer_inline_send 4096 peer_inline_recv 4096\n");
+    EXPECT_EQ(script.calls, std::vector<std::string>{"transports"});
+}
+
+TEST_F(Run, TransportShowIdJsonDetails)
+{
+    Result r = run_tool({"-j", "tr", "sh", "3"});
+    EXPECT_EQ(r.code, 0);
+    auto j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j.is_array());
+    ASSERT_EQ(j.size(), 1u);
+    EXPECT_EQ(j[0]["peer_addr"], "10.99.0.1");
+    EXPECT_EQ(j[0]["stats"]["calls-received"], 12);
+    EXPECT_EQ(script.calls, std::vector<std::string>{"transport 3"});
+    r = run_tool({"-d", "xprt", "show", "3"});
+    EXPECT_NE(r.out.find("\n    stats: calls-received 12 bad-headers 0\n"), std::string::npos)
+        << r.out;
+}
+
+TEST_F(Run, ListenerShow)
+{
+    Result r = run_tool({"listener"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "1: class xrdma serv nfsd state listening local 0.0.0.0:20050\n"
+                     "2: class xrdma serv nfsd state listening local [::]:20050\n"
+                     "4: class xrdma serv nfsd state listening local 0.0.0.0:2050\n");
+    EXPECT_EQ(script.calls, std::vector<std::string>{"listeners"});
+}
+
+TEST_F(Run, ListenerAddDefaultPortFollowsTheMode)
+{
+    Result r = run_tool({"listener", "add"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"module", "add xrdma 20050"}));
+
+    script.calls.clear();
+    script.mode = XRPCRDMA_MODE_DROPIN;
+    r = run_tool({"l", "a", "*"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"module", "add rdma 20049"}));
+}
+
+TEST_F(Run, ListenerAddPort)
+{
+    Result r = run_tool({"listener", "add", "[::]:2050"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"module", "add xrdma 2050"}));
+}
+
+TEST_F(Run, ListenerAddUnknownMode)
+{
+    script.mode = 7;
+    Result r = run_tool({"listener", "add"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "rdmactl: the module runs in a mode this rdmactl does not know (7)\n");
+    EXPECT_EQ(script.calls, std::vector<std::string>{"module"});
+}
+
+TEST_F(Run, ListenerAddSpecificAddressRefusedWithoutAClient)
+{
+    Result r = run_tool({"listener", "add", "10.99.0.1:20050"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("nfsd listens on every address"), std::string::npos) << r.err;
+    EXPECT_EQ(clients_made, 0);
+}
+
+TEST_F(Run, ListenerAddRefusedByNfsd)
+{
+    script.fail = [&] {
+        if (script.calls.back().rfind("add ", 0) == 0)
+            throw Error("cannot open /proc/fs/nfsd/portlist: Permission denied");
+    };
+    Result r = run_tool({"listener", "add"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "rdmactl: cannot open /proc/fs/nfsd/portlist: Permission denied\n");
+}
+
+TEST_F(Run, ListenerDelEveryAddressOnTheDefaultPort)
+{
+    Result r = run_tool({"listener", "del"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"module", "listeners", "del 1", "del 2"}));
+}
+
+TEST_F(Run, ListenerDelOneAddress)
+{
+    Result r = run_tool({"listener", "del", "[::]:20050"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"module", "listeners", "del 2"}));
+    script.calls.clear();
+    r = run_tool({"listener", "del", "*:2050"});
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"module", "listeners", "del 4"}));
+}
+
+TEST_F(Run, ListenerDelById)
+{
+    Result r = run_tool({"listener", "del", "id", "7"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(script.calls, std::vector<std::string>{"del 7"});
+}
+
+TEST_F(Run, ListenerDelNoMatch)
+{
+    Result r = run_tool({"listener", "del", "10.0.0.9"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "rdmactl: no xrdma listener on 10.0.0.9:20050\n");
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"module", "listeners"}));
+}
+
+TEST_F(Run, StatsShow)
+{
+    Result r = run_tool({"stats"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "server: calls-received 40 bad-headers 1\n");
+    r = run_tool({"-j", "stats", "show"});
+    EXPECT_EQ(r.out, R"({"server":{"calls-received":40,"bad-headers":1}})"
+                     "\n");
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"stats", "stats"}));
 }
 
 TEST_F(Run, KernelErrorWithMessage)

@@ -1,0 +1,233 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The server's transports as netlink shows them, with a real nfsd and an
+# NFSv3 mount: rdmactl listener add makes nfsd listen on the module's class
+# (refused unprivileged, and twice), transport show lists the listeners and
+# the one connection with its peer, credits, inline sizes and counters,
+# ynl cli.py sees the same, listener del stops the listeners (refused
+# unprivileged) while the connection stays up, and once the mount and the
+# server are gone no transport is left but the module-wide counters are.
+#
+# Runs after svc_nfs.sh, which leaves the module loaded side by side with
+# rpcrdma; it reloads it that way itself when it is not.
+set -u
+source "$(dirname "$0")/nfs_lib.sh"
+
+need_env XR_TESTHOST XR_MODULE XR_RDMA_DEV XR_ADDR
+need_rdmactl
+
+skip_all() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit 4
+}
+
+[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+missing=$(nfs_missing_tools)
+[ -z "$missing" ] || skip_all "missing: ${missing//$'\n'/ }"
+
+CLASS=xrdma
+PORT=20050
+MNT=$NFS_RUN/mnt
+OUT=$(mktemp)
+ERR=$(mktemp)
+
+cleanup() {
+	nfs_server_stop >/dev/null 2>&1
+	rm -f "$OUT" "$ERR"
+}
+trap cleanup EXIT
+
+# expect RC CMD...: run CMD, stdout to $OUT, stderr to $ERR, check exit code.
+expect() {
+	local want=$1 rc=0
+
+	shift
+	"$@" >"$OUT" 2>"$ERR" || rc=$?
+	[ "$rc" -eq "$want" ] && return 0
+	echo "# '$*' exited $rc, expected $want"
+	sed 's/^/# stdout: /' "$OUT"
+	sed 's/^/# stderr: /' "$ERR"
+	return 1
+}
+
+# json_check EXPR: EXPR (Python, over d, the JSON in $OUT) holds.
+json_check() {
+	python3 - "$OUT" "$1" <<'PY' || fail "JSON check failed: $1: $(cat "$OUT")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+listeners = [t for t in d if isinstance(d, list) and t.get("role") == "server-listener"]
+conns = [t for t in d if isinstance(d, list) and t.get("role") == "server-connection"]
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+}
+
+unprivileged() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"
+}
+
+module_mode() {
+	"$RDMACTL" -j module show | python3 -c "import json,sys; print(json.load(sys.stdin)['mode'])"
+}
+
+server_start() {
+	if [ "$(module_mode 2>/dev/null)" != sidebyside ] || [ ! -d /sys/module/rpcrdma ]; then
+		echo "# reloading xrpcrdma side by side with rpcrdma"
+		if module_loaded; then
+			rmmod xrpcrdma || fail "rmmod" || return 1
+		fi
+		modprobe rpcrdma || fail "modprobe rpcrdma" || return 1
+		insmod "$XR_MODULE" || fail "insmod" || return 1
+	fi
+	[ "$(module_mode)" = sidebyside ] || fail "mode $(module_mode), expected sidebyside" ||
+		return 1
+	nfs_server_start
+}
+
+listener_add_unprivileged() {
+	expect 1 unprivileged "$RDMACTL" listener add || return 1
+	grep -q "Permission denied" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
+	expect 0 "$RDMACTL" -j listener show || return 1
+	json_check "d == []"
+}
+
+listener_add() {
+	expect 0 "$RDMACTL" listener add || return 1
+	nfs_portlist_has "$CLASS" "$PORT" ||
+		fail "'$CLASS $PORT' not in portlist: $(tr '\n' ' ' <"$NFSD_FS/portlist")" || return 1
+	expect 0 "$RDMACTL" -j listener show || return 1
+	json_check "sorted(l['local_addr'] for l in d) == ['0.0.0.0', '::'] and \
+all(l['local_port'] == $PORT and l['class'] == '$CLASS' and l['serv'] == 'nfsd' and \
+l['state'] == 'listening' for l in d)" || return 1
+	expect 0 "$RDMACTL" listener show || return 1
+	grep -Eq "^[0-9]+: class $CLASS serv nfsd state listening local 0\.0\.0\.0:$PORT$" "$OUT" ||
+		fail "text: $(cat "$OUT")"
+}
+
+listener_add_twice() {
+	expect 1 "$RDMACTL" listener add "*:$PORT" || return 1
+	grep -q "nfsd refused '$CLASS $PORT': .* (does something listen on that port already?)" "$ERR" ||
+		fail "stderr: $(cat "$ERR")"
+}
+
+traffic() {
+	nfs_write_verify "$MNT" 1 stats-data || return 1
+	[ "$(nfs_count_entries "$MNT")" -ge 1 ] || fail "empty listing"
+}
+
+# The listeners and exactly one connection, from the client's address,
+# with the sizes the server grants and counters that moved.
+transport_show() {
+	local id
+
+	expect 0 "$RDMACTL" -j transport show || return 1
+	json_check "len(listeners) == 2 and len(conns) == 1" || return 1
+	json_check "conns[0]['peer_addr'] == '$XR_ADDR' and conns[0]['local_port'] == $PORT and \
+conns[0]['state'] == 'connected' and conns[0]['serv'] == 'nfsd' and conns[0]['class'] == '$CLASS'" ||
+		return 1
+	json_check "conns[0]['credits'] == 64 and conns[0]['inline_send'] == 4096 and \
+conns[0]['inline_recv'] == 4096 and conns[0]['peer_inline_send'] >= 1024 and \
+conns[0]['peer_inline_recv'] >= 1024 and conns[0]['sq_depth'] == 64 and conns[0]['rq_depth'] == 64" ||
+		return 1
+	json_check "conns[0]['stats']['calls-received'] > 0 and \
+conns[0]['stats']['replies-inline'] > 0 and conns[0]['stats']['bad-headers'] == 0 and \
+conns[0]['stats']['send-errors'] == 0 and conns[0]['stats']['recv-errors'] == 0" || return 1
+	python3 -c "import json; d = json.load(open('$OUT')); \
+print('# connection:', [t for t in d if t['role'] == 'server-connection'][0])"
+
+	id=$(python3 -c "import json; d = json.load(open('$OUT')); \
+print([t['id'] for t in d if t['role'] == 'server-connection'][0])")
+	expect 0 "$RDMACTL" -d transport show "$id" || return 1
+	grep -Eq "^$id: server-connection class $CLASS serv nfsd state connected .*peer $XR_ADDR:[0-9]+ credits 64 " "$OUT" ||
+		fail "text: $(cat "$OUT")" || return 1
+	grep -Eq "^    stats: calls-received [1-9][0-9]* replies-inline [1-9]" "$OUT" ||
+		fail "text: $(cat "$OUT")"
+}
+
+stats_show() {
+	expect 0 "$RDMACTL" -j stats show || return 1
+	json_check "d['server']['calls-received'] > 0 and d['server']['bad-headers'] == 0 and \
+d['server']['replies-inline'] <= d['server']['calls-received']" || return 1
+	expect 0 "$RDMACTL" stats show || return 1
+	grep -Eq "^server: calls-received [1-9]" "$OUT" || fail "text: $(cat "$OUT")"
+}
+
+ynl_transports() {
+	local rc
+
+	"$(dirname "$0")/ynl_cli.sh" dump_transports get_stats | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	[ "$rc" -ne 4 ] || return 4
+	return "$rc"
+}
+
+listener_del_unprivileged() {
+	expect 1 unprivileged "$RDMACTL" listener del || return 1
+	grep -q "Operation not permitted" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
+	expect 0 "$RDMACTL" -j listener show || return 1
+	json_check "len(d) == 2"
+}
+
+no_listener_left() {
+	"$RDMACTL" -j listener show >"$OUT" 2>"$ERR" &&
+		python3 -c "import json,sys; sys.exit(0 if json.load(open('$OUT')) == [] else 1)"
+}
+
+# The listeners go; the connection accepted on one of them stays.
+listener_del() {
+	expect 0 "$RDMACTL" listener del || return 1
+	wait_for 20 no_listener_left || fail "listeners left: $(cat "$OUT")" || return 1
+	! nfs_portlist_has "$CLASS" "$PORT" ||
+		fail "'$CLASS $PORT' still in portlist" || return 1
+	expect 0 "$RDMACTL" -j transport show || return 1
+	json_check "len(conns) == 1 and conns[0]['state'] == 'connected' and not listeners"
+}
+
+io_after_listener_del() {
+	local got
+
+	nfs_drop_caches
+	got=$(nfs_read_sha256 "$MNT/stats-data" 1) || fail "reading back" || return 1
+	[ -n "$got" ] || fail "no data"
+}
+
+listener_del_none_left() {
+	expect 1 "$RDMACTL" listener del || return 1
+	grep -q "no $CLASS listener on \*:$PORT" "$ERR" || fail "stderr: $(cat "$ERR")"
+}
+
+no_connection_left() {
+	"$RDMACTL" -j transport show >"$OUT" 2>"$ERR" &&
+		python3 -c "import json,sys; sys.exit(0 if json.load(open('$OUT')) == [] else 1)"
+}
+
+umount_closes() {
+	nfs_umount "$MNT" || return 1
+	wait_for 30 no_connection_left || fail "transports left: $(cat "$OUT")"
+}
+
+# Nothing is listed after the server stops; the totals keep what was counted.
+server_stop() {
+	nfs_server_stop || fail "server stop" || return 1
+	wait_for 30 no_connection_left || fail "transports left: $(cat "$OUT")" || return 1
+	expect 0 "$RDMACTL" -j stats show || return 1
+	json_check "d['server']['calls-received'] > 0 and d['server']['replies-inline'] > 0"
+}
+
+ktap_header 15
+run_test server_start server_start
+run_test listener_add_unprivileged_refused listener_add_unprivileged
+run_test listener_add listener_add
+run_test listener_add_twice_refused listener_add_twice
+run_test mount_v3 nfs_mount 3 "$PORT" "$MNT" rsize=1024,wsize=1024
+run_test traffic traffic
+run_test transport_show transport_show
+run_test stats_show stats_show
+run_test ynl_dump_transports_and_stats ynl_transports
+run_test listener_del_unprivileged_refused listener_del_unprivileged
+run_test listener_del listener_del
+run_test io_after_listener_del io_after_listener_del
+run_test listener_del_none_left listener_del_none_left
+run_test umount_closes_the_connection umount_closes
+run_test server_stop_leaves_no_transport server_stop
+ktap_finish
