@@ -7,10 +7,11 @@
 #include <string>
 
 #include "output.hpp"
+#include "ping.hpp"
 
 namespace rdmactl {
 
-enum class Object { None, Dev, Module };
+enum class Object { None, Dev, Module, Ping };
 enum class Verb { Show, Set, Help };
 enum class Action {
     Run,     // object + verb
@@ -25,6 +26,7 @@ struct Command {
     Verb verb = Verb::Show;
     std::optional<std::string> dev_name; // dev show [NAME], dev set NAME
     std::optional<bool> enabled;         // dev set NAME enabled {on|off}
+    PingOptions ping;                    // ping ...
 };
 
 // Throws UsageError with a message for anything it cannot make sense of.
