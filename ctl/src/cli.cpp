@@ -300,7 +300,7 @@ std::string usage(Object object)
     return "Usage: rdmactl [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
            "       rdmactl help [OBJECT]\n"
            "       rdmactl [OPTIONS] ping [PING-OPTIONS] ADDR[:PORT]\n"
-           "where  OBJECT := { dev | module | ping }\n"
+           "where  OBJECT := { dev | module }\n"
            "Objects and commands may be shortened to a unique prefix (rdmactl d sh).\n"
            "\n"
            "Options (before or after the object):\n"
