@@ -83,11 +83,6 @@ struct Slots {
     }
 };
 
-const char *cm_event_name(rdma_cm_event_type type)
-{
-    return rdma_event_str(type);
-}
-
 class RdmaConnection final : public Connection {
 public:
     explicit RdmaConnection(const ConnectParams &params) : params_(params) {}
@@ -193,7 +188,7 @@ void RdmaConnection::expect_cm_event(Clock::time_point deadline, rdma_cm_event_t
         throw Error(target() + " is unreachable" + status);
     default:
         throw Error(std::string("unexpected connection manager event ") +
-                    cm_event_name(ev.type) + status + " waiting for " + waiting_for);
+                    rdma_event_str(ev.type) + status + " waiting for " + waiting_for);
     }
 }
 
@@ -329,8 +324,9 @@ void RdmaConnection::poll_cq()
                 size_t len = std::min<size_t>(wc.byte_len, recv_.size);
                 pending_.push_back(ConnEvent{ConnEvent::Kind::Received,
                                              std::vector<uint8_t>(data, data + len), "", now});
-                if (!down_)
-                    post_recv(slot);
+                if (!down_ && rdma_post_recv(id_, reinterpret_cast<void *>(uintptr_t(slot)),
+                                             recv_.at(slot), recv_.size, recv_.mr))
+                    closed(errno_text("re-posting a Receive"));
             } else if (wc.status == IBV_WC_WR_FLUSH_ERR) {
                 closed("the connection was closed");
             } else {
