@@ -269,6 +269,7 @@ const std::vector<ObjectSpec> &grammar()
         {Object::Module,
          {"module", "mod"},
          {{"show", Verb::Show, no_args}, {"help", Verb::Help, no_args}}},
+<<<<<<< HEAD
         {Object::Transport,
          {"transport", "xprt"},
          {{"show", Verb::Show, transport_show_args}, {"help", Verb::Help, no_args}}},
@@ -281,6 +282,10 @@ const std::vector<ObjectSpec> &grammar()
         {Object::Stats,
          {"stats", "statistics"},
          {{"show", Verb::Show, no_args}, {"help", Verb::Help, no_args}}},
+=======
+        // ping has options of its own: parse_command_line() hands them over.
+        {Object::Ping, {"ping"}, {{"help", Verb::Help, no_args}}},
+>>>>>>> ping
     };
     return objects;
 }
@@ -342,10 +347,27 @@ void object_command(Command &cmd, Words &words)
     verb.parse_args(cmd, words, std::string(spec.names.front()) + ' ' + verb.name);
 }
 
+// Where "ping" is the object, its index in argv, else 0. Only the options
+// before it are rdmactl's: ping's own (-c, -V, ...) go to parse_ping_args().
+int ping_index(int argc, const char *const *argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1])
+            continue;
+        try {
+            return lookup_object(argv[i], false) == int(Object::Ping) ? i : 0;
+        } catch (const UsageError &) {
+            return 0;
+        }
+    }
+    return 0;
+}
+
 } // namespace
 
 Command parse_command_line(int argc, const char *const *argv)
 {
+    int ping_at = ping_index(argc, argv);
     CLI::App app{"rdmactl"};
     app.set_help_flag(); // usage() is ours
     bool help = false, version = false;
@@ -358,9 +380,16 @@ Command parse_command_line(int argc, const char *const *argv)
     app.add_flag("-h,--help", help);
     app.add_option("words", words);
     try {
-        app.parse(argc, argv);
+        app.parse(ping_at ? ping_at : argc, argv);
     } catch (const CLI::ParseError &e) {
         throw UsageError(e.what());
+    }
+    if (ping_at && !version && !help) {
+        cmd.object = Object::Ping;
+        cmd.ping = parse_ping_args({argv + ping_at + 1, argv + argc}, cmd.output);
+        if (cmd.ping.help)
+            cmd.action = Action::Help;
+        return cmd;
     }
 
     Words rest(std::move(words));
@@ -369,7 +398,9 @@ Command parse_command_line(int argc, const char *const *argv)
     } else if (help) {
         // "rdmactl dev --help" shows the usage of dev.
         cmd.action = Action::Help;
-        if (!rest.empty())
+        if (ping_at)
+            cmd.object = Object::Ping;
+        else if (!rest.empty())
             cmd.object = static_cast<Object>(lookup_object(rest.next(), false));
     } else if (rest.empty()) {
         throw UsageError("no object given");
@@ -401,6 +432,7 @@ std::string usage(Object object)
         return "Usage: rdmactl [OPTIONS] module [show]\n"
                "       rdmactl module help\n"
                "The object may also be spelt 'mod'.\n";
+<<<<<<< HEAD
     case Object::Transport:
         return "Usage: rdmactl [OPTIONS] transport [show [ID]]\n"
                "       rdmactl transport help\n"
@@ -422,12 +454,21 @@ std::string usage(Object object)
                "       rdmactl stats help\n"
                "The server's counters for the whole module, connections gone included.\n"
                "The object may also be spelt 'statistics'.\n";
+=======
+    case Object::Ping:
+        return ping_usage();
+>>>>>>> ping
     case Object::None:
         break;
     }
     return "Usage: rdmactl [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
            "       rdmactl help [OBJECT]\n"
+<<<<<<< HEAD
            "where  OBJECT := { dev | module | transport | listener | stats }\n"
+=======
+           "       rdmactl [OPTIONS] ping [PING-OPTIONS] ADDR[:PORT]\n"
+           "where  OBJECT := { dev | module }\n"
+>>>>>>> ping
            "Objects and commands may be shortened to a unique prefix (rdmactl d sh).\n"
            "\n"
            "Options (before or after the object):\n"

@@ -9,6 +9,7 @@
 #include "cli.hpp"
 #include "errors.hpp"
 #include "output.hpp"
+#include "rpcrdma_conn.hpp"
 
 namespace rdmactl {
 
@@ -189,6 +190,8 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
         break;
     }
     try {
+        if (cmd.object == Object::Ping) // no netlink: RPC-over-RDMA itself
+            return run_ping(cmd.ping, cmd.output, out, err, connect_rdma);
         return execute(cmd, out, err, make_client);
     } catch (const std::exception &e) {
         // Not expected (e.g. out of memory); still no crash.

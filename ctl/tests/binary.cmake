@@ -21,6 +21,11 @@ check_run(2 err "rdmactl: 'dev set' needs a device name" dev set)
 check_run(2 err "rdmactl: no object given")
 check_run(0 out "Usage: rdmactl [OPTIONS] listener" listener help)
 check_run(2 err "rdmactl: nfsd listens on every address" listener add 10.0.0.1:20050)
+check_run(0 out "Usage: rdmactl [-j [-p]] ping" ping help)
+check_run(2 err "rdmactl: 'ping' needs an address" ping)
+check_run(2 err "rdmactl: invalid count 'x'" ping -c x 10.0.0.1)
+# No RDMA server there (nor, mostly, an RDMA device): an error, in bounded time.
+check_run(1 err "rdmactl: " ping -t 2 -c 1 127.0.0.1:9)
 
 # Without the module the family is missing; with it, the command works.
 execute_process(COMMAND ${RDMACTL} dev show RESULT_VARIABLE rc ERROR_VARIABLE err)

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+// `rdmactl ping`: RPC NULL calls over RPC-over-RDMA version 1 to any
+// RPC/RDMA server, with ping-like latency output; and --raw, which sends
+// caller-made bytes as one RDMA Send and reports what the server did.
+//
+// This file holds what needs no RDMA: options, the ping and raw sessions
+// over an abstract Connection (tests drive them with a fake), latency
+// statistics and the output. The librdmacm connection is rpcrdma_conn.*.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "output.hpp"
+
+namespace rdmactl {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr uint16_t ping_default_port = 20049;
+
+// What --raw's caller expects to happen (exit 0 when it does).
+enum class Expect { Any, Error, Disconnect, Reply, ErrorOrDisconnect, None };
+
+struct PingOptions {
+    bool help = false;
+    std::string host; // without brackets
+    uint16_t port = ping_default_port;
+    uint32_t count = 5;
+    double interval = 0.2; // seconds between calls
+    uint32_t program = 100003;
+    uint32_t version = 3;
+    double timeout = 5; // seconds, for each reply and for connecting
+    bool burst = false; // every call at once, credits ignored
+    // --raw FILE / --raw-hex HEX: one Send of these bytes instead of calls.
+    std::optional<std::string> raw_file;
+    std::optional<std::vector<uint8_t>> raw_bytes; // from --raw-hex
+    Expect expect = Expect::Any;
+
+    bool raw() const { return raw_file || raw_bytes; }
+};
+
+// Parses the words after "ping" (json/pretty go to output). Throws
+// UsageError.
+PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions &output);
+
+// "ADDR", "ADDR:PORT", "[V6ADDR]", "[V6ADDR]:PORT" or a bare IPv6
+// address. Throws UsageError.
+void parse_target(const std::string &word, std::string &host, uint16_t &port);
+
+// "0a0B ff" -> {0x0a, 0x0b, 0xff}; blanks and ':' between bytes are
+// allowed. Throws UsageError.
+std::vector<uint8_t> parse_hex(const std::string &text);
+
+std::string ping_usage();
+
+// ---- The connection a session runs over ----
+
+struct ConnEvent {
+    enum class Kind {
+        Received,     // a message arrived: data
+        Disconnected, // the connection is gone (closed, or a Send failed): detail
+        Timeout,      // nothing happened before the deadline
+    };
+    Kind kind = Kind::Timeout;
+    std::vector<uint8_t> data;
+    std::string detail;
+    Clock::time_point at; // when it was seen
+};
+
+class Connection {
+public:
+    virtual ~Connection() = default;
+    // Posts one Send of msg: true when posted, false when the connection
+    // is known to be gone (wait() then reports Disconnected). Throws Error
+    // on a local failure, or when no send slot frees up before deadline.
+    virtual bool send(const std::vector<uint8_t> &msg, Clock::time_point deadline) = 0;
+    // The next event, or Timeout at deadline. After Disconnected, always
+    // Disconnected.
+    virtual ConnEvent wait(Clock::time_point deadline) = 0;
+    // The peer's RFC 8797 inline sizes, as text for the header line, or "".
+    virtual std::string peer_description() const = 0;
+};
+
+struct ConnectParams {
+    std::string host;
+    uint16_t port = ping_default_port;
+    double timeout = 5;        // seconds, for the whole connection setup
+    uint32_t max_send = 4096;    // largest message this side sends (--raw: maybe more)
+    uint32_t inline_send = 4096; // what RFC 8797 private data advertises for sending
+    uint32_t recv_size = 4096;   // receive buffer size (advertised)
+    uint32_t recv_depth = 32;  // Receives kept posted (credits requested)
+    uint32_t send_depth = 32;  // Sends in flight at most
+};
+
+// Opens a connection; throws Error. Replaced by the tests.
+using Connector = std::function<std::unique_ptr<Connection>(const ConnectParams &)>;
+
+// ---- Statistics and output ----
+
+// Round-trip times in microseconds. Percentiles are nearest-rank: the
+// smallest sample with at least p% of the samples at or below it.
+struct LatencySummary {
+    double min = 0, avg = 0, p50 = 0, p99 = 0, max = 0;
+};
+double percentile(std::vector<double> sorted, double p);
+std::optional<LatencySummary> summarize(const std::vector<double> &samples_us);
+
+struct PingStats {
+    std::string target; // "host:port" as given
+    uint32_t program = 0, version = 0;
+    uint64_t sent = 0;
+    uint64_t received = 0; // replies accepted with SUCCESS
+    uint64_t errors = 0;   // RDMA_ERROR, RPC failures, undecodable replies
+    uint64_t lost = 0;     // no reply: timed out, or the connection went away
+    std::optional<uint32_t> credits; // last grant seen
+    bool disconnected = false;
+    std::vector<double> rtt_us; // of the received replies
+};
+
+nlohmann::ordered_json ping_stats_json(const PingStats &stats);
+std::string ping_stats_text(const PingStats &stats);
+
+// ---- The sessions ----
+
+struct SessionIo {
+    std::ostream &out;
+    std::ostream &err;
+    OutputOptions output;
+};
+
+// Sends the calls and prints a line per reply (text mode). first_xid: xid
+// of the first call, the others follow. receives: Receives the connection
+// keeps posted, the credits the calls ask for; outstanding calls stay
+// within both that and the server's grant (except with --burst).
+PingStats ping_session(const PingOptions &opts, Connection &conn, SessionIo io,
+                       uint32_t first_xid, uint32_t receives);
+
+// What --raw saw.
+struct RawOutcome {
+    enum class Kind { RdmaError, Reply, Disconnected, NoReply };
+    Kind kind = Kind::NoReply;
+    std::string text; // the line printed: "rdma_error ERR_CHUNK xid=0x...", ...
+    nlohmann::ordered_json json;
+};
+RawOutcome raw_session(const std::vector<uint8_t> &msg, double timeout, Connection &conn);
+bool outcome_matches(Expect expect, RawOutcome::Kind kind);
+const char *expect_name(Expect expect);
+
+// The whole command: connects with connector, runs, prints, and returns
+// the exit code (0, 1; usage errors never get here).
+int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream &out,
+             std::ostream &err, const Connector &connector);
+
+} // namespace rdmactl

@@ -1,0 +1,815 @@
+// SPDX-License-Identifier: GPL-2.0
+// rdmactl ping without RDMA: its options, latency statistics and output,
+// and the ping and --raw sessions over a scripted fake connection.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "argv.hpp"
+#include "cli.hpp"
+#include "commands.hpp"
+#include "errors.hpp"
+#include "ping.hpp"
+#include "rpcrdma_msg.hpp"
+
+extern "C" {
+#include "proto.h"
+}
+
+using namespace rdmactl;
+using testing_helpers::Argv;
+using testing_helpers::case_name;
+
+namespace {
+
+std::vector<uint8_t> words(std::initializer_list<uint32_t> ws)
+{
+    std::vector<uint8_t> out;
+    for (uint32_t w : ws) {
+        for (int shift = 24; shift >= 0; shift -= 8)
+            out.push_back(uint8_t(w >> shift));
+    }
+    return out;
+}
+
+PingOptions ping_args(std::vector<std::string> args)
+{
+    OutputOptions output;
+    return parse_ping_args(args, output);
+}
+
+std::string ping_usage_error(std::vector<std::string> args)
+{
+    try {
+        ping_args(std::move(args));
+    } catch (const UsageError &e) {
+        return e.what();
+    }
+    return "(no usage error)";
+}
+
+Command parse(std::vector<std::string> args)
+{
+    Argv argv(std::move(args));
+    return parse_command_line(argv.argc(), argv.argv());
+}
+
+// ---- A scripted server ----
+
+enum class Answer { Success, ErrVers, ErrChunk, ProgUnavail, Garbage, Nothing, Disconnect };
+
+class FakeConnection : public Connection {
+public:
+    std::function<Answer(size_t call)> script = [](size_t) { return Answer::Success; };
+    uint32_t credits = 64;
+    std::vector<std::vector<uint8_t>> sent;
+    std::vector<std::vector<uint8_t>> *record = nullptr; // a copy outliving the connection
+    size_t waits = 0;
+    size_t waits_at_last_send = 0;
+
+    bool send(const std::vector<uint8_t> &msg, Clock::time_point) override
+    {
+        if (down_)
+            return false;
+        sent.push_back(msg);
+        if (record)
+            record->push_back(msg);
+        waits_at_last_send = waits;
+        uint32_t xid = msg.size() >= 4 ? uint32_t(msg[0]) << 24 | uint32_t(msg[1]) << 16 |
+                                             uint32_t(msg[2]) << 8 | msg[3]
+                                       : 0;
+        switch (script(sent.size() - 1)) {
+        case Answer::Success:
+            receive(cat(words({xid, 1, credits, 0, 0, 0, 0}), words({xid, 1, 0, 0, 0, 0})));
+            break;
+        case Answer::ProgUnavail:
+            receive(cat(words({xid, 1, credits, 0, 0, 0, 0}), words({xid, 1, 0, 0, 0, 1})));
+            break;
+        case Answer::ErrVers:
+            receive(words({xid, 1, credits, XR_RDMA_ERROR, XR_ERR_VERS, 1, 1}));
+            break;
+        case Answer::ErrChunk:
+            receive(words({xid, 1, credits, XR_RDMA_ERROR, XR_ERR_CHUNK}));
+            break;
+        case Answer::Garbage:
+            receive(words({xid, 1, credits}));
+            break;
+        case Answer::Nothing:
+            break;
+        case Answer::Disconnect:
+            down_ = true;
+            events_.push_back(
+                ConnEvent{ConnEvent::Kind::Disconnected, {}, "Send failed: test", Clock::now()});
+            break;
+        }
+        return true;
+    }
+
+    ConnEvent wait(Clock::time_point) override
+    {
+        waits++;
+        if (events_.empty())
+            return ConnEvent{down_ ? ConnEvent::Kind::Disconnected : ConnEvent::Kind::Timeout,
+                             {}, down_ ? "Send failed: test" : "", Clock::now()};
+        ConnEvent ev = events_.front();
+        events_.pop_front();
+        return ev;
+    }
+
+    std::string peer_description() const override { return "fake peer"; }
+
+    void receive(std::vector<uint8_t> data)
+    {
+        events_.push_back(ConnEvent{ConnEvent::Kind::Received, std::move(data), "", Clock::now()});
+    }
+
+private:
+    static std::vector<uint8_t> cat(std::vector<uint8_t> a, const std::vector<uint8_t> &b)
+    {
+        a.insert(a.end(), b.begin(), b.end());
+        return a;
+    }
+
+    std::deque<ConnEvent> events_;
+    bool down_ = false;
+};
+
+struct Session {
+    PingStats stats;
+    std::string out, err;
+};
+
+Session run_session(const std::vector<std::string> &args, FakeConnection &conn,
+                    uint32_t first_xid = 0x100, uint32_t receives = 32)
+{
+    OutputOptions output;
+    PingOptions opts = parse_ping_args(args, output);
+    std::ostringstream out, err;
+    Session s;
+    s.stats = ping_session(opts, conn, SessionIo{out, err, output}, first_xid, receives);
+    s.out = out.str();
+    s.err = err.str();
+    return s;
+}
+
+} // namespace
+
+// ---- Options ----
+
+TEST(PingOptions, Defaults)
+{
+    PingOptions o = ping_args({"10.99.0.1"});
+    EXPECT_FALSE(o.help);
+    EXPECT_EQ(o.host, "10.99.0.1");
+    EXPECT_EQ(o.port, 20049);
+    EXPECT_EQ(o.count, 5u);
+    EXPECT_DOUBLE_EQ(o.interval, 0.2);
+    EXPECT_EQ(o.program, 100003u);
+    EXPECT_EQ(o.version, 3u);
+    EXPECT_DOUBLE_EQ(o.timeout, 5);
+    EXPECT_FALSE(o.burst);
+    EXPECT_FALSE(o.raw());
+    EXPECT_EQ(o.expect, Expect::Any);
+}
+
+TEST(PingOptions, Everything)
+{
+    PingOptions o = ping_args({"-c", "20", "-i", "0", "-P", "100005", "-V", "1", "-t", "2.5",
+                               "server:20050"});
+    EXPECT_EQ(o.host, "server");
+    EXPECT_EQ(o.port, 20050);
+    EXPECT_EQ(o.count, 20u);
+    EXPECT_DOUBLE_EQ(o.interval, 0);
+    EXPECT_EQ(o.program, 100005u);
+    EXPECT_EQ(o.version, 1u);
+    EXPECT_DOUBLE_EQ(o.timeout, 2.5);
+
+    o = ping_args({"--count=3", "--interval", ".5", "--program-version", "4", "h"});
+    EXPECT_EQ(o.count, 3u);
+    EXPECT_DOUBLE_EQ(o.interval, 0.5);
+    EXPECT_EQ(o.version, 4u);
+}
+
+TEST(PingOptions, Burst)
+{
+    PingOptions o = ping_args({"--burst", "-c", "300", "h"});
+    EXPECT_TRUE(o.burst);
+    EXPECT_EQ(o.count, 300u);
+}
+
+TEST(PingOptions, Raw)
+{
+    PingOptions o = ping_args({"--raw-hex", "00 01:0a FF", "--expect", "error-or-disconnect", "h"});
+    ASSERT_TRUE(o.raw_bytes);
+    EXPECT_EQ(*o.raw_bytes, std::vector<uint8_t>({0x00, 0x01, 0x0a, 0xff}));
+    EXPECT_EQ(o.expect, Expect::ErrorOrDisconnect);
+    EXPECT_TRUE(o.raw());
+
+    o = ping_args({"--raw", "/some/file", "-t", "1", "h"});
+    EXPECT_EQ(o.raw_file, "/some/file");
+    EXPECT_EQ(o.expect, Expect::Any);
+
+    o = ping_args({"--raw-hex", "", "--expect", "none", "h"});
+    ASSERT_TRUE(o.raw_bytes);
+    EXPECT_TRUE(o.raw_bytes->empty());
+    EXPECT_EQ(o.expect, Expect::None);
+
+    for (auto [word, expect] : std::vector<std::pair<std::string, Expect>>{
+             {"error", Expect::Error},
+             {"disconnect", Expect::Disconnect},
+             {"reply", Expect::Reply}}) {
+        EXPECT_EQ(ping_args({"--raw-hex", "00", "--expect", word, "h"}).expect, expect);
+    }
+}
+
+TEST(PingOptions, Targets)
+{
+    struct T {
+        std::string word, host;
+        uint16_t port;
+    };
+    for (const T &t : std::vector<T>{{"10.0.0.1", "10.0.0.1", 20049},
+                                     {"10.0.0.1:1", "10.0.0.1", 1},
+                                     {"host.example:65535", "host.example", 65535},
+                                     {"fe80::1", "fe80::1", 20049},
+                                     {"[fe80::1]", "fe80::1", 20049},
+                                     {"[fe80::1%eth0]:20050", "fe80::1%eth0", 20050}}) {
+        PingOptions o = ping_args({t.word});
+        EXPECT_EQ(o.host, t.host) << t.word;
+        EXPECT_EQ(o.port, t.port) << t.word;
+    }
+}
+
+TEST(PingOptions, JsonAndHelp)
+{
+    OutputOptions output;
+    PingOptions o = parse_ping_args({"-j", "-p", "h"}, output);
+    EXPECT_TRUE(output.json);
+    EXPECT_TRUE(output.pretty);
+    EXPECT_TRUE(ping_args({"help"}).help);
+    EXPECT_TRUE(ping_args({"-h"}).help);
+    EXPECT_TRUE(ping_args({"--help", "-c", "x"}).help);
+}
+
+struct BadArgs {
+    std::vector<std::string> args;
+    std::string message;
+};
+
+class PingUsageError : public ::testing::TestWithParam<BadArgs> {};
+
+TEST_P(PingUsageError, Message)
+{
+    EXPECT_EQ(ping_usage_error(GetParam().args), GetParam().message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, PingUsageError,
+    ::testing::Values(
+        BadArgs{{}, "'ping' needs an address: ADDR[:PORT]"},
+        BadArgs{{"a", "b"}, "unexpected argument 'b' for 'ping'"},
+        BadArgs{{"-c", "0", "h"}, "invalid count '0': expected a whole number from 1 to 1000000"},
+        BadArgs{{"-c", "abc", "h"},
+                "invalid count 'abc': expected a whole number from 1 to 1000000"},
+        BadArgs{{"-c", "1000001", "h"},
+                "invalid count '1000001': expected a whole number from 1 to 1000000"},
+        BadArgs{{"-c", "99999999999999999999999", "h"},
+                "invalid count '99999999999999999999999': expected a whole number from 1 to "
+                "1000000"},
+        BadArgs{{"--count=-1", "h"}, "invalid count '-1': expected a whole number from 1 to 1000000"},
+        BadArgs{{"-i", "1e3", "h"}, "invalid interval '1e3': expected seconds, 0 to 3600"},
+        BadArgs{{"-i", "nan", "h"}, "invalid interval 'nan': expected seconds, 0 to 3600"},
+        BadArgs{{"-i", "3600.5", "h"}, "invalid interval '3600.5': expected seconds, 0 to 3600"},
+        BadArgs{{"-i", ".", "h"}, "invalid interval '.': expected seconds, 0 to 3600"},
+        BadArgs{{"-t", "0", "h"}, "invalid timeout '0': expected seconds, more than 0 to 3600"},
+        BadArgs{{"-t", "1.2.3", "h"},
+                "invalid timeout '1.2.3': expected seconds, more than 0 to 3600"},
+        BadArgs{{"-P", "4294967296", "h"},
+                "invalid program '4294967296': expected a whole number from 0 to 4294967295"},
+        BadArgs{{"-V", "x", "h"},
+                "invalid version 'x': expected a whole number from 0 to 4294967295"},
+        BadArgs{{"h:"}, "invalid address 'h:': empty port"},
+        BadArgs{{"h:0"}, "invalid port '0': expected a whole number from 1 to 65535"},
+        BadArgs{{"h:65536"}, "invalid port '65536': expected a whole number from 1 to 65535"},
+        BadArgs{{":20049"}, "invalid address ':20049': no host"},
+        BadArgs{{"[::1"}, "invalid address '[::1': no closing ']'"},
+        BadArgs{{"[::1]x"}, "invalid address '[::1]x': expected ':PORT' after ']'"},
+        BadArgs{{"[]:1"}, "invalid address '[]:1': no host"},
+        BadArgs{{"--expect", "error", "h"}, "--expect needs --raw or --raw-hex"},
+        BadArgs{{"--raw-hex", "00", "--expect", "maybe", "h"},
+                "invalid --expect 'maybe': expected one of error, disconnect, reply, "
+                "error-or-disconnect, none"},
+        BadArgs{{"--raw", "f", "--raw-hex", "00", "h"}, "--raw and --raw-hex exclude each other"},
+        BadArgs{{"--raw", "", "h"}, "--raw needs a file name"},
+        BadArgs{{"--raw-hex", "0", "h"}, "invalid hex: odd number of digits"},
+        BadArgs{{"--raw-hex", "0g", "h"},
+                "invalid hex '0g': expected pairs of hex digits, blanks or ':' between bytes"},
+        BadArgs{{"--raw-hex", "0 1", "h"},
+                "invalid hex '0 1': expected pairs of hex digits, blanks or ':' between bytes"},
+        BadArgs{{"--raw-hex", "00", "-c", "2", "h"},
+                "--raw sends one message as given: --count does not apply"},
+        BadArgs{{"--raw-hex", "00", "-P", "1", "h"},
+                "--raw sends one message as given: --program does not apply"},
+        BadArgs{{"--raw-hex", "00", "--burst", "h"},
+                "--raw sends one message as given: --burst does not apply"},
+        BadArgs{{"--burst", "-i", "1", "h"}, "--burst sends every call at once: -i does not apply"}),
+    [](const ::testing::TestParamInfo<BadArgs> &info) {
+        return case_name(info.index, info.param.args);
+    });
+
+TEST(PingOptions, CliErrorsAreUsageErrors)
+{
+    std::string msg = ping_usage_error({"--bogus", "h"});
+    EXPECT_EQ(msg.rfind("ping: ", 0), 0u) << msg;
+    msg = ping_usage_error({"h", "-c"});
+    EXPECT_EQ(msg.rfind("ping: ", 0), 0u) << msg;
+}
+
+TEST(PingOptions, HexTooLong)
+{
+    std::string hex(2 * 1024 * 1024 + 2, '0');
+    EXPECT_EQ(ping_usage_error({"--raw-hex", hex, "h"}), "--raw-hex: more than 1048576 bytes");
+}
+
+// ---- The command line around ping ----
+
+TEST(PingCommandLine, OptionsAfterTheObjectAreping)
+{
+    Command cmd = parse({"-j", "ping", "-V", "4", "-c", "2", "h"});
+    EXPECT_EQ(cmd.action, Action::Run);
+    EXPECT_EQ(cmd.object, Object::Ping);
+    EXPECT_TRUE(cmd.output.json);
+    EXPECT_EQ(cmd.ping.version, 4u);
+    EXPECT_EQ(cmd.ping.count, 2u);
+
+    cmd = parse({"p", "h", "-j"}); // a unique prefix; -j after it too
+    EXPECT_EQ(cmd.object, Object::Ping);
+    EXPECT_TRUE(cmd.output.json);
+    EXPECT_EQ(cmd.ping.host, "h");
+}
+
+TEST(PingCommandLine, Help)
+{
+    for (auto args : std::vector<std::vector<std::string>>{
+             {"help", "ping"}, {"ping", "help"}, {"ping", "-h"}, {"-h", "ping"}}) {
+        Command cmd = parse(args);
+        EXPECT_EQ(cmd.action, Action::Help) << case_name(0, args);
+        EXPECT_EQ(cmd.object, Object::Ping) << case_name(0, args);
+    }
+    EXPECT_EQ(parse({"-V", "ping", "h"}).action, Action::Version);
+    EXPECT_EQ(usage(Object::Ping).rfind("Usage: rdmactl [-j [-p]] ping ", 0), 0u);
+    EXPECT_NE(usage().find("ping"), std::string::npos);
+}
+
+TEST(PingCommandLine, OtherObjectsUnaffected)
+{
+    Command cmd = parse({"dev", "show", "-j"});
+    EXPECT_EQ(cmd.object, Object::Dev);
+    EXPECT_TRUE(cmd.output.json);
+    EXPECT_THROW(parse({"-c", "3", "dev"}), UsageError);
+}
+
+TEST(PingCommandLine, UsageErrorExitsTwoWithoutConnecting)
+{
+    Argv argv({"ping", "-c", "0", "h"});
+    std::ostringstream out, err;
+    int code = run(argv.argc(), argv.argv(), out, err, []() -> std::unique_ptr<Client> {
+        ADD_FAILURE() << "no netlink client for ping";
+        return nullptr;
+    });
+    EXPECT_EQ(code, exit_usage);
+    EXPECT_EQ(out.str(), "");
+    EXPECT_EQ(err.str(), "rdmactl: invalid count '0': expected a whole number from 1 to 1000000\n"
+                         "Try 'rdmactl help' for more information.\n");
+}
+
+// ---- Statistics ----
+
+TEST(Latency, NearestRankPercentiles)
+{
+    std::vector<double> hundred;
+    for (int i = 100; i >= 1; i--)
+        hundred.push_back(i);
+    EXPECT_EQ(percentile(hundred, 50), 50);
+    EXPECT_EQ(percentile(hundred, 99), 99);
+    EXPECT_EQ(percentile(hundred, 100), 100);
+    EXPECT_EQ(percentile(hundred, 0), 1);
+    EXPECT_EQ(percentile({7}, 50), 7);
+    EXPECT_EQ(percentile({7}, 99), 7);
+    EXPECT_EQ(percentile({2, 1}, 50), 1);
+    EXPECT_EQ(percentile({2, 1}, 99), 2);
+    EXPECT_EQ(percentile({3, 1, 2}, 50), 2);
+    std::vector<double> twenty;
+    for (int i = 1; i <= 20; i++)
+        twenty.push_back(i * 10);
+    EXPECT_EQ(percentile(twenty, 50), 100);
+    EXPECT_EQ(percentile(twenty, 99), 200);
+    EXPECT_EQ(percentile({}, 50), 0);
+}
+
+TEST(Latency, Summary)
+{
+    EXPECT_FALSE(summarize({}));
+    auto s = summarize({30, 10, 20, 40});
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->min, 10);
+    EXPECT_EQ(s->max, 40);
+    EXPECT_DOUBLE_EQ(s->avg, 25);
+    EXPECT_EQ(s->p50, 20);
+    EXPECT_EQ(s->p99, 40);
+}
+
+namespace {
+
+PingStats sample_stats()
+{
+    PingStats st;
+    st.target = "h:20049";
+    st.program = 100003;
+    st.version = 3;
+    st.sent = 4;
+    st.received = 2;
+    st.errors = 1;
+    st.lost = 1;
+    st.credits = 64;
+    st.rtt_us = {20.25, 10.5};
+    return st;
+}
+
+} // namespace
+
+TEST(PingOutput, SummaryText)
+{
+    EXPECT_EQ(ping_stats_text(sample_stats()),
+              "--- h:20049 ping statistics ---\n"
+              "4 sent, 2 received, 1 errors, 1 lost, credits 64\n"
+              "rtt min/avg/p50/p99/max = 10.5/15.4/10.5/20.2/20.2 us\n");
+    PingStats none;
+    none.target = "h:1";
+    none.sent = 1;
+    none.lost = 1;
+    none.disconnected = true;
+    EXPECT_EQ(ping_stats_text(none),
+              "--- h:1 ping statistics ---\n1 sent, 0 received, 0 errors, 1 lost, disconnected\n");
+}
+
+TEST(PingOutput, SummaryJson)
+{
+    EXPECT_EQ(ping_stats_json(sample_stats()).dump(),
+              R"({"target":"h:20049","program":100003,"version":3,"sent":4,"received":2,)"
+              R"("errors":1,"lost":1,"credits":64,"disconnected":false,)"
+              R"("rtt_us":{"min":10.5,"avg":15.375,"p50":10.5,"p99":20.25,"max":20.25}})");
+    PingStats none;
+    none.target = "h:1";
+    EXPECT_EQ(ping_stats_json(none).dump(),
+              R"({"target":"h:1","program":0,"version":0,"sent":0,"received":0,"errors":0,)"
+              R"("lost":0,"disconnected":false})");
+}
+
+// ---- The ping session ----
+
+TEST(PingSession, EveryCallAnswered)
+{
+    FakeConnection conn;
+    Session s = run_session({"-c", "3", "-i", "0", "h"}, conn, 0xfffffffe);
+    EXPECT_EQ(s.stats.sent, 3u);
+    EXPECT_EQ(s.stats.received, 3u);
+    EXPECT_EQ(s.stats.errors, 0u);
+    EXPECT_EQ(s.stats.lost, 0u);
+    EXPECT_EQ(s.stats.credits, 64u);
+    EXPECT_EQ(s.stats.rtt_us.size(), 3u);
+    EXPECT_EQ(s.err, "");
+    // xids count up from the first, wrapping; each call is a NULL call in
+    // RDMA_MSG asking for the credits of the Receives posted.
+    ASSERT_EQ(conn.sent.size(), 3u);
+    uint32_t xids[] = {0xfffffffe, 0xffffffff, 0};
+    for (size_t i = 0; i < 3; i++)
+        EXPECT_EQ(conn.sent[i], null_call_message(xids[i], 32, 100003, 3));
+    std::istringstream lines(s.out);
+    std::string line;
+    for (const char *prefix : {"seq=1 xid=0xfffffffe time=", "seq=2 xid=0xffffffff time=",
+                               "seq=3 xid=0x00000000 time="}) {
+        ASSERT_TRUE(std::getline(lines, line));
+        EXPECT_EQ(line.rfind(prefix, 0), 0u) << line;
+        EXPECT_EQ(line.substr(line.size() - 3), " us");
+    }
+    EXPECT_FALSE(std::getline(lines, line));
+}
+
+TEST(PingSession, ProgramAndVersionInTheCalls)
+{
+    FakeConnection conn;
+    run_session({"-c", "1", "-P", "100005", "-V", "1", "h"}, conn, 7, 8);
+    ASSERT_EQ(conn.sent.size(), 1u);
+    EXPECT_EQ(conn.sent[0], null_call_message(7, 8, 100005, 1));
+}
+
+TEST(PingSession, ErrorsAndLostReplies)
+{
+    FakeConnection conn;
+    std::vector<Answer> answers = {Answer::Success, Answer::ErrVers, Answer::ErrChunk,
+                                   Answer::ProgUnavail, Answer::Nothing, Answer::Success};
+    conn.script = [&](size_t i) { return answers.at(i); };
+    Session s = run_session({"-c", "6", "-i", "0", "-t", "0.01", "h"}, conn, 0x10);
+    EXPECT_EQ(s.stats.sent, 6u);
+    EXPECT_EQ(s.stats.received, 2u);
+    EXPECT_EQ(s.stats.errors, 3u);
+    EXPECT_EQ(s.stats.lost, 1u);
+    EXPECT_NE(s.out.find("seq=2 xid=0x00000011 rdma_error ERR_VERS 1-1\n"), std::string::npos)
+        << s.out;
+    EXPECT_NE(s.out.find("seq=3 xid=0x00000012 rdma_error ERR_CHUNK\n"), std::string::npos);
+    EXPECT_NE(s.out.find("seq=4 xid=0x00000013 rpc error: PROG_UNAVAIL\n"), std::string::npos);
+    EXPECT_NE(s.out.find("seq=5 xid=0x00000014 no reply within 0.01 s\n"), std::string::npos);
+    EXPECT_NE(s.out.find("seq=6 xid=0x00000015 time="), std::string::npos);
+}
+
+TEST(PingSession, UndecodableMessageIsAWarning)
+{
+    FakeConnection conn;
+    conn.script = [](size_t i) { return i == 1 ? Answer::Garbage : Answer::Success; };
+    Session s = run_session({"-c", "3", "-i", "0", "-t", "0.01", "h"}, conn);
+    EXPECT_EQ(s.stats.received, 2u);
+    EXPECT_EQ(s.stats.lost, 1u);
+    EXPECT_EQ(s.err, "rdmactl: warning: a message of 12 bytes without a transport header\n");
+}
+
+// The server granted nothing yet (one credit, RFC 8166 3.3.1) and never
+// answered the first call: no second call may go out.
+TEST(PingSession, NoCallBeyondTheCredits)
+{
+    FakeConnection conn;
+    conn.script = [](size_t) { return Answer::Nothing; };
+    Session s = run_session({"-c", "3", "-i", "0", "-t", "0.01", "h"}, conn);
+    EXPECT_EQ(conn.sent.size(), 1u);
+    EXPECT_EQ(s.stats.sent, 1u);
+    EXPECT_EQ(s.stats.lost, 1u);
+    EXPECT_EQ(s.err, "rdmactl: no credit to send another call: 1 calls unanswered, the server "
+                     "granted 1\n");
+}
+
+// With one credit granted, an unanswered call blocks the next as well.
+TEST(PingSession, OneCreditGranted)
+{
+    FakeConnection conn;
+    conn.credits = 1;
+    conn.script = [](size_t i) { return i == 1 ? Answer::Nothing : Answer::Success; };
+    Session s = run_session({"-c", "4", "-i", "0", "-t", "0.01", "h"}, conn);
+    EXPECT_EQ(conn.sent.size(), 2u);
+    EXPECT_EQ(s.stats.received, 1u);
+    EXPECT_EQ(s.stats.credits, 1u);
+}
+
+// Credits also stop at the Receives this side keeps posted.
+TEST(PingSession, NoCallBeyondOurReceives)
+{
+    FakeConnection conn;
+    conn.script = [](size_t i) { return i == 0 ? Answer::Success : Answer::Nothing; };
+    run_session({"-c", "5", "-i", "0", "-t", "0.01", "h"}, conn, 1, 2);
+    // Call 1 answered (64 granted); calls 2 and 3 hold both Receives.
+    EXPECT_EQ(conn.sent.size(), 3u);
+}
+
+TEST(PingSession, Disconnect)
+{
+    FakeConnection conn;
+    conn.script = [](size_t i) { return i == 1 ? Answer::Disconnect : Answer::Success; };
+    Session s = run_session({"-c", "5", "-i", "0", "h"}, conn);
+    EXPECT_EQ(s.stats.sent, 2u);
+    EXPECT_EQ(s.stats.received, 1u);
+    EXPECT_EQ(s.stats.lost, 1u);
+    EXPECT_TRUE(s.stats.disconnected);
+    EXPECT_NE(s.out.find("seq=2 xid=0x00000101 no reply: connection lost\n"), std::string::npos)
+        << s.out;
+    EXPECT_EQ(s.err, "rdmactl: connection lost: Send failed: test\n");
+}
+
+TEST(PingSession, BurstSendsEverythingFirst)
+{
+    FakeConnection conn;
+    Session s = run_session({"--burst", "-c", "100", "h"}, conn);
+    EXPECT_EQ(conn.sent.size(), 100u);
+    EXPECT_EQ(conn.waits_at_last_send, 0u); // no wait before the last call
+    EXPECT_EQ(s.stats.received, 100u);
+}
+
+TEST(PingSession, BurstCutShortByADisconnect)
+{
+    FakeConnection conn;
+    conn.script = [](size_t i) { return i == 10 ? Answer::Disconnect : Answer::Success; };
+    Session s = run_session({"--burst", "-c", "100", "h"}, conn);
+    EXPECT_EQ(s.stats.sent, 11u);
+    EXPECT_EQ(s.stats.received, 10u);
+    EXPECT_EQ(s.stats.lost, 1u);
+    EXPECT_TRUE(s.stats.disconnected);
+}
+
+TEST(PingSession, JsonPrintsNoLines)
+{
+    FakeConnection conn;
+    Session s = run_session({"-j", "-c", "2", "h"}, conn);
+    EXPECT_EQ(s.out, "");
+    EXPECT_EQ(s.stats.received, 2u);
+}
+
+// ---- --raw ----
+
+TEST(RawSession, Outcomes)
+{
+    std::vector<uint8_t> msg = words({0x11223344, 2, 1, 0});
+    struct Case {
+        Answer answer;
+        RawOutcome::Kind kind;
+        std::string text;
+    };
+    for (const Case &c : std::vector<Case>{
+             {Answer::ErrVers, RawOutcome::Kind::RdmaError, "rdma_error ERR_VERS 1-1 xid=0x11223344"},
+             {Answer::ErrChunk, RawOutcome::Kind::RdmaError, "rdma_error ERR_CHUNK xid=0x11223344"},
+             {Answer::Success, RawOutcome::Kind::Reply, "reply xid=0x11223344 RDMA_MSG SUCCESS"},
+             {Answer::Garbage, RawOutcome::Kind::Reply,
+              "reply malformed transport header: shorter than the fixed header"},
+             {Answer::Disconnect, RawOutcome::Kind::Disconnected,
+              "disconnected (Send failed: test)"},
+             {Answer::Nothing, RawOutcome::Kind::NoReply, "no reply"}}) {
+        FakeConnection conn;
+        conn.script = [&](size_t) { return c.answer; };
+        RawOutcome o = raw_session(msg, 0.01, conn);
+        EXPECT_EQ(o.kind, c.kind) << c.text;
+        EXPECT_EQ(o.text, c.text);
+        ASSERT_EQ(conn.sent.size(), 1u);
+        EXPECT_EQ(conn.sent[0], msg);
+    }
+}
+
+TEST(RawSession, ExpectMatches)
+{
+    using K = RawOutcome::Kind;
+    EXPECT_TRUE(outcome_matches(Expect::Any, K::NoReply));
+    EXPECT_TRUE(outcome_matches(Expect::Error, K::RdmaError));
+    EXPECT_FALSE(outcome_matches(Expect::Error, K::Reply));
+    EXPECT_TRUE(outcome_matches(Expect::Disconnect, K::Disconnected));
+    EXPECT_FALSE(outcome_matches(Expect::Disconnect, K::NoReply));
+    EXPECT_TRUE(outcome_matches(Expect::Reply, K::Reply));
+    EXPECT_TRUE(outcome_matches(Expect::ErrorOrDisconnect, K::RdmaError));
+    EXPECT_TRUE(outcome_matches(Expect::ErrorOrDisconnect, K::Disconnected));
+    EXPECT_FALSE(outcome_matches(Expect::ErrorOrDisconnect, K::NoReply));
+    EXPECT_FALSE(outcome_matches(Expect::ErrorOrDisconnect, K::Reply));
+    EXPECT_TRUE(outcome_matches(Expect::None, K::NoReply));
+    EXPECT_FALSE(outcome_matches(Expect::None, K::RdmaError));
+}
+
+// ---- The whole command over a fake connector ----
+
+namespace {
+
+struct Ran {
+    int code;
+    std::string out, err;
+    ConnectParams params;
+    std::vector<std::vector<uint8_t>> sent;
+};
+
+Ran run_fake(std::vector<std::string> args, std::function<Answer(size_t)> script = nullptr,
+             bool refuse = false)
+{
+    Ran r{};
+    OutputOptions output;
+    PingOptions opts = parse_ping_args(args, output);
+    std::ostringstream out, err;
+    r.code = run_ping(opts, output, out, err, [&](const ConnectParams &p) {
+        r.params = p;
+        if (refuse)
+            throw Error("connection to h:20049 refused");
+        auto conn = std::make_unique<FakeConnection>();
+        if (script)
+            conn->script = script;
+        conn->record = &r.sent;
+        return std::unique_ptr<Connection>(std::move(conn));
+    });
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+} // namespace
+
+TEST(RunPing, AllAnswered)
+{
+    Ran r = run_fake({"-c", "2", "-i", "0", "h"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(r.out.rfind("PING h:20049: RPC NULL program 100003 version 3 over RPC-over-RDMA v1, "
+                          "fake peer\nseq=1 xid=",
+                          0),
+              0u)
+        << r.out;
+    EXPECT_NE(r.out.find("\n--- h:20049 ping statistics ---\n2 sent, 2 received, 0 errors, 0 "
+                         "lost, credits 64\nrtt min/avg/p50/p99/max = "),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.params.host, "h");
+    EXPECT_EQ(r.params.port, 20049);
+    EXPECT_EQ(r.params.recv_depth, 32u);
+    EXPECT_EQ(r.params.recv_size, 4096u);
+}
+
+TEST(RunPing, AnErrorMakesItExitOne)
+{
+    Ran r = run_fake({"-c", "2", "-i", "0", "h"},
+                     [](size_t i) { return i ? Answer::ErrVers : Answer::Success; });
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("rdma_error ERR_VERS 1-1"), std::string::npos);
+}
+
+TEST(RunPing, JsonSummaryOnly)
+{
+    Ran r = run_fake({"-j", "-c", "2", "-i", "0", "h:9"});
+    EXPECT_EQ(r.code, 0);
+    auto json = nlohmann::json::parse(r.out);
+    EXPECT_EQ(json["target"], "h:9");
+    EXPECT_EQ(json["sent"], 2);
+    EXPECT_EQ(json["received"], 2);
+    EXPECT_TRUE(json["rtt_us"]["p50"].get<double>() <= json["rtt_us"]["p99"].get<double>());
+}
+
+TEST(RunPing, ConnectFailure)
+{
+    Ran r = run_fake({"h"}, nullptr, true);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "rdmactl: connection to h:20049 refused\n");
+}
+
+TEST(RunPing, BurstPostsAReceiveForEachCall)
+{
+    Ran r = run_fake({"--burst", "-c", "300", "h"});
+    EXPECT_EQ(r.params.recv_depth, 300u);
+    EXPECT_EQ(run_fake({"--burst", "-c", "5", "h"}).params.recv_depth, 32u);
+    EXPECT_EQ(run_fake({"--burst", "-c", "5000", "h"}).params.recv_depth, 1024u);
+}
+
+TEST(RunPing, RawExpected)
+{
+    Ran r = run_fake({"--raw-hex", "11223344 00000002", "--expect", "error", "h"},
+                     [](size_t) { return Answer::ErrChunk; });
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "rdma_error ERR_CHUNK xid=0x11223344\n");
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(r.params.send_depth, 1u);
+}
+
+TEST(RunPing, RawUnexpected)
+{
+    Ran r = run_fake({"--raw-hex", "11223344", "--expect", "disconnect", "h"},
+                     [](size_t) { return Answer::ErrChunk; });
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "rdmactl: expected disconnect, got: rdma_error ERR_CHUNK xid=0x11223344\n");
+
+    r = run_fake({"--raw-hex", "11223344", "--expect", "error-or-disconnect", "h"},
+                 [](size_t) { return Answer::Nothing; });
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.out, "no reply\n");
+}
+
+TEST(RunPing, RawWithoutExpectReportsAndSucceeds)
+{
+    Ran r = run_fake({"--raw-hex", "11223344", "h"}, [](size_t) { return Answer::Disconnect; });
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "disconnected (Send failed: test)\n");
+}
+
+TEST(RunPing, RawJson)
+{
+    Ran r = run_fake({"-j", "--raw-hex", "11223344", "h"}, [](size_t) { return Answer::ErrVers; });
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, R"({"outcome":"rdma_error","error":"ERR_VERS 1-1","xid":"0x11223344","bytes":28})"
+                     "\n");
+    r = run_fake({"-j", "--raw-hex", "11223344", "h"}, [](size_t) { return Answer::Nothing; });
+    EXPECT_EQ(r.out, R"({"outcome":"no_reply","waited_s":5.0})"
+                     "\n");
+}
+
+TEST(RunPing, RawFile)
+{
+    char name[] = "/tmp/rdmactl-raw-XXXXXX";
+    int fd = mkstemp(name);
+    ASSERT_GE(fd, 0);
+    std::vector<uint8_t> bytes(5000, 0xab);
+    ASSERT_EQ(write(fd, bytes.data(), bytes.size()), ssize_t(bytes.size()));
+    close(fd);
+    Ran r = run_fake({"--raw", name, "h"}, [](size_t) { return Answer::Nothing; });
+    std::remove(name);
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.sent, std::vector<std::vector<uint8_t>>{bytes});
+    EXPECT_EQ(r.params.max_send, 5000u); // the buffer grows to the message
+    EXPECT_EQ(r.params.inline_send, 4096u);
+
+    r = run_fake({"--raw", "/nonexistent/rdmactl-raw", "h"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err.rfind("rdmactl: cannot open /nonexistent/rdmactl-raw: ", 0), 0u) << r.err;
+}

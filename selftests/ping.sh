@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# rdmactl ping against nfsd: RPC NULL calls over RPC-over-RDMA through this
+# module's server transport (in whatever mode the module runs), then, with
+# the module reloaded side by side with the in-tree rpcrdma, through both
+# servers at once. Every call must be answered, the summary must add up,
+# and RPC-level errors (an unknown program, a version nfsd lacks) must show
+# as errors, not as replies.
+set -u
+source "$(dirname "$0")/nfs_lib.sh"
+
+skip_all() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit 4
+}
+
+need_env XR_TESTHOST XR_MODULE XR_ADDR
+need_rdmactl
+[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+missing=$(nfs_missing_tools)
+[ -z "$missing" ] || skip_all "missing: ${missing//$'\n'/ }"
+
+OUT=$(mktemp)
+ERR=$(mktemp)
+cleanup() {
+	nfs_server_stop >/dev/null 2>&1
+	rm -f "$OUT" "$ERR"
+}
+trap cleanup EXIT
+
+module_mode() {
+	"$RDMACTL" -j module show | python3 -c "import json,sys; print(json.load(sys.stdin)['mode'])"
+}
+
+# Our server's class and port: "rdma 20049" in drop-in mode, else
+# "xrdma 20050".
+our_listener() {
+	if [ "$(module_mode)" = dropin ]; then echo "rdma 20049"; else echo "xrdma 20050"; fi
+}
+
+# run_rdmactl RC ARGS...: rdmactl ARGS, stdout to $OUT, stderr to $ERR;
+# fails unless it exits RC.
+run_rdmactl() {
+	local want=$1 rc=0
+
+	shift
+	"$RDMACTL" "$@" >"$OUT" 2>"$ERR" || rc=$?
+	[ "$rc" -eq "$want" ] && return 0
+	echo "# 'rdmactl $*' exited $rc, expected $want"
+	sed 's/^/# stdout: /' "$OUT"
+	sed 's/^/# stderr: /' "$ERR"
+	return 1
+}
+
+json_check() {
+	python3 -c "import json,sys; d=json.load(open('$OUT')); sys.exit(0 if ($1) else 1)" ||
+		fail "JSON check failed: $1: $(cat "$OUT")"
+}
+
+# ping_all PORT COUNT: COUNT calls, each answered with SUCCESS; the text
+# output has a line per reply and a summary; the JSON summary adds up.
+ping_all() {
+	local port=$1 count=$2 lines
+
+	run_rdmactl 0 ping -c "$count" -i 0.05 "$XR_ADDR:$port" || return 1
+	sed -n '1p;/---/,$p' "$OUT" | sed 's/^/# /'
+	lines=$(grep -cE '^seq=[0-9]+ xid=0x[0-9a-f]{8} time=[0-9]+\.[0-9] us$' "$OUT")
+	[ "$lines" -eq "$count" ] || fail "$lines reply lines, expected $count" || return 1
+	grep -q "^$count sent, $count received, 0 errors, 0 lost" "$OUT" ||
+		fail "summary: $(grep sent "$OUT")" || return 1
+
+	run_rdmactl 0 -j ping -c "$count" -i 0 "$XR_ADDR:$port" || return 1
+	json_check "d['sent'] == $count and d['received'] == $count and d['lost'] == 0 and \
+		d['errors'] == 0 and not d['disconnected'] and d['credits'] >= 1" || return 1
+	json_check "(lambda r: 0 < r['min'] <= r['p50'] <= r['p99'] <= r['max'] and \
+		r['min'] <= r['avg'] <= r['max'])(d['rtt_us'])" || return 1
+	python3 -c "import json; d=json.load(open('$OUT')); r=d['rtt_us']; \
+		print('# -j: credits %d, rtt min/avg/p50/p99/max = %.1f/%.1f/%.1f/%.1f/%.1f us' % \
+		(d['credits'], r['min'], r['avg'], r['p50'], r['p99'], r['max']))"
+}
+
+server_start() {
+	nfs_server_start || return 1
+	# shellcheck disable=SC2046 # "CLASS PORT"
+	nfs_listen $(our_listener)
+}
+
+ping_our_server() {
+	local port
+
+	port=$(our_listener | cut -d' ' -f2)
+	echo "# module mode $(module_mode), our server at $XR_ADDR:$port"
+	ping_all "$port" 20
+}
+
+# Program 100099 is not registered with nfsd: PROG_UNAVAIL; NFS version 9
+# does not exist: PROG_MISMATCH. Both are errors (exit 1), with the reason.
+rpc_errors_reported() {
+	local port
+
+	port=$(our_listener | cut -d' ' -f2)
+	run_rdmactl 1 ping -c 2 -i 0 -P 100099 "$XR_ADDR:$port" || return 1
+	grep -q 'rpc error: PROG_UNAVAIL' "$OUT" || fail "no PROG_UNAVAIL: $(cat "$OUT")" || return 1
+	grep -q '^2 sent, 0 received, 2 errors, 0 lost' "$OUT" ||
+		fail "summary: $(grep sent "$OUT")" || return 1
+	run_rdmactl 1 ping -c 1 -V 9 "$XR_ADDR:$port" || return 1
+	grep -qE 'rpc error: PROG_MISMATCH [0-9]+-[0-9]+' "$OUT" ||
+		fail "no PROG_MISMATCH: $(cat "$OUT")" || return 1
+	# NFSv4's NULL procedure answers as well.
+	run_rdmactl 0 ping -c 2 -i 0 -V 4 "$XR_ADDR:$port"
+}
+
+# Nothing listens on port 20051: a clear error, exit 1, no hang.
+refused_port() {
+	run_rdmactl 1 ping -c 1 -t 5 "$XR_ADDR:20051" || return 1
+	grep -q 'refused' "$ERR" || fail "stderr: $(cat "$ERR")"
+}
+
+# The in-tree server needs rpcrdma, which drop-in mode excludes: restart
+# nfsd with the module side by side.
+reload_side_by_side() {
+	nfs_server_stop || fail "nfs_server_stop" || return 1
+	if [ "$(module_mode)" != sidebyside ]; then
+		rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
+		modprobe rpcrdma || fail "modprobe rpcrdma" || return 1
+		insmod "$XR_MODULE" || fail "insmod $XR_MODULE" || return 1
+	fi
+	modprobe rpcrdma || fail "modprobe rpcrdma" || return 1
+	[ "$(module_mode)" = sidebyside ] || fail "mode $(module_mode)" || return 1
+	nfs_server_start || return 1
+	nfs_listen rdma 20049 || return 1
+	nfs_listen xrdma 20050
+}
+
+ping_in_tree_server() {
+	ping_all 20049 20
+}
+
+ping_ours_beside_in_tree() {
+	ping_all 20050 20
+}
+
+transports_released() {
+	local kind
+
+	for kind in svc-xprt sendctx recvctx; do
+		[ "$(live_objects "$kind")" -eq 0 ] || return 1
+	done
+}
+
+no_transport_left() {
+	nfs_server_stop || fail "nfs_server_stop" || return 1
+	wait_for 30 transports_released ||
+		fail "live objects left: $("$RDMACTL" -j module show)"
+}
+
+ktap_header 8
+run_test server_start server_start
+run_test ping_our_server ping_our_server
+run_test rpc_errors_reported rpc_errors_reported
+run_test refused_port refused_port
+run_test reload_side_by_side reload_side_by_side
+run_test ping_in_tree_server ping_in_tree_server
+run_test ping_ours_beside_in_tree ping_ours_beside_in_tree
+run_test no_transport_left no_transport_left
+ktap_finish

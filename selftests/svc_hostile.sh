@@ -1,0 +1,280 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Malformed RPC-over-RDMA calls against this module's server transport
+# (nfsd listening on our class): each case sends one message, built here
+# word by word, with `rdmactl ping --raw-hex` on a connection of its own and
+# asserts what RFC 8166 has the server do: RDMA_ERROR with ERR_VERS or
+# ERR_CHUNK, or closing the connection. Then a burst of calls far over the
+# credits granted. Afterwards a normal ping still works, no connection is
+# left behind, and (the test host checks it) the kernel logged no warning.
+#
+# Well-formed Read chunks here name memory the peer never registered: the
+# server's RDMA Read fails and it closes the connection (RFC 8166 leaves a
+# responder that cannot pull a chunk no other way out).
+set -u
+source "$(dirname "$0")/nfs_lib.sh"
+
+skip_all() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit 4
+}
+
+need_env XR_TESTHOST XR_MODULE XR_ADDR
+need_rdmactl
+[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+missing=$(nfs_missing_tools)
+[ -z "$missing" ] || skip_all "missing: ${missing//$'\n'/ }"
+
+OUT=$(mktemp)
+ERR=$(mktemp)
+BIG=$(mktemp)
+cleanup() {
+	nfs_server_stop >/dev/null 2>&1
+	rm -f "$OUT" "$ERR" "$BIG"
+}
+trap cleanup EXIT
+
+# Seconds to wait for a reply that should come; cases expecting silence
+# wait this long too.
+T=${XR_HOSTILE_TIMEOUT:-3}
+
+XID=0x11223344
+PORT=
+BASE_XPRTS=
+
+module_mode() {
+	"$RDMACTL" -j module show | python3 -c "import json,sys; print(json.load(sys.stdin)['mode'])"
+}
+
+# ---- Messages, as hex XDR words ----
+
+# w WORD...: each word as 8 hex digits.
+w() {
+	local v
+
+	for v in "$@"; do
+		printf '%08x' "$((v))"
+	done
+}
+
+# hdr VERS PROC [XID]: the fixed part of a transport header (credits 32).
+hdr() {
+	w "${3:-$XID}" "$1" 32 "$2"
+}
+
+# An RPC NULL call to NFSv3 with AUTH_NONE.
+call() {
+	w "${1:-$XID}" 0 2 100003 3 0 0 0 0 0
+}
+
+NO_CHUNKS=$(w 0 0 0)
+# A segment: handle, length, offset (64 bits).
+seg() {
+	w "$1" "$2" 0 "${3:-0x1000}"
+}
+
+# ---- Cases ----
+
+# hostile NAME EXPECT HEX [REGEX]: send HEX on a connection of its own,
+# expect the outcome EXPECT (rdmactl ping --expect) and, when given, a
+# line of output matching REGEX.
+hostile() {
+	local name=$1 expect=$2 hex=$3 re=${4:-} rc=0
+
+	"$RDMACTL" ping -t "$T" --raw-hex "$hex" --expect "$expect" "$XR_ADDR:$PORT" \
+		>"$OUT" 2>"$ERR" || rc=$?
+	echo "# $name: $(head -n 1 "$OUT")"
+	if [ "$rc" -ne 0 ]; then
+		sed 's/^/# stderr: /' "$ERR"
+		return 1
+	fi
+	[ -z "$re" ] || grep -Eq "$re" "$OUT" || fail "output does not match '$re'"
+}
+
+valid_call() {
+	hostile "$FUNCNAME" reply "$(hdr 1 0)$NO_CHUNKS$(call)" "^reply xid=$XID RDMA_MSG SUCCESS$"
+}
+
+# RFC 8166, Section 4.5: a version the responder does not support gets
+# ERR_VERS with the range it does support.
+bad_version() {
+	hostile "$FUNCNAME" error "$(hdr 2 0)$NO_CHUNKS$(call)" "^rdma_error ERR_VERS 1-1 xid=$XID$"
+}
+
+# Shorter than the fixed header (16 bytes). RFC 8166, Section 4.5: a
+# message shorter than the smallest header (28 bytes) carries no XID to
+# trust, and the receiver silently discards it; nothing to answer, and no
+# reason to close the connection.
+truncated_header() {
+	hostile "$FUNCNAME" none "$(w $XID 1 32)" || return 1
+	# Not asserted, for the record: 20 bytes, a whole fixed header but less
+	# than the 28 of Section 4.5. This server answers ERR_CHUNK there.
+	"$RDMACTL" ping -t "$T" --raw-hex "$(hdr 1 0)$(w 0)" "$XR_ADDR:$PORT" 2>&1 |
+		sed "s/^/# $FUNCNAME: 20 bytes (not asserted): /"
+	return 0
+}
+
+empty_send() {
+	hostile "$FUNCNAME" none ""
+}
+
+# Section 4.5.2: an invalid rdma_proc is an XDR error: ERR_CHUNK.
+unknown_procedure() {
+	hostile "$FUNCNAME" error "$(hdr 1 7)$NO_CHUNKS$(call)" "^rdma_error ERR_CHUNK xid=$XID$"
+}
+
+# Section 4.6: RDMA_MSGP and RDMA_DONE are no longer part of version 1.
+rdma_msgp() {
+	hostile "$FUNCNAME" error "$(hdr 1 2)$(w 4096 1024)$NO_CHUNKS$(call)" "ERR_CHUNK xid=$XID"
+}
+
+rdma_done() {
+	hostile "$FUNCNAME" error "$(hdr 1 3)$NO_CHUNKS" "ERR_CHUNK xid=$XID"
+}
+
+# An "optional-data" discriminator other than 0 or 1.
+read_list_bad_discriminator() {
+	hostile "$FUNCNAME" error "$(hdr 1 0)$(w 2)$(w 0 0)$(call)" "ERR_CHUNK xid=$XID"
+}
+
+# A Read segment whose Position plus length passes 2^32.
+read_chunk_position_overflow() {
+	hostile "$FUNCNAME" error "$(hdr 1 0)$(w 1 0xfffffff0)$(seg 1 0x100)$(w 0)$(w 0 0)$(call)" \
+		"ERR_CHUNK xid=$XID"
+}
+
+# A Read list cut off in the middle of a segment.
+read_list_truncated() {
+	hostile "$FUNCNAME" error "$(hdr 1 0)$(w 1 40 1 8)" "ERR_CHUNK xid=$XID"
+}
+
+# A well-formed Read chunk whose handle the peer never registered.
+read_chunk_invalid_rkey() {
+	hostile "$FUNCNAME" disconnect "$(hdr 1 0)$(w 1 40)$(seg 1 8)$(w 0)$(w 0 0)$(call)"
+}
+
+# A Write chunk with no segments means nothing in a call.
+write_chunk_zero_segments() {
+	hostile "$FUNCNAME" error "$(hdr 1 0)$(w 0)$(w 1 0)$(w 0)$(w 0)$(call)" "ERR_CHUNK xid=$XID"
+}
+
+# A segment count larger than the bytes that follow could hold.
+write_chunk_count_beyond_message() {
+	hostile "$FUNCNAME" error "$(hdr 1 0)$(w 0)$(w 1 1000)$(seg 1 8)$(w 0)$(w 0)$(call)" \
+		"ERR_CHUNK xid=$XID"
+}
+
+reply_chunk_count_beyond_message() {
+	hostile "$FUNCNAME" error "$(hdr 1 0)$(w 0 0)$(w 1 0x10000000)$(seg 1 8)" "ERR_CHUNK xid=$XID"
+}
+
+# Section 4.5.2: RDMA_NOMSG with no chunks at all is an XDR error.
+nomsg_without_chunks() {
+	hostile "$FUNCNAME" error "$(hdr 1 1)$NO_CHUNKS" "ERR_CHUNK xid=$XID"
+}
+
+# RDMA_NOMSG with the call in a Position-zero Read chunk, under a handle
+# the peer never registered.
+nomsg_read_chunk_invalid_rkey() {
+	hostile "$FUNCNAME" disconnect "$(hdr 1 1)$(w 1 0)$(seg 1 40)$(w 0)$(w 0 0)"
+}
+
+# Section 4.5.2: rdma_xid must equal the XID of the RPC message.
+xid_mismatch() {
+	hostile "$FUNCNAME" error "$(hdr 1 0)$NO_CHUNKS$(call 0x55667788)" "ERR_CHUNK xid=$XID"
+}
+
+# RDMA_MSG with nothing after the header.
+msg_without_rpc_message() {
+	hostile "$FUNCNAME" error "$(hdr 1 0)$NO_CHUNKS" "ERR_CHUNK xid=$XID"
+}
+
+# A transport header that is fine around an RPC call nfsd cannot take
+# (rpcvers 3): the transport passes it on, RPC answers RPC_MISMATCH.
+rpc_version_mismatch() {
+	hostile "$FUNCNAME" reply "$(hdr 1 0)$NO_CHUNKS$(w $XID 0 3 100003 3 0 0 0 0 0)" \
+		"^reply xid=$XID RDMA_MSG denied RPC_MISMATCH 2-2$"
+}
+
+# 8 KiB inline: more than the server's 4096-byte receive buffers. The
+# Receive cannot hold it, so the Send fails and the connection goes.
+oversized_inline() {
+	local size=8192
+
+	python3 -c "
+import struct, sys
+x = $XID
+m = struct.pack('>7I', x, 1, 32, 0, 0, 0, 0)
+m += struct.pack('>10I', x, 0, 2, 100003, 3, 0, 0, 0, 0, 0)
+sys.stdout.buffer.write(m + bytes($size - len(m)))" >"$BIG" || return 1
+	"$RDMACTL" ping -t "$T" --raw "$BIG" --expect disconnect "$XR_ADDR:$PORT" >"$OUT" 2>"$ERR" ||
+		{ echo "# $FUNCNAME: $(cat "$OUT")"; sed 's/^/# stderr: /' "$ERR"; return 1; }
+	echo "# $FUNCNAME: $(cat "$OUT")"
+}
+
+# Calls far over the credits granted (64), without waiting for replies
+# (rdmactl posts a Receive for each). Whatever the server does (let the
+# connection's receiver-not-ready retries hold the excess back and answer
+# everything, or close), it must not crash and the next ping must work.
+# rdmactl exits 0 or 1, never more.
+credit_overrun() {
+	local rc=0
+
+	"$RDMACTL" ping --burst -c 300 -t 10 "$XR_ADDR:$PORT" >"$OUT" 2>"$ERR" || rc=$?
+	grep -A2 -- '---' "$OUT" | sed "s/^/# $FUNCNAME: /"
+	sed "s/^/# $FUNCNAME: stderr: /" "$ERR"
+	[ "$rc" -le 1 ] || fail "rdmactl exited $rc"
+}
+
+ping_still_works() {
+	"$RDMACTL" ping -c 5 -i 0 "$XR_ADDR:$PORT" >"$OUT" 2>"$ERR" ||
+		{ cat "$OUT" "$ERR" | sed 's/^/# /'; fail "ping failed"; return 1; }
+	grep -E '^[0-9]+ sent' "$OUT" | sed 's/^/# /'
+}
+
+connections_released() {
+	[ "$(live_objects svc-xprt)" -eq "$BASE_XPRTS" ] &&
+		[ "$(live_objects sendctx)" -eq 0 ] && [ "$(live_objects recvctx)" -eq 0 ]
+}
+
+no_connection_left() {
+	wait_for 30 connections_released ||
+		fail "live objects: $("$RDMACTL" -j module show), expected svc-xprt $BASE_XPRTS"
+}
+
+server_start() {
+	local class
+
+	if [ "$(module_mode)" = dropin ]; then
+		class=rdma PORT=20049
+	else
+		class=xrdma PORT=20050
+	fi
+	echo "# module mode $(module_mode): our server is '$class $PORT'"
+	nfs_server_start || return 1
+	nfs_listen "$class" "$PORT" || return 1
+	BASE_XPRTS=$(live_objects svc-xprt)
+}
+
+# What the module said in the kernel log during the cases, for the record.
+module_log() {
+	dmesg | grep 'xrpcrdma' | tail -n 20 | sed 's/^/# dmesg: /'
+	return 0
+}
+
+CASES="valid_call bad_version truncated_header empty_send unknown_procedure rdma_msgp
+	rdma_done read_list_bad_discriminator read_chunk_position_overflow read_list_truncated
+	read_chunk_invalid_rkey write_chunk_zero_segments write_chunk_count_beyond_message
+	reply_chunk_count_beyond_message nomsg_without_chunks nomsg_read_chunk_invalid_rkey
+	xid_mismatch msg_without_rpc_message rpc_version_mismatch oversized_inline credit_overrun"
+
+ktap_header $((4 + $(wc -w <<<"$CASES")))
+run_test server_start server_start
+for c in $CASES; do
+	run_test "$c" "$c"
+done
+run_test ping_still_works ping_still_works
+run_test no_connection_left no_connection_left
+run_test module_log module_log
+ktap_finish
