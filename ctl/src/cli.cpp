@@ -269,7 +269,6 @@ const std::vector<ObjectSpec> &grammar()
         {Object::Module,
          {"module", "mod"},
          {{"show", Verb::Show, no_args}, {"help", Verb::Help, no_args}}},
-<<<<<<< HEAD
         {Object::Transport,
          {"transport", "xprt"},
          {{"show", Verb::Show, transport_show_args}, {"help", Verb::Help, no_args}}},
@@ -282,10 +281,8 @@ const std::vector<ObjectSpec> &grammar()
         {Object::Stats,
          {"stats", "statistics"},
          {{"show", Verb::Show, no_args}, {"help", Verb::Help, no_args}}},
-=======
         // ping has options of its own: parse_command_line() hands them over.
         {Object::Ping, {"ping"}, {{"help", Verb::Help, no_args}}},
->>>>>>> ping
     };
     return objects;
 }
@@ -432,7 +429,6 @@ std::string usage(Object object)
         return "Usage: rdmactl [OPTIONS] module [show]\n"
                "       rdmactl module help\n"
                "The object may also be spelt 'mod'.\n";
-<<<<<<< HEAD
     case Object::Transport:
         return "Usage: rdmactl [OPTIONS] transport [show [ID]]\n"
                "       rdmactl transport help\n"
@@ -454,21 +450,15 @@ std::string usage(Object object)
                "       rdmactl stats help\n"
                "The server's counters for the whole module, connections gone included.\n"
                "The object may also be spelt 'statistics'.\n";
-=======
     case Object::Ping:
         return ping_usage();
->>>>>>> ping
     case Object::None:
         break;
     }
     return "Usage: rdmactl [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
            "       rdmactl help [OBJECT]\n"
-<<<<<<< HEAD
-           "where  OBJECT := { dev | module | transport | listener | stats }\n"
-=======
            "       rdmactl [OPTIONS] ping [PING-OPTIONS] ADDR[:PORT]\n"
-           "where  OBJECT := { dev | module }\n"
->>>>>>> ping
+           "where  OBJECT := { dev | module | transport | listener | stats }\n"
            "Objects and commands may be shortened to a unique prefix (rdmactl d sh).\n"
            "\n"
            "Options (before or after the object):\n"

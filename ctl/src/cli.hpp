@@ -12,13 +12,8 @@
 
 namespace rdmactl {
 
-<<<<<<< HEAD
-enum class Object { None, Dev, Module, Transport, Listener, Stats };
+enum class Object { None, Dev, Module, Transport, Listener, Stats, Ping };
 enum class Verb { Show, Set, Add, Del, Help };
-=======
-enum class Object { None, Dev, Module, Ping };
-enum class Verb { Show, Set, Help };
->>>>>>> ping
 enum class Action {
     Run,     // object + verb
     Help,    // usage: general (object None) or of one object
@@ -40,16 +35,11 @@ struct Command {
     OutputOptions output;
     Object object = Object::None;
     Verb verb = Verb::Show;
-<<<<<<< HEAD
     std::optional<std::string> dev_name;  // dev show [NAME], dev set NAME
     std::optional<bool> enabled;          // dev set NAME enabled {on|off}
     std::optional<uint32_t> transport_id; // transport show [ID], listener del id ID
     std::optional<ListenSpec> listen;     // listener add/del [ADDR][:PORT]
-=======
-    std::optional<std::string> dev_name; // dev show [NAME], dev set NAME
-    std::optional<bool> enabled;         // dev set NAME enabled {on|off}
-    PingOptions ping;                    // ping ...
->>>>>>> ping
+    PingOptions ping;                     // ping ...
 };
 
 // Throws UsageError with a message for anything it cannot make sense of.
