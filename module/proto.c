@@ -569,6 +569,39 @@ int xr_hdr_encode_error(void *buf, size_t len, __be32 xid, u32 credits,
 }
 
 /**
+ * xr_hdr_encode_msg - write an RDMA_MSG transport header with no chunks
+ * @buf: where to write, 4-byte aligned
+ * @len: room at @buf, in bytes
+ * @xid: rdma_xid, in wire order
+ * @credits: rdma_credit to grant or ask for
+ *
+ * The header of a message sent wholly inline, such as a backward-direction
+ * call (RFC 8167, Section 4.2): the fixed part and three empty lists.
+ *
+ * Return values:
+ *   %XR_HDR_MIN_SIZE: bytes written
+ *   %-EMSGSIZE: the header does not fit in @len bytes; nothing written
+ *   %-EINVAL: @buf not 4-byte aligned
+ */
+int xr_hdr_encode_msg(void *buf, size_t len, __be32 xid, u32 credits)
+{
+	__be32 *p = buf;
+
+	if (!xr_aligned(buf))
+		return -EINVAL;
+	if (len < XR_HDR_MIN_SIZE)
+		return -EMSGSIZE;
+	*p++ = xid;
+	*p++ = cpu_to_be32(XR_VERSION);
+	*p++ = cpu_to_be32(credits);
+	*p++ = cpu_to_be32(XR_RDMA_MSG);
+	*p++ = 0;
+	*p++ = 0;
+	*p = 0;
+	return XR_HDR_MIN_SIZE;
+}
+
+/**
  * xr_chunk_length - total bytes a chunk's segments describe
  * @segs: the chunk's segments
  * @nsegs: how many

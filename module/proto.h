@@ -176,6 +176,7 @@ int xr_hdr_decode(const void *buf, size_t len, const struct xr_limits *lim,
 int xr_hdr_encode(void *buf, size_t len, const struct xr_hdr *hdr);
 int xr_hdr_encode_error(void *buf, size_t len, __be32 xid, u32 credits,
 			u32 err);
+int xr_hdr_encode_msg(void *buf, size_t len, __be32 xid, u32 credits);
 
 int xr_chunk_length(const struct xr_seg *segs, u32 nsegs, u32 *length);
 int xr_chunk_fill(struct xr_seg *segs, u32 nsegs, u32 written);

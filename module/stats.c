@@ -111,6 +111,8 @@ static const char * const xr_svc_stat_names[XR_SVC_STAT_COUNT] = {
 	[XR_SVC_STAT_RECV_ERRORS]		= "recv-errors",
 	[XR_SVC_STAT_BAD_HEADERS]		= "bad-headers",
 	[XR_SVC_STAT_RDMA_ERRORS_SENT]		= "rdma-errors-sent",
+	[XR_SVC_STAT_BC_CALLS_SENT]		= "bc-calls-sent",
+	[XR_SVC_STAT_BC_REPLIES_RECEIVED]	= "bc-replies-received",
 };
 
 /* What the connections that are gone counted, added up. */

@@ -10,6 +10,10 @@
  * RDMA_MSG with one Read chunk at a position inside the call (the data of
  * an NFS WRITE), and an RDMA_NOMSG whose whole call is one position-zero
  * Read chunk. Other shapes get ERR_CHUNK.
+ *
+ * Replies to the server's NFSv4.1 callbacks (RFC 8167) arrive here too:
+ * RDMA_MSG, no chunks, an RPC message whose direction is REPLY. They go
+ * to the backchannel and never reach svc.
  */
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/svc_xprt.h>
@@ -175,6 +179,24 @@ static void xr_svc_arg_inline(struct svc_rqst *rqstp, struct xr_recvctx *rc)
 }
 
 /*
+ * A backward-direction reply: complete the callback waiting for it. One
+ * that matches no callback (it timed out, or the connection has no
+ * backchannel) is dropped.
+ */
+static bool xr_svc_take_bc_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc)
+{
+	const struct xr_hdr *hdr = &rc->rc_hdr;
+	void *msg = rc->rc_buf + hdr->hd_hdr_len;
+	u32 len = rc->rc_byte_len - hdr->hd_hdr_len;
+
+	if (hdr->hd_proc != XR_RDMA_MSG || hdr->hd_nreads || hdr->hd_nwrites ||
+	    (hdr->hd_flags & XR_HDR_REPLY_CHUNK) || !xr_bc_is_reply(msg, len))
+		return false;
+	xr_bc_reply(sx, msg, len, hdr->hd_credits);
+	return true;
+}
+
+/*
  * Make rq_arg: inline, or with the Read chunk pulled in. Returns 0, or
  * the rdma_err to answer with, or -1 when the connection is closing.
  */
@@ -235,6 +257,10 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 	}
 
 	verdict = xr_svc_check_call(rc);
+	if (!verdict && xr_svc_take_bc_reply(sx, rc)) {
+		xr_recvctx_put(rc);
+		return 0;
+	}
 	if (!verdict)
 		verdict = xr_svc_build_arg(sx, rqstp, rc);
 	if (verdict) {

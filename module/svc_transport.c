@@ -231,6 +231,21 @@ void xr_svc_totals(u64 *sum)
 }
 
 /**
+ * xr_svc_of_bc - the connection nfsd wants to send callbacks on
+ * @xprt: the svc_xprt nfsd passed as bc_xprt, or NULL
+ *
+ * Return: the connection when @xprt is one of ours (not a listener),
+ * else NULL.
+ */
+struct xr_svc_xprt *xr_svc_of_bc(struct svc_xprt *xprt)
+{
+	if (!xprt || xprt->xpt_class != &xr_svc_class ||
+	    test_bit(XPT_LISTENER, &xprt->xpt_flags))
+		return NULL;
+	return xr_svc_of(xprt);
+}
+
+/**
  * xr_svc_close - close a server connection soon, from any context
  * @sx: the connection
  *
@@ -362,13 +377,16 @@ static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
 	return &sx->sx_xprt;
 }
 
-/* Resources of a connection, before svc knows it. */
+/*
+ * Resources of a connection, before svc knows it. Besides the credits,
+ * the queues hold the backchannel's calls and the client's replies.
+ */
 static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
 {
-	u32 depth = xr_svc_max_requests;
+	u32 depth = xr_svc_max_requests + XR_BC_MAX_REQUESTS;
 	int err;
 
-	err = xr_ep_create_qp(&sx->sx_ep, depth, depth, depth);
+	err = xr_ep_create_qp(&sx->sx_ep, depth, depth, xr_svc_max_requests);
 	if (err)
 		return err;
 	sx->sx_credits = xr_svc_max_requests;
@@ -411,7 +429,7 @@ static void xr_svc_conn_destroy(struct xr_svc_xprt *sx)
 
 /*
  * Start the connection svc now owns: post the Receives that back the
- * credits we grant, then accept. On failure the transport is closed and
+ * credits we grant and the backchannel replies, then accept. On failure the transport is closed and
  * svc frees it through the usual path.
  */
 static void xr_svc_conn_start(struct xr_svc_xprt *sx)
@@ -422,7 +440,7 @@ static void xr_svc_conn_start(struct xr_svc_xprt *sx)
 	};
 	int err;
 
-	err = xr_recvq_post(&sx->sx_rq, sx->sx_credits);
+	err = xr_recvq_post(&sx->sx_rq, sx->sx_credits + XR_BC_MAX_REQUESTS);
 	if (!err)
 		err = xr_ep_accept(&sx->sx_ep, &ours);
 	if (err) {
@@ -494,6 +512,7 @@ static void xr_svc_detach(struct svc_xprt *xprt)
 
 	if (test_bit(XPT_LISTENER, &xprt->xpt_flags))
 		return;
+	xr_bc_detach(sx);
 	xr_sendq_close(&sx->sx_sq);
 	xr_ep_disconnect(&sx->sx_ep);
 }
@@ -603,6 +622,8 @@ static int xr_svc_register(void)
  * with an ident of its own. "auto" is drop-in unless the in-tree server
  * transport is already registered.
  *
+ * Each class comes with its NFSv4.1 backchannel class (svc_backchannel.c).
+ *
  * Return values:
  *   %0: registered
  *   %-ENOMEM: no memory for the workqueue
@@ -618,7 +639,19 @@ int xr_svc_init(void)
 		return -ENOMEM;
 	err = xr_svc_register();
 	if (err)
-		destroy_workqueue(xr_svc_wq);
+		goto out_wq;
+	err = xr_bc_init(xr_svc_class.xcl_ident);
+	if (err) {
+		pr_err(XR_MODNAME ": backchannel class for ident %d: %d\n",
+		       xr_svc_class.xcl_ident, err);
+		goto out_class;
+	}
+	return 0;
+
+out_class:
+	svc_unreg_xprt_class(&xr_svc_class);
+out_wq:
+	destroy_workqueue(xr_svc_wq);
 	return err;
 }
 
@@ -629,6 +662,7 @@ int xr_svc_init(void)
  */
 void xr_svc_exit(void)
 {
+	xr_bc_exit();
 	svc_unreg_xprt_class(&xr_svc_class);
 	destroy_workqueue(xr_svc_wq);
 	WARN_ON(!xa_empty(&xr_svc_registry));

@@ -72,6 +72,9 @@ bool xr_obj_check_all_released(void);
  * @XR_SVC_STAT_BAD_HEADERS: calls answered with RDMA_ERROR or dropped
  *	because of their transport header
  * @XR_SVC_STAT_RDMA_ERRORS_SENT: RDMA_ERROR replies posted
+ * @XR_SVC_STAT_BC_CALLS_SENT: backchannel (NFSv4.1 callback) calls posted
+ * @XR_SVC_STAT_BC_REPLIES_RECEIVED: backchannel replies that completed a
+ *	callback
  * @XR_SVC_STAT_COUNT: number of counters
  *
  * The names shown through netlink are in stats.c. Add new counters at
@@ -89,6 +92,8 @@ enum xr_svc_stat {
 	XR_SVC_STAT_RECV_ERRORS,
 	XR_SVC_STAT_BAD_HEADERS,
 	XR_SVC_STAT_RDMA_ERRORS_SENT,
+	XR_SVC_STAT_BC_CALLS_SENT,
+	XR_SVC_STAT_BC_REPLIES_RECEIVED,
 	XR_SVC_STAT_COUNT
 };
 
@@ -456,6 +461,19 @@ bool xr_svc_is_listener(struct xr_svc_xprt *sx);
 enum xrpcrdma_transport_state xr_svc_state(struct xr_svc_xprt *sx);
 void xr_svc_listener_close(struct xr_svc_xprt *sx);
 void xr_svc_totals(u64 *sum);
+struct xr_svc_xprt *xr_svc_of_bc(struct svc_xprt *xprt);
+
+/* svc_backchannel.c */
+
+/* Receives and Sends each connection keeps for backchannel traffic. */
+#define XR_BC_MAX_REQUESTS	2
+
+int xr_bc_init(int svc_ident);
+void xr_bc_exit(void);
+void xr_bc_detach(struct xr_svc_xprt *sx);
+bool xr_bc_is_reply(const void *msg, u32 len);
+int xr_bc_reply(struct xr_svc_xprt *sx, const void *msg, u32 len,
+		u32 credits);
 
 /* svc_recv.c */
 int xr_svc_recvfrom(struct svc_rqst *rqstp);

@@ -638,7 +638,7 @@ TEST_F(nl, stats_get_lists_every_counter)
 		"calls-received", "replies-inline", "replies-write-chunk",
 		"replies-reply-chunk", "rdma-read-bytes", "rdma-write-bytes",
 		"sq-starves", "send-errors", "recv-errors", "bad-headers",
-		"rdma-errors-sent",
+		"rdma-errors-sent", "bc-calls-sent", "bc-replies-received",
 	};
 	struct stat_list l = {};
 	size_t i;

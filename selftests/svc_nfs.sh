@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # The server transport with nfsd: the module is reloaded side by side with
 # the in-tree rpcrdma (which the NFS client needs), drop-in mode is refused
-# while rpcrdma is loaded, and an NFSv3 mount through "xrdma 20050" writes
-# and reads back data and lists a directory. This slice carries inline
-# messages only, so the mount uses 1 KiB rsize/wsize (the client may still
-# offer a Reply chunk for calls whose reply could be large; the server
-# answers inline when the reply fits), and no data moves in Read or Write
-# chunks. Then the RDMA device is deleted in the middle of a transfer and
+# while rpcrdma is loaded, and NFS mounts through "xrdma 20050" write and
+# read back data and list a directory: NFSv3 with 1 KiB rsize/wsize, so
+# every message is inline (the client may still offer a Reply chunk for
+# calls whose reply could be large; the server answers inline when the
+# reply fits); NFSv3 and NFSv4.1 at default sizes, with data in Read and
+# Write chunks and listings in Reply chunks. Over NFSv4.1 a delegation is
+# recalled through the backchannel (callbacks on the client's connection).
+# Then the RDMA device is deleted in the middle of a transfer and
 # added back: the connection goes away cleanly, the client reconnects, and
 # the data written is intact. Afterwards every transport object is gone.
 set -u
@@ -58,14 +60,90 @@ nfs_inline_through_xrdma() {
 # Default sizes: WRITE data in Read chunks, READ data in Write chunks,
 # large directory listings in Reply chunks.
 nfs_chunks_through_xrdma() {
-	XR_NFS_CLASS=xrdma XR_NFS_PORT=20050 XR_NFS_VERS=3 \
+	XR_NFS_CLASS=xrdma XR_NFS_PORT=20050 XR_NFS_VERS="3 4.1" \
 		XR_NFS_SIZE_MB=${XR_SVC_NFS_CHUNK_MB:-64} \
 		XR_NFS_DIRENTS=${XR_SVC_NFS_CHUNK_DIRENTS:-2000} \
 		"$(dirname "$0")/nfs_rdma.sh" | sed 's/^/# /'
 	return "${PIPESTATUS[0]}"
 }
 
+# server_counter NAME: a module-wide server counter.
+server_counter() {
+	"$RDMACTL" -j stats show | python3 -c "import json,sys; print(json.load(sys.stdin)['server']['$1'])"
+}
+
+# After the mounts above: replies went inline, with their payload in
+# Write chunks (READ) and whole in Reply chunks (READDIR), and the data of
+# WRITEs came by RDMA Read.
+reply_kinds_counted() {
+	local c
+
+	for c in replies-inline replies-write-chunk replies-reply-chunk rdma-read-bytes \
+		rdma-write-bytes; do
+		echo "# $c $(server_counter "$c")"
+		[ "$(server_counter "$c")" -gt 0 ] || fail "$c is 0" || return 1
+	done
+	[ "$(server_counter bad-headers)" -eq 0 ] || fail "bad headers from the in-tree client"
+}
+
 MNT=$NFS_RUN/mnt-removal
+DMNT=$NFS_RUN/mnt-deleg
+LEASE_BREAK=/proc/sys/fs/lease-break-time
+LEASE_BREAK_ORIG=$(cat $LEASE_BREAK)
+
+# Delegations nfsd holds for its clients.
+nfsd_delegations() {
+	cat $NFSD_FS/clients/*/states 2>/dev/null | grep -c "type: deleg"
+}
+
+# Open and read FILE over NFS; true once nfsd holds a delegation for it.
+# nfsd gives none while lockd is in its grace period.
+read_until_delegated() {
+	cat "$1" >/dev/null && [ "$(nfsd_delegations)" -ge 1 ]
+}
+
+# The client reads a file and gets a read delegation; a writer on the
+# server conflicts with it and nfsd recalls it with CB_RECALL over the
+# backchannel. The lease break time is set far above the writer's bound:
+# the writer gets through in time only when the client returned the
+# delegation, which it does on the recall.
+recall_on_local_write() {
+	local f=$1 calls replies
+
+	[ "$(cat "$DMNT/$f")" = first ] || fail "reading $f over NFS" || return 1
+	wait_for 60 read_until_delegated "$DMNT/$f" ||
+		fail "nfsd granted no delegation" || return 1
+	calls=$(server_counter bc-calls-sent)
+	replies=$(server_counter bc-replies-received)
+	echo 600 >$LEASE_BREAK
+	timeout -k 5 120 sh -c "echo second >>'$NFS_EXPORT/$f'" ||
+		fail "the local writer waited for the lease break: no recall" || return 1
+	echo "# callbacks sent $calls -> $(server_counter bc-calls-sent), replies $replies -> $(server_counter bc-replies-received)"
+	[ "$(server_counter bc-calls-sent)" -gt "$calls" ] ||
+		fail "no callback sent for the recall" || return 1
+	[ "$(server_counter bc-replies-received)" -gt "$replies" ] ||
+		fail "no callback reply received" || return 1
+	wait_for 20 eval '[ "$(nfsd_delegations)" -eq 0 ]' ||
+		fail "the delegation was not returned" || return 1
+	nfs_drop_caches
+	grep -q second "$DMNT/$f" || fail "the client does not see the server's write"
+}
+
+delegation_recall() {
+	local f=deleg.txt rc=0
+
+	# lockd's grace period holds delegations back: keep it short.
+	modprobe lockd && echo 10 >/proc/sys/fs/nfs/nlm_grace_period ||
+		fail "setting lockd's grace period" || return 1
+	nfs_server_start && nfs_listen xrdma 20050 || return 1
+	echo first >"$NFS_EXPORT/$f" || fail "writing $f on the server" || return 1
+	nfs_mount 4.1 20050 "$DMNT" || { nfs_server_stop; return 1; }
+	recall_on_local_write "$f" || rc=1
+	echo "$LEASE_BREAK_ORIG" >$LEASE_BREAK
+	nfs_umount "$DMNT" || rc=1
+	nfs_server_stop || rc=1
+	return $rc
+}
 
 # svc-xprt objects alive: the listener plus one per connection.
 svc_xprts() {
@@ -74,6 +152,8 @@ svc_xprts() {
 
 cleanup() {
 	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
+	nfs_is_mounted "$DMNT" && umount -f -l "$DMNT"
+	echo "$LEASE_BREAK_ORIG" >$LEASE_BREAK
 	nfs_server_stop >/dev/null 2>&1
 	"$RDMA" link show "$XR_RDMA_DEV/1" >/dev/null 2>&1 ||
 		"$RDMA" link add "$XR_RDMA_DEV" type rxe netdev "$XR_NETDEV"
@@ -137,11 +217,13 @@ no_transport_left() {
 		fail "live objects left: $("$RDMACTL" -j module show)"
 }
 
-ktap_header 6
+ktap_header 8
 run_test reload_side_by_side reload_side_by_side
 run_test dropin_refused_beside_rpcrdma dropin_refused
 run_test nfs3_inline_through_xrdma nfs_inline_through_xrdma
-run_test nfs3_chunks_through_xrdma nfs_chunks_through_xrdma
+run_test nfs3_nfs41_chunks_through_xrdma nfs_chunks_through_xrdma
+run_test every_reply_kind_counted reply_kinds_counted
+run_test nfs41_delegation_recall delegation_recall
 run_test device_removal_mid_transfer device_removal_mid_transfer
 run_test no_transport_left no_transport_left
 ktap_finish

@@ -126,10 +126,11 @@ transport_show() {
 conns[0]['state'] == 'connected' and conns[0]['serv'] == 'nfsd' and conns[0]['class'] == '$CLASS'" ||
 		return 1
 	# The send queue holds the Sends (one per credit) and the RDMA Read and
-	# Write contexts (at least one work request each, one per credit).
+	# Write contexts (at least one work request each, one per credit); the
+	# receive queue one Receive per credit and two for backchannel replies.
 	json_check "conns[0]['credits'] == 64 and conns[0]['inline_send'] == 4096 and \
 conns[0]['inline_recv'] == 4096 and conns[0]['peer_inline_send'] >= 1024 and \
-conns[0]['peer_inline_recv'] >= 1024 and conns[0]['sq_depth'] >= 128 and conns[0]['rq_depth'] == 64" ||
+conns[0]['peer_inline_recv'] >= 1024 and conns[0]['sq_depth'] >= 128 and conns[0]['rq_depth'] == 66" ||
 		return 1
 	json_check "conns[0]['stats']['calls-received'] > 0 and \
 conns[0]['stats']['replies-inline'] > 0 and conns[0]['stats']['bad-headers'] == 0 and \

@@ -1106,6 +1106,33 @@ TEST(Encode, Errors)
 	EXPECT_EQ(hdr.hd_err, uint32_t(XR_ERR_CHUNK));
 }
 
+TEST(Encode, PlainMessage)
+{
+	std::vector<uint32_t> buf(16);
+	uint8_t *odd = reinterpret_cast<uint8_t *>(buf.data()) + 1;
+	xr_limits lim = Lim(0);
+	xr_hdr hdr;
+
+	ASSERT_EQ(xr_hdr_encode_msg(buf.data(), 64, htobe32(kXid), 2),
+		  XR_HDR_MIN_SIZE);
+	Wire msg = Wire().u32(kXid).u32(1).u32(2).u32(XR_RDMA_MSG)
+		.u32(0).u32(0).u32(0);
+	EXPECT_EQ(memcmp(buf.data(), msg.bytes(), msg.size()), 0);
+	// An RPC message, starting with the same XID, follows the header.
+	buf[7] = htobe32(kXid);
+	ASSERT_EQ(xr_hdr_decode(buf.data(), XR_HDR_MIN_SIZE + 8, &lim, &hdr),
+		  0);
+	EXPECT_EQ(hdr.hd_proc, uint32_t(XR_RDMA_MSG));
+	EXPECT_EQ(hdr.hd_credits, 2u);
+	EXPECT_EQ(hdr.hd_nreads + hdr.hd_nwrites, 0u);
+	EXPECT_EQ(hdr.hd_hdr_len, uint32_t(XR_HDR_MIN_SIZE));
+
+	EXPECT_EQ(xr_hdr_encode_msg(odd, 64, 0, 1), -EINVAL);
+	ExpectRefusesSmallBuffers(XR_HDR_MIN_SIZE, [](void *b, size_t len) {
+		return xr_hdr_encode_msg(b, len, htobe32(kXid), 1);
+	});
+}
+
 // ---- chunk helpers --------------------------------------------------------
 
 TEST(Helpers, ChunkLength)
