@@ -58,6 +58,12 @@ static int xr_svc_check_call(struct xr_recvctx *rc)
 	struct xr_hdr *hdr = &rc->rc_hdr;
 	int err;
 
+	/*
+	 * RFC 8166, Section 4.5: a call shorter than the smallest header
+	 * has no XID to trust, so there is nobody to answer: discard it.
+	 */
+	if (rc->rc_byte_len < XR_HDR_MIN_SIZE)
+		return -1;
 	err = xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, &xr_svc_call_limits,
 			    hdr);
 	if (err == -EPROTONOSUPPORT)
