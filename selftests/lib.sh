@@ -66,25 +66,56 @@ wait_for() {
 	done
 }
 
-# need_env VAR...: skip the whole test (exit 4) unless each VAR is set.
+# skip_all REASON: skip the whole test (exit 4) before any test case.
+skip_all() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit 4
+}
+
+# need_env VAR...: skip the whole test unless each VAR is set.
 need_env() {
 	local v
 
 	for v in "$@"; do
-		if [ -z "${!v:-}" ]; then
-			echo "TAP version 13"
-			echo "1..0 # SKIP $v not set (run inside the test host)"
-			exit 4
-		fi
+		[ -n "${!v:-}" ] || skip_all "$v not set (run inside the test host)"
 	done
 }
 
 need_rdmactl() {
-	if [ ! -x "$RDMACTL" ]; then
-		echo "TAP version 13"
-		echo "1..0 # SKIP rdmactl not built: $RDMACTL"
-		exit 4
-	fi
+	[ -x "$RDMACTL" ] || skip_all "rdmactl not built: $RDMACTL"
+}
+
+# expect RC CMD...: run CMD with stdout in $OUT and stderr in $ERR (the
+# caller makes both files) and check its exit status.
+expect() {
+	local want=$1 rc=0
+
+	shift
+	"$@" >"$OUT" 2>"$ERR" || rc=$?
+	[ "$rc" -eq "$want" ] && return 0
+	echo "# '$*' exited $rc, expected $want"
+	sed 's/^/# stdout: /' "$OUT"
+	sed 's/^/# stderr: /' "$ERR"
+	return 1
+}
+
+# json_check EXPR: EXPR (Python, over d, the JSON in $OUT) holds.
+json_check() {
+	python3 -c "import json,sys; d=json.load(open('$OUT')); sys.exit(0 if ($1) else 1)" ||
+		fail "JSON check failed: $1: $(cat "$OUT")"
+}
+
+# The mode the module runs in: dropin or sidebyside.
+module_mode() {
+	"$RDMACTL" -j module show | python3 -c "import json,sys; print(json.load(sys.stdin)['mode'])"
+}
+
+# No server connection object is alive, and at most @1 (default 0)
+# svc-xprt objects (listeners).
+transports_released() {
+	[ "$(live_objects svc-xprt)" -le "${1:-0}" ] &&
+		[ "$(live_objects sendctx)" -eq 0 ] && [ "$(live_objects recvctx)" -eq 0 ]
 }
 
 module_loaded() {

@@ -56,6 +56,15 @@ nfs_missing_tools() {
 	done
 }
 
+# nfs_need_server: skip the whole test unless it can run an NFS server.
+nfs_need_server() {
+	local missing
+
+	[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+	missing=$(nfs_missing_tools)
+	[ -z "$missing" ] || skip_all "missing: ${missing//$'\n'/ }"
+}
+
 # nfs_is_mounted DIR [FSTYPE]: DIR is a mount point (of FSTYPE).
 nfs_is_mounted() {
 	local mnt type rest

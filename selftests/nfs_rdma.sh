@@ -33,16 +33,8 @@ OPTS=${XR_NFS_OPTS:-}
 INLINE_DATA=${XR_NFS_INLINE_DATA:-0}
 MNT=$NFS_RUN/mnt
 
-skip_all() {
-	echo "TAP version 13"
-	echo "1..0 # SKIP $*"
-	exit 4
-}
-
 need_env XR_TESTHOST XR_ADDR
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
-missing=$(nfs_missing_tools)
-[ -z "$missing" ] || skip_all "missing: ${missing//$'\n'/ }"
+nfs_need_server
 
 cleanup() {
 	nfs_server_stop >/dev/null 2>&1

@@ -9,17 +9,9 @@
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
-skip_all() {
-	echo "TAP version 13"
-	echo "1..0 # SKIP $*"
-	exit 4
-}
-
 need_env XR_TESTHOST XR_MODULE XR_ADDR
 need_rdmactl
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
-missing=$(nfs_missing_tools)
-[ -z "$missing" ] || skip_all "missing: ${missing//$'\n'/ }"
+nfs_need_server
 
 OUT=$(mktemp)
 ERR=$(mktemp)
@@ -29,33 +21,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-module_mode() {
-	"$RDMACTL" -j module show | python3 -c "import json,sys; print(json.load(sys.stdin)['mode'])"
-}
-
 # Our server's class and port: "rdma 20049" in drop-in mode, else
 # "xrdma 20050".
 our_listener() {
 	if [ "$(module_mode)" = dropin ]; then echo "rdma 20049"; else echo "xrdma 20050"; fi
-}
-
-# run_rdmactl RC ARGS...: rdmactl ARGS, stdout to $OUT, stderr to $ERR;
-# fails unless it exits RC.
-run_rdmactl() {
-	local want=$1 rc=0
-
-	shift
-	"$RDMACTL" "$@" >"$OUT" 2>"$ERR" || rc=$?
-	[ "$rc" -eq "$want" ] && return 0
-	echo "# 'rdmactl $*' exited $rc, expected $want"
-	sed 's/^/# stdout: /' "$OUT"
-	sed 's/^/# stderr: /' "$ERR"
-	return 1
-}
-
-json_check() {
-	python3 -c "import json,sys; d=json.load(open('$OUT')); sys.exit(0 if ($1) else 1)" ||
-		fail "JSON check failed: $1: $(cat "$OUT")"
 }
 
 # ping_all PORT COUNT: COUNT calls, each answered with SUCCESS; the text
@@ -63,14 +32,14 @@ json_check() {
 ping_all() {
 	local port=$1 count=$2 lines
 
-	run_rdmactl 0 ping -c "$count" -i 0.05 "$XR_ADDR:$port" || return 1
+	expect 0 "$RDMACTL" ping -c "$count" -i 0.05 "$XR_ADDR:$port" || return 1
 	sed -n '1p;/---/,$p' "$OUT" | sed 's/^/# /'
 	lines=$(grep -cE '^seq=[0-9]+ xid=0x[0-9a-f]{8} time=[0-9]+\.[0-9] us$' "$OUT")
 	[ "$lines" -eq "$count" ] || fail "$lines reply lines, expected $count" || return 1
 	grep -q "^$count sent, $count received, 0 errors, 0 lost" "$OUT" ||
 		fail "summary: $(grep sent "$OUT")" || return 1
 
-	run_rdmactl 0 -j ping -c "$count" -i 0 "$XR_ADDR:$port" || return 1
+	expect 0 "$RDMACTL" -j ping -c "$count" -i 0 "$XR_ADDR:$port" || return 1
 	json_check "d['sent'] == $count and d['received'] == $count and d['lost'] == 0 and \
 		d['errors'] == 0 and not d['disconnected'] and d['credits'] >= 1" || return 1
 	json_check "(lambda r: 0 < r['min'] <= r['p50'] <= r['p99'] <= r['max'] and \
@@ -100,20 +69,20 @@ rpc_errors_reported() {
 	local port
 
 	port=$(our_listener | cut -d' ' -f2)
-	run_rdmactl 1 ping -c 2 -i 0 -P 100099 "$XR_ADDR:$port" || return 1
+	expect 1 "$RDMACTL" ping -c 2 -i 0 -P 100099 "$XR_ADDR:$port" || return 1
 	grep -q 'rpc error: PROG_UNAVAIL' "$OUT" || fail "no PROG_UNAVAIL: $(cat "$OUT")" || return 1
 	grep -q '^2 sent, 0 received, 2 errors, 0 lost' "$OUT" ||
 		fail "summary: $(grep sent "$OUT")" || return 1
-	run_rdmactl 1 ping -c 1 -V 9 "$XR_ADDR:$port" || return 1
+	expect 1 "$RDMACTL" ping -c 1 -V 9 "$XR_ADDR:$port" || return 1
 	grep -qE 'rpc error: PROG_MISMATCH [0-9]+-[0-9]+' "$OUT" ||
 		fail "no PROG_MISMATCH: $(cat "$OUT")" || return 1
 	# NFSv4's NULL procedure answers as well.
-	run_rdmactl 0 ping -c 2 -i 0 -V 4 "$XR_ADDR:$port"
+	expect 0 "$RDMACTL" ping -c 2 -i 0 -V 4 "$XR_ADDR:$port"
 }
 
 # Nothing listens on port 20051: a clear error, exit 1, no hang.
 refused_port() {
-	run_rdmactl 1 ping -c 1 -t 5 "$XR_ADDR:20051" || return 1
+	expect 1 "$RDMACTL" ping -c 1 -t 5 "$XR_ADDR:20051" || return 1
 	grep -q 'refused' "$ERR" || fail "stderr: $(cat "$ERR")"
 }
 
@@ -139,14 +108,6 @@ ping_in_tree_server() {
 
 ping_ours_beside_in_tree() {
 	ping_all 20050 20
-}
-
-transports_released() {
-	local kind
-
-	for kind in svc-xprt sendctx recvctx; do
-		[ "$(live_objects "$kind")" -eq 0 ] || return 1
-	done
 }
 
 no_transport_left() {

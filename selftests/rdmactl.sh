@@ -12,24 +12,6 @@ OUT=$(mktemp)
 ERR=$(mktemp)
 trap 'rm -f "$OUT" "$ERR"; "$RDMACTL" dev set "$XR_RDMA_DEV" enabled on 2>/dev/null' EXIT
 
-# expect RC CMD...: run CMD, stdout to $OUT, stderr to $ERR, check exit code.
-expect() {
-	local want=$1 rc=0
-
-	shift
-	"$@" >"$OUT" 2>"$ERR" || rc=$?
-	[ "$rc" -eq "$want" ] && return 0
-	echo "# '$*' exited $rc, expected $want"
-	sed 's/^/# stdout: /' "$OUT"
-	sed 's/^/# stderr: /' "$ERR"
-	return 1
-}
-
-json_check() {
-	python3 -c "import json,sys; d=json.load(open('$OUT')); sys.exit(0 if ($1) else 1)" ||
-		fail "JSON check failed: $1: $(cat "$OUT")"
-}
-
 dev_show_text() {
 	expect 0 "$RDMACTL" dev show || return 1
 	grep -Eq "^[0-9]+: $XR_RDMA_DEV: .*state ACTIVE.*netdev $XR_NETDEV" "$OUT" ||

@@ -14,17 +14,9 @@
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
-skip_all() {
-	echo "TAP version 13"
-	echo "1..0 # SKIP $*"
-	exit 4
-}
-
 need_env XR_TESTHOST XR_MODULE XR_ADDR
 need_rdmactl
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
-missing=$(nfs_missing_tools)
-[ -z "$missing" ] || skip_all "missing: ${missing//$'\n'/ }"
+nfs_need_server
 
 OUT=$(mktemp)
 ERR=$(mktemp)
@@ -42,10 +34,6 @@ T=${XR_HOSTILE_TIMEOUT:-3}
 XID=0x11223344
 PORT=
 BASE_XPRTS=
-
-module_mode() {
-	"$RDMACTL" -j module show | python3 -c "import json,sys; print(json.load(sys.stdin)['mode'])"
-}
 
 # ---- Messages, as hex XDR words ----
 

@@ -18,10 +18,6 @@ source "$(dirname "$0")/nfs_lib.sh"
 need_env XR_TESTHOST XR_MODULE XR_RDMA_DEV
 need_rdmactl
 
-module_mode() {
-	"$RDMACTL" -j module show | python3 -c "import json,sys; print(json.load(sys.stdin)['mode'])"
-}
-
 reload_side_by_side() {
 	if module_loaded; then
 		rmmod xrpcrdma || { fail "rmmod"; return 1; }
@@ -202,14 +198,6 @@ device_removal_mid_transfer() {
 	nfs_umount "$MNT" || rc=1
 	nfs_server_stop || rc=1
 	return $rc
-}
-
-transports_released() {
-	local kind
-
-	for kind in svc-xprt sendctx recvctx; do
-		[ "$(live_objects "$kind")" -eq 0 ] || return 1
-	done
 }
 
 no_transport_left() {

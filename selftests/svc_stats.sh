@@ -16,15 +16,7 @@ source "$(dirname "$0")/nfs_lib.sh"
 need_env XR_TESTHOST XR_MODULE XR_RDMA_DEV XR_ADDR
 need_rdmactl
 
-skip_all() {
-	echo "TAP version 13"
-	echo "1..0 # SKIP $*"
-	exit 4
-}
-
-[ "$(id -u)" -eq 0 ] || skip_all "needs root"
-missing=$(nfs_missing_tools)
-[ -z "$missing" ] || skip_all "missing: ${missing//$'\n'/ }"
+nfs_need_server
 
 CLASS=xrdma
 PORT=20050
@@ -37,19 +29,6 @@ cleanup() {
 	rm -f "$OUT" "$ERR"
 }
 trap cleanup EXIT
-
-# expect RC CMD...: run CMD, stdout to $OUT, stderr to $ERR, check exit code.
-expect() {
-	local want=$1 rc=0
-
-	shift
-	"$@" >"$OUT" 2>"$ERR" || rc=$?
-	[ "$rc" -eq "$want" ] && return 0
-	echo "# '$*' exited $rc, expected $want"
-	sed 's/^/# stdout: /' "$OUT"
-	sed 's/^/# stderr: /' "$ERR"
-	return 1
-}
 
 # json_check EXPR: EXPR (Python, over d, the JSON in $OUT) holds.
 json_check() {
@@ -64,10 +43,6 @@ PY
 
 unprivileged() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"
-}
-
-module_mode() {
-	"$RDMACTL" -j module show | python3 -c "import json,sys; print(json.load(sys.stdin)['mode'])"
 }
 
 server_start() {
