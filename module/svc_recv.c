@@ -204,7 +204,8 @@ static bool xr_svc_take_bc_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc)
 
 /*
  * Make rq_arg: inline, or with the Read chunk pulled in. Returns 0, or
- * the rdma_err to answer with, or -1 when the connection is closing.
+ * the rdma_err to answer with, or -ENOTCONN when the connection is
+ * closing (the chunk could not be pulled).
  */
 static int xr_svc_build_arg(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 			    struct xr_recvctx *rc)
@@ -224,7 +225,7 @@ static int xr_svc_build_arg(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 	if (npages == -EINVAL)
 		return XR_ERR_CHUNK;
 	if (npages < 0)
-		return -1;
+		return -ENOTCONN;
 	xr_svc_arg_with_chunk(rqstp, rc, &chunk, npages);
 	return 0;
 }
@@ -270,7 +271,9 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 	if (!verdict)
 		verdict = xr_svc_build_arg(sx, rqstp, rc);
 	if (verdict) {
-		xr_svc_count(sx, XR_SVC_STAT_BAD_HEADERS, 1);
+		/* A Read that failed on a closing connection is no bad header. */
+		if (verdict != -ENOTCONN)
+			xr_svc_count(sx, XR_SVC_STAT_BAD_HEADERS, 1);
 		if (verdict > 0)
 			xr_svc_send_error(sx, rc->rc_hdr.hd_xid, verdict);
 		xr_recvctx_put(rc);
