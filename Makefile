@@ -9,6 +9,7 @@
 #   make regen    regenerate the files that come from the netlink spec
 #   make check    every test: style, sparse, unit tests, guest selftests
 #   make demo     boot a test host and show the module working with rdmactl
+#   make htmldocs build Documentation/ with Sphinx into build/docs/html
 
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
@@ -27,6 +28,7 @@ MODULE_SRCS := Kbuild VERSION $(wildcard module/*.c module/*.h) module/Kbuild \
 	uapi/linux/xrpcrdma.h
 
 .PHONY: all deps module modules-all ctl kernel-src regen check demo install clean
+.PHONY: htmldocs
 
 all: module ctl
 
@@ -62,6 +64,12 @@ check: deps
 
 demo: deps
 	@scripts/demo.sh
+
+# Documentation: warnings are errors. conf.py generates the netlink
+# reference from the spec with ynl-gen-rst.py (from kernel-src).
+htmldocs: kernel-src
+	@command -v sphinx-build >/dev/null || { echo "sphinx-build missing: make deps" >&2; exit 1; }
+	sphinx-build -W --keep-going -q -b html -d $(BUILD)/docs/doctrees Documentation $(BUILD)/docs/html
 
 install: all
 	$(MAKE) -C $(KDIR) M=$(KMOD_DIR) modules_install

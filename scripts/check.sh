@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # check.sh - everything `make check` runs, in order: generated files fresh,
+# the documentation (Sphinx, warnings as errors),
 # module builds for every installed kernel with -Werror, sparse, checkpatch,
 # rdmactl and its unit tests, the test host's own detector test, and the
 # selftests in a test host for each kernel line. Each step logs to
@@ -163,6 +164,7 @@ guest_selftests() {
 }
 
 step generated-files-fresh one check_generated
+step docs one make --no-print-directory htmldocs
 for k in "${kernels[@]}"; do
 	step "build-$k" one build_module "$k"
 	step "sparse-$k" one sparse_module "$k"

@@ -17,6 +17,7 @@ pkgs=(
 	python3 python3-yaml python3-jsonschema sparse
 	clang libclang-rt-14-dev
 	build-essential bc kmod cpio xz-utils
+	python3-sphinx dkms
 )
 
 missing_pkgs() {
