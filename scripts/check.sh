@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # check.sh - everything `make check` runs, in order: generated files fresh,
-# the documentation (Sphinx, warnings as errors),
+# the documentation (Sphinx, warnings as errors; its commands tested),
 # module builds for every installed kernel with -Werror, sparse, checkpatch,
 # rdmactl and its unit tests, the test host's own detector test, and the
 # selftests in a test host for each kernel line. Each step logs to
@@ -165,6 +165,7 @@ guest_selftests() {
 
 step generated-files-fresh one check_generated
 step docs one make --no-print-directory htmldocs
+step doc-commands one scripts/doc-commands.py
 for k in "${kernels[@]}"; do
 	step "build-$k" one build_module "$k"
 	step "sparse-$k" one sparse_module "$k"
