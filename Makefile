@@ -10,6 +10,7 @@
 #   make check    every test: style, sparse, unit tests, guest selftests
 #   make demo     boot a test host and show the module working with rdmactl
 #   make htmldocs build Documentation/ with Sphinx into build/docs/html
+#   make dkms-check  build the module with dkms.conf for every installed kernel
 
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
@@ -28,7 +29,7 @@ MODULE_SRCS := Kbuild VERSION $(wildcard module/*.c module/*.h) module/Kbuild \
 	uapi/linux/xrpcrdma.h
 
 .PHONY: all deps module modules-all ctl kernel-src regen check demo install clean
-.PHONY: htmldocs
+.PHONY: htmldocs dkms-check
 
 all: module ctl
 
@@ -70,6 +71,10 @@ demo: deps
 htmldocs: kernel-src
 	@command -v sphinx-build >/dev/null || { echo "sphinx-build missing: make deps" >&2; exit 1; }
 	sphinx-build -W --keep-going -q -b html -d $(BUILD)/docs/doctrees Documentation $(BUILD)/docs/html
+
+# DKMS in a tree of its own under build/dkms: the host's DKMS is untouched.
+dkms-check:
+	@scripts/dkms-check.sh
 
 install: all
 	$(MAKE) -C $(KDIR) M=$(KMOD_DIR) modules_install

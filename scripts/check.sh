@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # check.sh - everything `make check` runs, in order: generated files fresh,
 # the documentation (Sphinx, warnings as errors; its commands tested),
-# module builds for every installed kernel with -Werror, sparse, checkpatch,
+# module builds for every installed kernel with -Werror, sparse, the DKMS
+# build, checkpatch,
 # rdmactl and its unit tests, the test host's own detector test, and the
 # selftests in a test host for each kernel line. Each step logs to
 # build/check/; the closing line counts every test: "N passed, N failed".
@@ -170,6 +171,7 @@ for k in "${kernels[@]}"; do
 	step "build-$k" one build_module "$k"
 	step "sparse-$k" one sparse_module "$k"
 done
+step dkms one scripts/dkms-check.sh "${kernels[@]}"
 step checkpatch one run_checkpatch
 step rdmactl ctest build_ctl
 step proto-unit ctest proto_unit
