@@ -100,6 +100,29 @@ bool xr_device_usable(struct xr_device *xd)
 	return false;
 }
 
+/**
+ * xr_device_accepts - may a new connection use this verbs device?
+ * @ibdev: the device a connection request arrived on
+ *
+ * Context: may sleep (takes the device lock).
+ *
+ * Return: true when xrpcrdma knows the device and it is enabled.
+ */
+bool xr_device_accepts(struct ib_device *ibdev)
+{
+	struct xr_device *xd;
+	bool ok = false;
+
+	mutex_lock(&xr_devices_mutex);
+	list_for_each_entry(xd, &xr_devices, xd_list)
+		if (xd->xd_ibdev == ibdev) {
+			ok = xd->xd_enabled;
+			break;
+		}
+	mutex_unlock(&xr_devices_mutex);
+	return ok;
+}
+
 static void xr_device_insert_sorted(struct xr_device *new)
 {
 	struct xr_device *xd;

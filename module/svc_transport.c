@@ -296,6 +296,9 @@ static int xr_svc_connect_request(struct xr_ep *lep, struct rdma_cm_id *id,
 						    sx_ep);
 	struct xr_svc_xprt *sx;
 
+	/* An administrator keeps new connections off a disabled device. */
+	if (!xr_device_accepts(id->device))
+		return -EACCES;
 	sx = xr_svc_xprt_alloc();
 	if (!sx)
 		return -ENOMEM;

@@ -138,6 +138,7 @@ void xr_device_unlock(void);
 struct xr_device *xr_device_find(const char *name);
 struct xr_device *xr_device_next(u32 index);
 bool xr_device_usable(struct xr_device *xd);
+bool xr_device_accepts(struct ib_device *ibdev);
 
 /* ep.c */
 

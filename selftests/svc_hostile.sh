@@ -14,7 +14,7 @@
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
-need_env XR_TESTHOST XR_MODULE XR_ADDR
+need_env XR_TESTHOST XR_MODULE XR_ADDR XR_RDMA_DEV
 need_rdmactl
 nfs_need_server
 
@@ -22,6 +22,7 @@ OUT=$(mktemp)
 ERR=$(mktemp)
 BIG=$(mktemp)
 cleanup() {
+	"$RDMACTL" dev set "$XR_RDMA_DEV" enabled on >/dev/null 2>&1
 	nfs_server_stop >/dev/null 2>&1
 	rm -f "$OUT" "$ERR" "$BIG"
 }
@@ -226,6 +227,22 @@ ping_still_works() {
 	grep -E '^[0-9]+ sent' "$OUT" | sed 's/^/# /'
 }
 
+# A device switched off with `rdmactl dev set DEV enabled off` takes no
+# new connections; switched on again, it does.
+disabled_device_refuses() {
+	local rc=0
+
+	"$RDMACTL" dev set "$XR_RDMA_DEV" enabled off || { fail "dev set off"; return 1; }
+	if "$RDMACTL" ping -c 1 -t "$T" "$XR_ADDR:$PORT" >"$OUT" 2>"$ERR"; then
+		fail "connected to a disabled device"
+		rc=1
+	fi
+	sed 's/^/# disabled: /' "$ERR"
+	"$RDMACTL" dev set "$XR_RDMA_DEV" enabled on || { fail "dev set on"; return 1; }
+	[ $rc -eq 0 ] || return 1
+	ping_still_works
+}
+
 connections_released() {
 	[ "$(live_objects svc-xprt)" -eq "$BASE_XPRTS" ] &&
 		[ "$(live_objects sendctx)" -eq 0 ] && [ "$(live_objects recvctx)" -eq 0 ]
@@ -320,12 +337,13 @@ CASES="valid_call bad_version truncated_header stray_backchannel_reply empty_sen
 	xid_mismatch msg_without_rpc_message rpc_version_mismatch oversized_inline credit_overrun
 	corpus_replay"
 
-ktap_header $((4 + $(wc -w <<<"$CASES")))
+ktap_header $((5 + $(wc -w <<<"$CASES")))
 run_test server_start server_start
 for c in $CASES; do
 	run_test "$c" "$c"
 done
 run_test ping_still_works ping_still_works
+run_test disabled_device_refuses disabled_device_refuses
 run_test no_connection_left no_connection_left
 run_test module_log module_log
 ktap_finish
