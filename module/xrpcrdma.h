@@ -9,6 +9,7 @@
 
 #include <linux/types.h>
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/netlink.h>
 #include <linux/spinlock.h>
@@ -174,6 +175,11 @@ struct xr_ep_ops {
  * @ep_peer: what the peer advertised in its RFC 8797 private data
  * @ep_peer_rd_atom: RDMA Reads the peer answers at once
  * @ep_drained: 1 once xr_ep_drain() has flushed the queue pair
+ * @ep_active: 1 on the connecting (client) side
+ * @ep_cm_error: why the connection attempt or the connection ended
+ *	(a negative errno), 0 while nothing went wrong
+ * @ep_resolve_status: outcome of the last resolution step
+ * @ep_resolve_done: completed when a resolution step finishes
  */
 struct xr_ep {
 	struct rdma_cm_id	*ep_id;
@@ -187,6 +193,10 @@ struct xr_ep {
 	struct xr_cm_pdata	ep_peer;
 	u8			ep_peer_rd_atom;
 	u8			ep_drained;
+	u8			ep_active;
+	int			ep_cm_error;
+	int			ep_resolve_status;
+	struct completion	ep_resolve_done;
 };
 
 int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
@@ -197,6 +207,10 @@ void xr_ep_adopt(struct xr_ep *ep, const struct xr_ep_ops *ops,
 int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
 		    u32 rw_ctxs);
 int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours);
+int xr_ep_resolve(struct xr_ep *ep, const struct xr_ep_ops *ops,
+		  struct net *net, struct sockaddr *dst,
+		  unsigned long timeout_ms);
+int xr_ep_connect(struct xr_ep *ep, const struct xr_cm_pdata *ours);
 void xr_ep_disconnect(struct xr_ep *ep);
 void xr_ep_drain(struct xr_ep *ep);
 void xr_ep_destroy(struct xr_ep *ep);
