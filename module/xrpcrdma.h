@@ -231,6 +231,8 @@ struct xr_sendq;
  * @sc_buf: buffer, DMA-mapped once for the context's lifetime
  * @sc_buf_dma: DMA address of @sc_buf
  * @sc_buf_size: size of @sc_buf
+ * @sc_slots: send queue slots the posted chain took (its completion
+ *	returns them)
  */
 struct xr_sendctx {
 	struct list_head	sc_list;
@@ -241,6 +243,7 @@ struct xr_sendctx {
 	void			*sc_buf;
 	u64			sc_buf_dma;
 	u32			sc_buf_size;
+	u32			sc_slots;
 };
 
 /**
@@ -286,6 +289,9 @@ void xr_sendq_release(struct xr_sendq *sq, u32 n);
 struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq);
 void xr_sendctx_put(struct xr_sendctx *sc);
 int xr_sendctx_post(struct xr_sendctx *sc, u32 len);
+int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
+			  struct ib_send_wr *first, struct ib_send_wr *last,
+			  u32 count);
 u32 xr_sendq_free_count(struct xr_sendq *sq);
 u32 xr_sendq_slots_free(struct xr_sendq *sq);
 
