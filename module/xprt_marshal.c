@@ -16,7 +16,7 @@
  * every chunk the server returns must be one we offered and no longer
  * than we registered, and the inline part must fit the receive buffer.
  * A bad reply is counted and dropped; its RPC times out and is retried on
- * a new connection.
+ * a new connection. An RDMA_ERROR fails its RPC with -EIO.
  */
 #include <linux/highmem.h>
 #include <linux/sunrpc/xdr.h>
@@ -521,6 +521,37 @@ static void xr_reply_bad(struct xr_xprt *rx, __be32 xid, int err)
 			    be32_to_cpu(xid), err);
 }
 
+/*
+ * RDMA_ERROR: the server could not take the call apart (ERR_CHUNK) or
+ * speaks another version (ERR_VERS). Sending it again would fail again:
+ * the RPC fails with -EIO.
+ */
+static void xr_reply_error(struct xr_xconn *c, const struct xr_hdr *hdr)
+{
+	struct xr_xprt *rx = c->xc_xprt;
+	struct rpc_xprt *xprt = &rx->rx_xprt;
+	struct rpc_rqst *rqst;
+	struct xr_req *req;
+
+	xr_reply_bad(rx, hdr->hd_xid, -EREMOTEIO);
+	rqst = xr_reply_find(xprt, hdr->hd_xid);
+	xr_reply_credits(xprt, hdr->hd_credits, rqst);
+	if (!rqst)
+		return;
+	req = xr_req_of(rqst);
+	mutex_lock(&req->rr_mutex);
+	if (req->rr_conn == c)
+		xr_frwr_release(req);
+	mutex_unlock(&req->rr_mutex);
+
+	spin_lock(&xprt->queue_lock);
+	/* Seen by call_status() when the task wakes. */
+	rqst->rq_task->tk_status = -EIO;
+	xprt_complete_rqst(rqst->rq_task, 0);
+	xprt_unpin_rqst(rqst);
+	spin_unlock(&xprt->queue_lock);
+}
+
 /**
  * xr_reply_handle - take apart one received reply and complete its RPC
  * @c: the connection it arrived on
@@ -539,10 +570,12 @@ void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
 
 	err = xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, &xr_reply_limits,
 			    hdr);
-	if (!err && hdr->hd_proc == XR_RDMA_ERROR)
-		err = -EREMOTEIO;
 	if (err) {
 		xr_reply_bad(rx, hdr->hd_xid, err);
+		return;
+	}
+	if (hdr->hd_proc == XR_RDMA_ERROR) {
+		xr_reply_error(c, hdr);
 		return;
 	}
 	rqst = xr_reply_find(xprt, hdr->hd_xid);
