@@ -8,9 +8,11 @@
  * segments, not RPC-over-RDMA headers.
  *
  * A region belongs to the PD of one connection; a request holding regions
- * holds a reference on that connection, so the PD outlives them. Once the
- * queue pair is drained (the connection is closing) no remote access is
- * possible any more and regions are only unmapped, not invalidated.
+ * holds a reference on that connection, so the region's memory outlives
+ * it. Once the queue pair is drained (the connection is closing) no
+ * remote access is possible any more: regions are only unmapped, not
+ * invalidated, and the close unmaps and deregisters even those requests
+ * still hold, so the device can go away.
  */
 #include <linux/highmem.h>
 #include <linux/scatterlist.h>
@@ -72,7 +74,8 @@ static void xr_frwr_inv_last_done(struct ib_cq *cq, struct ib_wc *wc)
 
 static void xr_frwr_mr_free(struct xr_mr *mr)
 {
-	ib_dereg_mr(mr->mr_ibmr);
+	if (mr->mr_ibmr)
+		ib_dereg_mr(mr->mr_ibmr);
 	kfree(mr->mr_sg);
 	kfree(mr);
 	xr_obj_put(XR_OBJ_MR);
@@ -107,7 +110,7 @@ out_free:
 
 /**
  * xr_frwr_pool_init - allocate the memory regions of a connection
- * @c: a connection with its queue pair created
+ * @c: a connection with its queue pair created; its lists initialised
  * @count: how many
  *
  * Return values:
@@ -120,8 +123,6 @@ int xr_frwr_pool_init(struct xr_xconn *c, u32 count)
 	struct ib_device *dev = c->xc_ep.ep_pd->device;
 	struct xr_mr *mr;
 
-	spin_lock_init(&c->xc_mr_lock);
-	INIT_LIST_HEAD(&c->xc_mr_free);
 	if (!(dev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS))
 		return -EOPNOTSUPP;
 	c->xc_max_pages = min_t(u32, dev->attrs.max_fast_reg_page_list_len,
@@ -133,23 +134,57 @@ int xr_frwr_pool_init(struct xr_xconn *c, u32 count)
 		if (!mr)
 			return -ENOMEM;
 		list_add(&mr->mr_list, &c->xc_mr_free);
+		list_add(&mr->mr_all, &c->xc_mr_all);
 		xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_MRS_ALLOCATED, 1);
 	}
 	return 0;
 }
 
 /**
+ * xr_frwr_pool_orphan - let go of the device under a connection's regions
+ * @c: a drained connection about to give up its PD
+ *
+ * Unmaps every region, also those requests still hold, and deregisters
+ * them: nothing of the device is left once this returns, so a device
+ * being removed is not held up by RPCs that have not let go yet. The
+ * regions themselves stay until xr_frwr_pool_destroy().
+ */
+void xr_frwr_pool_orphan(struct xr_xconn *c)
+{
+	struct ib_device *dev;
+	struct xr_mr *mr;
+
+	if (!c->xc_ep.ep_pd)
+		return;
+	dev = c->xc_ep.ep_pd->device;
+	spin_lock(&c->xc_mr_lock);
+	list_for_each_entry(mr, &c->xc_mr_all, mr_all) {
+		if (mr->mr_nents)
+			ib_dma_unmap_sg(dev, mr->mr_sg, mr->mr_nents,
+					mr->mr_dir);
+		mr->mr_nents = 0;
+	}
+	spin_unlock(&c->xc_mr_lock);
+	list_for_each_entry(mr, &c->xc_mr_all, mr_all) {
+		if (mr->mr_ibmr)
+			ib_dereg_mr(mr->mr_ibmr);
+		mr->mr_ibmr = NULL;
+	}
+}
+
+/**
  * xr_frwr_pool_destroy - free the memory regions of a connection
- * @c: a drained connection; no request holds any of its regions
+ * @c: a connection no request holds any region of
  */
 void xr_frwr_pool_destroy(struct xr_xconn *c)
 {
 	struct xr_mr *mr, *next;
 
-	list_for_each_entry_safe(mr, next, &c->xc_mr_free, mr_list) {
-		list_del(&mr->mr_list);
+	list_for_each_entry_safe(mr, next, &c->xc_mr_all, mr_all) {
+		list_del(&mr->mr_all);
 		xr_frwr_mr_free(mr);
 	}
+	INIT_LIST_HEAD(&c->xc_mr_free);
 }
 
 static struct xr_mr *xr_frwr_get(struct xr_xconn *c)
@@ -164,16 +199,16 @@ static struct xr_mr *xr_frwr_get(struct xr_xconn *c)
 	return mr;
 }
 
+/* Unmapped under the lock: xr_frwr_pool_orphan() may be doing it too. */
 static void xr_frwr_put(struct xr_mr *mr)
 {
 	struct xr_xconn *c = mr->mr_conn;
 
-	if (mr->mr_nents) {
+	spin_lock(&c->xc_mr_lock);
+	if (mr->mr_nents)
 		ib_dma_unmap_sg(c->xc_ep.ep_pd->device, mr->mr_sg,
 				mr->mr_nents, mr->mr_dir);
-		mr->mr_nents = 0;
-	}
-	spin_lock(&c->xc_mr_lock);
+	mr->mr_nents = 0;
 	list_add(&mr->mr_list, &c->xc_mr_free);
 	spin_unlock(&c->xc_mr_lock);
 }
@@ -374,6 +409,10 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 	struct xr_mr *mr;
 	u32 n = 0;
 
+	/* Held until posted: the close cannot drain and orphan meanwhile. */
+	down_read(&c->xc_post_rwsem);
+	if (test_bit(XR_XC_DOWN, &c->xc_flags))
+		goto out_down;
 	list_for_each_entry(mr, &req->rr_mrs, mr_list) {
 		memset(&mr->mr_inv_wr, 0, sizeof(mr->mr_inv_wr));
 		mr->mr_inv_wr.opcode = IB_WR_LOCAL_INV;
@@ -384,8 +423,10 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 		last = &mr->mr_inv_wr;
 		n++;
 	}
-	if (!last)
+	if (!last) {
+		up_read(&c->xc_post_rwsem);
 		return true;
+	}
 	init_completion(&b.ib_done);
 	b.ib_cqe.done = xr_frwr_inv_last_done;
 	b.ib_sq = &c->xc_sq;
@@ -394,16 +435,21 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 	last->send_flags = IB_SEND_SIGNALED;
 
 	if (xr_sendq_reserve(&c->xc_sq, n))
-		return false;
+		goto out_down;
 	if (ib_post_send(c->xc_ep.ep_qp, first, NULL)) {
+		up_read(&c->xc_post_rwsem);
 		/* Some may be posted: their completions still come. */
 		xr_xconn_fail(c);
-		wait_for_completion(&c->xc_drained);
-		return true;
+		return false;
 	}
+	up_read(&c->xc_post_rwsem);
 	xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_LOCAL_INVS, n);
 	wait_for_completion(&b.ib_done);
 	return true;
+
+out_down:
+	up_read(&c->xc_post_rwsem);
+	return false;
 }
 
 /**
@@ -411,8 +457,10 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
  * @req: the request; the caller holds rr_mutex
  *
  * Invalidates the regions while the connection is up (so the peer can no
- * longer reach the memory), then unmaps them and returns them to their
- * pool, and drops the request's reference on the connection. Sleeps.
+ * longer reach the memory); once it is going down, waits for the drain
+ * instead. Then unmaps them (unless the close already did), returns them
+ * to their pool, and drops the request's reference on the connection.
+ * Sleeps.
  */
 void xr_frwr_release(struct xr_req *req)
 {
@@ -422,7 +470,7 @@ void xr_frwr_release(struct xr_req *req)
 	might_sleep();
 	if (!c)
 		return;
-	if (test_bit(XR_XC_DOWN, &c->xc_flags) || !xr_frwr_invalidate(c, req))
+	if (!xr_frwr_invalidate(c, req))
 		wait_for_completion(&c->xc_drained);
 	list_for_each_entry_safe(mr, next, &req->rr_mrs, mr_list) {
 		list_del(&mr->mr_list);

@@ -12,8 +12,10 @@
  * rx_conn and the transport marked connected. Anything that breaks it (a
  * disconnect, a completion error, an RPC timeout) forces a disconnect;
  * the RPC layer then calls close with the transport's write lock held,
- * which unpublishes the connection and drains its queue pair. The
- * connection is freed from a workqueue when the last request holding its
+ * which unpublishes the connection, drains its queue pair and releases
+ * every device resource it holds (also memory regions requests still
+ * hold: a device removal is not held up by them). The connection's
+ * memory is freed from a workqueue when the last request holding its
  * memory regions lets go.
  *
  * Credits: the congestion window is the server's last credit grant, so
@@ -63,17 +65,10 @@ static struct xr_xprt *xr_xprt_of(struct rpc_xprt *xprt)
 
 /* Connections */
 
+/* The device resources went in xr_xconn_shutdown(); memory is left. */
 static void xr_xconn_destroy(struct xr_xconn *c)
 {
-	xr_ep_drain(&c->xc_ep);
-	cancel_work_sync(&c->xc_reply_work);
-	if (c->xc_sq.sq_ep)
-		xr_sendq_destroy(&c->xc_sq);
-	if (c->xc_rq.rq_ep)
-		xr_recvq_destroy(&c->xc_rq);
-	if (c->xc_mr_free.next)
-		xr_frwr_pool_destroy(c);
-	xr_ep_destroy(&c->xc_ep);
+	xr_frwr_pool_destroy(c);
 	kfree(c);
 	xr_obj_put(XR_OBJ_XCONN);
 }
@@ -121,16 +116,31 @@ void xr_xconn_fail(struct xr_xconn *c)
 		xprt_force_disconnect(&c->xc_xprt->rx_xprt);
 }
 
-/* Stop a connection: no work request is outstanding afterwards. */
+/*
+ * Stop a connection and give back everything it holds of the device:
+ * nothing is posted after the drain, and requests still holding memory
+ * regions only keep the memory. Never from the connection manager's
+ * callbacks.
+ */
 static void xr_xconn_shutdown(struct xr_xconn *c)
 {
 	set_bit(XR_XC_DOWN, &c->xc_flags);
 	xr_sendq_close(&c->xc_sq);
+	/* Whoever is posting has posted: its work requests get flushed. */
+	down_write(&c->xc_post_rwsem);
+	up_write(&c->xc_post_rwsem);
 	xr_ep_disconnect(&c->xc_ep);
 	xr_ep_drain(&c->xc_ep);
 	set_bit(XR_XC_DRAINED, &c->xc_flags);
 	complete_all(&c->xc_drained);
 	cancel_work_sync(&c->xc_reply_work);
+
+	xr_frwr_pool_orphan(c);
+	if (c->xc_sq.sq_ep)
+		xr_sendq_destroy(&c->xc_sq);
+	if (c->xc_rq.rq_ep)
+		xr_recvq_destroy(&c->xc_rq);
+	xr_ep_destroy(&c->xc_ep);
 }
 
 static void xr_xconn_owner_fail(void *owner)
@@ -162,12 +172,16 @@ static void xr_xconn_reply_work(struct work_struct *work)
 					  xc_reply_work);
 	struct xr_recvctx *rc;
 
+	int err;
+
 	while ((rc = xr_recvq_next_ready(&c->xc_rq))) {
 		xr_reply_handle(c, rc);
 		xr_recvctx_put(rc);
-		if (test_bit(XR_XC_DOWN, &c->xc_flags))
-			continue;
-		if (xr_recvq_post(&c->xc_rq, 1))
+		down_read(&c->xc_post_rwsem);
+		err = test_bit(XR_XC_DOWN, &c->xc_flags) ? 0 :
+			xr_recvq_post(&c->xc_rq, 1);
+		up_read(&c->xc_post_rwsem);
+		if (err)
 			xr_xconn_fail(c);
 	}
 }
@@ -203,6 +217,10 @@ static struct xr_xconn *xr_xconn_alloc(struct xr_xprt *rx)
 	c->xc_xprt = rx;
 	/* xr_xconn_fail() may wake it before xr_sendq_init(). */
 	init_waitqueue_head(&c->xc_sq.sq_wait);
+	init_rwsem(&c->xc_post_rwsem);
+	spin_lock_init(&c->xc_mr_lock);
+	INIT_LIST_HEAD(&c->xc_mr_free);
+	INIT_LIST_HEAD(&c->xc_mr_all);
 	kref_init(&c->xc_ref);
 	init_completion(&c->xc_up);
 	init_completion(&c->xc_drained);

@@ -13,6 +13,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/netlink.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -554,6 +555,7 @@ enum xr_xprt_stat {
 /**
  * struct xr_mr - one FRWR memory region of a connection
  * @mr_list: on the connection's free list, or its request's list
+ * @mr_all: on the connection's list of every region
  * @mr_conn: the connection whose PD it belongs to
  * @mr_ibmr: the verbs memory region
  * @mr_sg: scatterlist, xc_max_pages entries
@@ -566,6 +568,7 @@ enum xr_xprt_stat {
  */
 struct xr_mr {
 	struct list_head	mr_list;
+	struct list_head	mr_all;
 	struct xr_xconn		*mr_conn;
 	struct ib_mr		*mr_ibmr;
 	struct scatterlist	*mr_sg;
@@ -600,6 +603,10 @@ enum {
  * @xc_free_work: frees the connection after the last reference
  * @xc_mr_lock: protects @xc_mr_free
  * @xc_mr_free: memory regions ready for use
+ * @xc_mr_all: every memory region allocated
+ * @xc_post_rwsem: held for reading around posts outside the transport's
+ *	write lock (invalidations, Receives); taken for writing once by
+ *	the close, so none is posted after the queue pair is drained
  * @xc_max_pages: pages one memory region maps
  * @xc_inline_send: largest call sent inline (the server's receive size)
  * @xc_inline_recv: largest reply received inline (our buffers)
@@ -618,6 +625,8 @@ struct xr_xconn {
 	struct work_struct	xc_free_work;
 	spinlock_t		xc_mr_lock;	/* protects xc_mr_free */
 	struct list_head	xc_mr_free;
+	struct list_head	xc_mr_all;
+	struct rw_semaphore	xc_post_rwsem;
 	u32			xc_max_pages;
 	u32			xc_inline_send;
 	u32			xc_inline_recv;
@@ -696,6 +705,7 @@ void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc);
 
 /* xprt_frwr.c */
 int xr_frwr_pool_init(struct xr_xconn *c, u32 count);
+void xr_frwr_pool_orphan(struct xr_xconn *c);
 void xr_frwr_pool_destroy(struct xr_xconn *c);
 int xr_frwr_map_buf(struct xr_xconn *c, struct xr_req *req, void *kva,
 		    u32 len, bool remote_write, struct xr_seg *seg);
