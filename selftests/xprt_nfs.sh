@@ -6,7 +6,9 @@
 # mount -o proto=rdma is our client. NFSv3: small files written with
 # inline calls, a 64 MiB random file written and read back with the same
 # SHA-256 (its data in Read lists and Write chunks), a 2000-entry directory
-# listed after a remount (Reply chunks), and mountstats parses the xprt
+# listed after a remount (Reply chunks), a transfer survives nfsd
+# restarting under it (the client reconnects), another survives the RDMA
+# device being removed and added back, and mountstats parses the xprt
 # line. Afterwards every live object is gone and the module unloads; it is
 # loaded again as it was found.
 #
@@ -15,7 +17,7 @@
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
-need_env XR_TESTHOST XR_MODULE XR_ADDR
+need_env XR_TESTHOST XR_MODULE XR_ADDR XR_RDMA_DEV XR_NETDEV
 need_rdmactl
 
 skip_all() {
@@ -45,6 +47,7 @@ rpcrdma_loaded() {
 }
 
 cleanup() {
+	rdma_dev_present || "$RDMA" link add "$XR_RDMA_DEV" type rxe netdev "$XR_NETDEV"
 	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
 	nfs_server_stop >/dev/null 2>&1
 	rm -f "$BLOCK"
@@ -123,6 +126,65 @@ readdir_large() {
 	[ "$(chunk_count 3)" -gt 0 ] || fail "no Reply chunk segments for READDIR"
 }
 
+# The mount's connect count, from its xprt line.
+connect_count() {
+	awk -v mnt="$MNT" '
+		$1 == "device" { here = ($5 == mnt) }
+		here && $1 == "xprt:" && $2 == "rdma" { print $5; exit }
+	' /proc/self/mountstats
+}
+
+# nfsd stops in the middle of a transfer (its transports close, the
+# client's connection with them) and starts again: the client reconnects
+# after its back-off and the transfer completes intact.
+reconnect_after_server_restart() {
+	local src=$NFS_DATA/reconnect.bin sum got before pid rc=0
+
+	sum=$(nfs_random_file "$src" 16) || return 1
+	before=$(connect_count)
+	timeout -k 5 300 dd if="$src" of="$MNT/reconnect.bin" bs=64k conv=fsync status=none &
+	pid=$!
+	wait_for 60 test -s "$MNT/reconnect.bin" || fail "the transfer did not start"
+	timeout -k 5 "$NFS_OP_TIMEOUT" rpc.nfsd 0 || fail "rpc.nfsd 0"
+	nfs_server_start && nfs_listen rdma "$PORT" || fail "restarting nfsd"
+	wait "$pid" || rc=$?
+	rm -f "$src"
+	[ "$rc" -eq 0 ] || fail "the transfer failed across the restart: $rc" || return 1
+	nfs_drop_caches
+	got=$(nfs_read_sha256 "$MNT/reconnect.bin" 16)
+	[ "$got" = "$sum" ] || fail "sha256 $got, expected $sum" || return 1
+	# After the read at the latest the client has connected again.
+	[ "$(connect_count)" -gt "$before" ] ||
+		fail "connect count $(connect_count), was $before: no reconnect"
+}
+
+rdma_dev_present() {
+	"$RDMA" link show "$XR_RDMA_DEV/1" >/dev/null 2>&1
+}
+
+# The RDMA device goes away in the middle of a transfer and comes back:
+# the removal is not held up by the client (its connection gives the
+# device back although RPCs still hold memory regions), the client
+# reconnects once the device is back, and the data is intact.
+device_removal_mid_transfer() {
+	local src=$NFS_DATA/removal.bin sum got pid rc=0
+
+	sum=$(nfs_random_file "$src" 16) || return 1
+	timeout -k 5 300 dd if="$src" of="$MNT/removal.bin" bs=64k conv=fsync status=none &
+	pid=$!
+	wait_for 60 test -s "$MNT/removal.bin" || fail "the transfer did not start"
+	timeout -k 5 60 "$RDMA" link delete "$XR_RDMA_DEV" ||
+		fail "rdma link delete failed or hung"
+	timeout -k 5 30 "$RDMA" link add "$XR_RDMA_DEV" type rxe netdev "$XR_NETDEV" ||
+		fail "rdma link add"
+	wait "$pid" || rc=$?
+	rm -f "$src"
+	[ "$rc" -eq 0 ] || fail "the transfer failed after the device came back: $rc" || return 1
+	nfs_drop_caches
+	got=$(nfs_read_sha256 "$MNT/removal.bin" 16)
+	[ "$got" = "$sum" ] || fail "sha256 $got, expected $sum"
+}
+
 mountstats_parses() {
 	local out
 
@@ -159,7 +221,7 @@ unload_clean() {
 	insmod "$XR_MODULE" || fail "insmod again"
 }
 
-ktap_header 10
+ktap_header 12
 run_test reload_dropin reload_dropin
 run_test server_start_rdma_$PORT server_start
 run_test mount_v3 mount_v3
@@ -167,10 +229,13 @@ if nfs_is_mounted "$MNT"; then
 	run_test small_files_inline small_files_inline
 	run_test "write_read_${SIZE_MB}M" large_file_chunks
 	run_test "readdir_${DIRENTS}" readdir_large
+	run_test reconnect_after_server_restart reconnect_after_server_restart
+	run_test device_removal_mid_transfer device_removal_mid_transfer
 	run_test mountstats_xprt mountstats_parses
 	run_test umount_v3 umount_v3
 else
 	for t in small_files_inline "write_read_${SIZE_MB}M" "readdir_${DIRENTS}" \
+		reconnect_after_server_restart device_removal_mid_transfer \
 		mountstats_xprt umount_v3; do
 		log_test 4 "$t"
 	done
