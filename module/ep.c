@@ -25,6 +25,39 @@ static void xr_ep_peer_pdata(const struct rdma_cm_event *ev,
 	}
 }
 
+/* Address or route resolution finished: wake xr_ep_resolve(). */
+static void xr_ep_resolved(struct xr_ep *ep, int status)
+{
+	ep->ep_resolve_status = status;
+	complete(&ep->ep_resolve_done);
+}
+
+/* Why a connection attempt or a connection ended, for the owner. */
+static void xr_ep_set_cm_error(struct xr_ep *ep, enum rdma_cm_event_type ev)
+{
+	int err;
+
+	switch (ev) {
+	case RDMA_CM_EVENT_REJECTED:
+		err = -ECONNREFUSED;
+		break;
+	case RDMA_CM_EVENT_UNREACHABLE:
+		err = -EHOSTUNREACH;
+		break;
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		err = -ECONNABORTED;
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		err = -ENODEV;
+		break;
+	default:
+		err = -ECONNRESET;
+		break;
+	}
+	if (!ep->ep_cm_error)
+		ep->ep_cm_error = err;
+}
+
 static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	struct xr_ep *ep = id->context;
@@ -41,7 +74,22 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		 */
 		return ep->ep_ops->eo_connect_request(ep, id, &peer,
 				ev->param.conn.initiator_depth);
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		xr_ep_resolved(ep, 0);
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		xr_ep_resolved(ep, ev->status < 0 ? ev->status : -EHOSTUNREACH);
+		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
+		if (ep->ep_active) {
+			/* The accepter's private data, and the RDMA Reads
+			 * it will answer for us (none are issued today).
+			 */
+			xr_ep_peer_pdata(ev, &ep->ep_peer);
+			ep->ep_peer_rd_atom = ev->param.conn.initiator_depth;
+		}
 		ep->ep_ops->eo_established(ep);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
@@ -54,6 +102,10 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		if (ev->event != RDMA_CM_EVENT_TIMEWAIT_EXIT)
 			pr_debug(XR_MODNAME ": cm event %s (%d)\n",
 				 rdma_event_msg(ev->event), ev->status);
+		xr_ep_set_cm_error(ep, ev->event);
+		/* A resolver still waiting gives up. */
+		if (ep->ep_active)
+			xr_ep_resolved(ep, -ENETUNREACH);
 		ep->ep_ops->eo_disconnected(ep);
 		break;
 	default:
@@ -103,6 +155,102 @@ int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
 out_destroy:
 	rdma_destroy_id(id);
 	return err;
+}
+
+/* Wait for the resolution step just started; 0 or a negative errno. */
+static int xr_ep_wait_resolved(struct xr_ep *ep, unsigned long timeout_ms)
+{
+	/* The connection manager reports its own timeout; this is a bound. */
+	if (!wait_for_completion_timeout(&ep->ep_resolve_done,
+					 msecs_to_jiffies(2 * timeout_ms)))
+		return -ETIMEDOUT;
+	return ep->ep_resolve_status;
+}
+
+/**
+ * xr_ep_resolve - find the device and route to a server
+ * @ep: endpoint, zeroed by the caller
+ * @ops: the owner's callbacks (established and disconnected)
+ * @net: network namespace
+ * @dst: the server's address and port
+ * @timeout_ms: bound on each of the two resolution steps
+ *
+ * On success the endpoint is bound to an RDMA device: the caller creates
+ * the queue pair (xr_ep_create_qp()), posts its Receives and calls
+ * xr_ep_connect(). Sleeps.
+ *
+ * Return values:
+ *   %0: resolved; xr_ep_destroy() releases the endpoint
+ *   %-ETIMEDOUT, %-EHOSTUNREACH, %-ENETUNREACH, ...: nothing is left
+ *       allocated
+ */
+int xr_ep_resolve(struct xr_ep *ep, const struct xr_ep_ops *ops,
+		  struct net *net, struct sockaddr *dst,
+		  unsigned long timeout_ms)
+{
+	struct rdma_cm_id *id;
+	int err;
+
+	might_sleep();
+	ep->ep_ops = ops;
+	ep->ep_active = 1;
+	init_completion(&ep->ep_resolve_done);
+	id = rdma_create_id(net, xr_ep_cm_handler, ep, RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id))
+		return PTR_ERR(id);
+
+	err = rdma_resolve_addr(id, NULL, dst, timeout_ms);
+	if (!err)
+		err = xr_ep_wait_resolved(ep, timeout_ms);
+	if (err)
+		goto out_destroy;
+	reinit_completion(&ep->ep_resolve_done);
+	err = rdma_resolve_route(id, timeout_ms);
+	if (!err)
+		err = xr_ep_wait_resolved(ep, timeout_ms);
+	if (err)
+		goto out_destroy;
+	ep->ep_id = id;
+	return 0;
+
+out_destroy:
+	/* No callback runs once this returns. */
+	rdma_destroy_id(id);
+	return err;
+}
+
+/**
+ * xr_ep_connect - ask the server to accept, advertising @ours
+ * @ep: a resolved endpoint with its queue pair created
+ * @ours: our RFC 8797 private data
+ *
+ * The outcome arrives as eo_established (the server's private data is
+ * in ep_peer by then; defaults if it sent none) or eo_disconnected
+ * (ep_cm_error says why).
+ *
+ * Return: 0 when the request went out, or a negative errno.
+ */
+int xr_ep_connect(struct xr_ep *ep, const struct xr_cm_pdata *ours)
+{
+	struct ib_device_attr *attrs = &ep->ep_id->device->attrs;
+	u8 pdata[XR_CM_PDATA_SIZE];
+	struct rdma_conn_param param = {
+		.private_data		= pdata,
+		.private_data_len	= sizeof(pdata),
+		/* The server reads our Read chunks; we read nothing. */
+		.responder_resources	= min_t(int, attrs->max_qp_rd_atom,
+						U8_MAX),
+		.initiator_depth	= 0,
+		.rnr_retry_count	= 7,
+		.retry_count		= 6,
+		.flow_control		= 1,
+	};
+	int len;
+
+	len = xr_cm_pdata_encode(pdata, sizeof(pdata), ours);
+	if (len < 0)
+		return len;
+	return rdma_connect(ep->ep_id, &param);
 }
 
 /**

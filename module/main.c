@@ -17,18 +17,24 @@ static int __init xr_init(void)
 	err = xr_svc_init();
 	if (err)
 		goto out_device;
+	/* After the server: its mode decides the client's registration. */
+	err = xr_xprt_init();
+	if (err)
+		goto out_svc;
 	/*
 	 * Netlink last: once the family is registered, handlers can run
 	 * and they expect the device list to be there.
 	 */
 	err = xr_nl_init();
 	if (err)
-		goto out_svc;
+		goto out_xprt;
 
 	pr_info(XR_MODNAME ": version " XR_MODULE_VERSION " loaded, %s mode\n",
 		xr_svc_mode() == XRPCRDMA_MODE_DROPIN ? "drop-in" : "side-by-side");
 	return 0;
 
+out_xprt:
+	xr_xprt_exit();
 out_svc:
 	xr_svc_exit();
 out_device:
@@ -41,6 +47,7 @@ static void __exit xr_exit(void)
 {
 	/* Netlink first: no handler may look at devices being removed. */
 	xr_nl_exit();
+	xr_xprt_exit();
 	xr_svc_exit();
 	xr_device_exit();
 	xr_obj_check_all_released();

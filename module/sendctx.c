@@ -9,7 +9,8 @@
  * a slot; when none is left the poster waits (counted in the owner's
  * sq_count_starves) until a completion returns one or the connection
  * closes. Every Send is
- * signaled, so each completion returns exactly its own slot.
+ * signaled, so each completion returns exactly its own slots: one, plus
+ * those of unsignaled work requests chained before it.
  */
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
@@ -231,6 +232,32 @@ void xr_sendq_release(struct xr_sendq *sq, u32 n)
  */
 int xr_sendctx_post(struct xr_sendctx *sc, u32 len)
 {
+	return xr_sendctx_post_chain(sc, len, NULL, NULL, 0);
+}
+
+/**
+ * xr_sendctx_post_chain - post work requests and then the Send, in one post
+ * @sc: a context from xr_sendctx_get(), its buffer filled
+ * @len: bytes to send, at most the buffer size
+ * @first: first of @count unsignaled work requests to post before the
+ *	Send (memory registrations), or NULL
+ * @last: the last of them; its next pointer is set to the Send
+ * @count: how many
+ *
+ * The Send's completion returns the send queue slots of the whole chain:
+ * the work requests before it complete, in order, before it does.
+ * Otherwise as xr_sendctx_post().
+ *
+ * Return values:
+ *   %0: posted
+ *   %-EINVAL: @len exceeds the buffer
+ *   %-E2BIG: the chain can never fit in the send queue
+ *   %-ENOTCONN: the connection is closing, or the post failed
+ */
+int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
+			  struct ib_send_wr *first, struct ib_send_wr *last,
+			  u32 count)
+{
 	struct xr_sendq *sq = sc->sc_pool;
 	struct xr_ep *ep = sq->sq_ep;
 	int err;
@@ -241,15 +268,20 @@ int xr_sendctx_post(struct xr_sendctx *sc, u32 len)
 	ib_dma_sync_single_for_device(ep->ep_pd->device, sc->sc_buf_dma, len,
 				      DMA_TO_DEVICE);
 
-	err = xr_sendq_reserve(sq, 1);
+	sc->sc_slots = count + 1;
+	err = xr_sendq_reserve(sq, sc->sc_slots);
 	if (err)
 		return err;
+	if (first)
+		last->next = &sc->sc_wr;
+	else
+		first = &sc->sc_wr;
 	if (sq->sq_get)
 		sq->sq_get(sq->sq_owner);
-	err = ib_post_send(ep->ep_qp, &sc->sc_wr, NULL);
+	err = ib_post_send(ep->ep_qp, first, NULL);
 	if (err) {
 		pr_warn_ratelimited(XR_MODNAME ": ib_post_send: %d\n", err);
-		xr_sendq_release(sq, 1);
+		xr_sendq_release(sq, sc->sc_slots);
 		if (sq->sq_put)
 			sq->sq_put(sq->sq_owner);
 		if (sq->sq_on_close)
@@ -271,7 +303,7 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct xr_sendq *sq = sc->sc_pool;
 	void *owner = sq->sq_owner;
 
-	xr_sendq_release(sq, 1);
+	xr_sendq_release(sq, sc->sc_slots);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			xr_count(sq->sq_count_errors);

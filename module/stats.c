@@ -25,6 +25,10 @@ static const char * const xr_obj_names[XR_OBJ_COUNT] = {
 	[XR_OBJ_SVC_XPRT]	= "svc-xprt",
 	[XR_OBJ_SENDCTX]	= "sendctx",
 	[XR_OBJ_RECVCTX]	= "recvctx",
+	[XR_OBJ_XPRT]		= "xprt",
+	[XR_OBJ_XCONN]		= "xprt-conn",
+	[XR_OBJ_MR]		= "mr",
+	[XR_OBJ_REQ]		= "xprt-req",
 };
 
 static atomic64_t xr_obj_counts[XR_OBJ_COUNT];

@@ -9,12 +9,17 @@
 
 #include <linux/types.h>
 #include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/netlink.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/sunrpc/svc_xprt.h>
+#include <linux/sunrpc/xprt.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 #include <rdma/rw.h>
@@ -39,6 +44,10 @@ extern struct genl_family xrpcrdma_nl_family;
  * @XR_OBJ_SVC_XPRT: struct xr_svc_xprt, a server listener or connection
  * @XR_OBJ_SENDCTX: struct xr_sendctx, with its DMA-mapped buffer
  * @XR_OBJ_RECVCTX: struct xr_recvctx, with its DMA-mapped buffer
+ * @XR_OBJ_XPRT: struct xr_xprt, a client transport
+ * @XR_OBJ_XCONN: struct xr_xconn, a connection of a client transport
+ * @XR_OBJ_MR: struct xr_mr, a memory region of a client connection
+ * @XR_OBJ_REQ: struct xr_req, the buffers of one client RPC
  * @XR_OBJ_COUNT: number of kinds
  *
  * Every allocation of a tracked kind is paired with xr_obj_get() and its
@@ -49,6 +58,10 @@ enum xr_obj {
 	XR_OBJ_SVC_XPRT,
 	XR_OBJ_SENDCTX,
 	XR_OBJ_RECVCTX,
+	XR_OBJ_XPRT,
+	XR_OBJ_XCONN,
+	XR_OBJ_MR,
+	XR_OBJ_REQ,
 	XR_OBJ_COUNT
 };
 
@@ -180,6 +193,11 @@ struct xr_ep_ops {
  * @ep_peer: what the peer advertised in its RFC 8797 private data
  * @ep_peer_rd_atom: RDMA Reads the peer answers at once
  * @ep_drained: 1 once xr_ep_drain() has flushed the queue pair
+ * @ep_active: 1 on the connecting (client) side
+ * @ep_cm_error: why the connection attempt or the connection ended
+ *	(a negative errno), 0 while nothing went wrong
+ * @ep_resolve_status: outcome of the last resolution step
+ * @ep_resolve_done: completed when a resolution step finishes
  */
 struct xr_ep {
 	struct rdma_cm_id	*ep_id;
@@ -193,6 +211,10 @@ struct xr_ep {
 	struct xr_cm_pdata	ep_peer;
 	u8			ep_peer_rd_atom;
 	u8			ep_drained;
+	u8			ep_active;
+	int			ep_cm_error;
+	int			ep_resolve_status;
+	struct completion	ep_resolve_done;
 };
 
 int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
@@ -203,6 +225,10 @@ void xr_ep_adopt(struct xr_ep *ep, const struct xr_ep_ops *ops,
 int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
 		    u32 rw_ctxs);
 int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours);
+int xr_ep_resolve(struct xr_ep *ep, const struct xr_ep_ops *ops,
+		  struct net *net, struct sockaddr *dst,
+		  unsigned long timeout_ms);
+int xr_ep_connect(struct xr_ep *ep, const struct xr_cm_pdata *ours);
 void xr_ep_disconnect(struct xr_ep *ep);
 void xr_ep_drain(struct xr_ep *ep);
 void xr_ep_destroy(struct xr_ep *ep);
@@ -223,6 +249,8 @@ struct xr_sendq;
  * @sc_buf: buffer, DMA-mapped once for the context's lifetime
  * @sc_buf_dma: DMA address of @sc_buf
  * @sc_buf_size: size of @sc_buf
+ * @sc_slots: send queue slots the posted chain took (its completion
+ *	returns them)
  */
 struct xr_sendctx {
 	struct list_head	sc_list;
@@ -233,6 +261,7 @@ struct xr_sendctx {
 	void			*sc_buf;
 	u64			sc_buf_dma;
 	u32			sc_buf_size;
+	u32			sc_slots;
 };
 
 /**
@@ -278,6 +307,9 @@ void xr_sendq_release(struct xr_sendq *sq, u32 n);
 struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq);
 void xr_sendctx_put(struct xr_sendctx *sc);
 int xr_sendctx_post(struct xr_sendctx *sc, u32 len);
+int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
+			  struct ib_send_wr *first, struct ib_send_wr *last,
+			  u32 count);
 u32 xr_sendq_free_count(struct xr_sendq *sq);
 u32 xr_sendq_slots_free(struct xr_sendq *sq);
 
@@ -485,6 +517,222 @@ void xr_svc_release_ctxt(struct svc_xprt *xprt, void *ctxt);
 /* svc_send.c */
 int xr_svc_sendto(struct svc_rqst *rqstp);
 int xr_svc_send_error(struct xr_svc_xprt *sx, __be32 xid, u32 err);
+
+/* xprt_transport.c, xprt_marshal.c, xprt_frwr.c: the client transport */
+
+struct xr_xprt;
+struct xr_xconn;
+
+/**
+ * enum xr_xprt_stat - what the client counts for each transport
+ * @XR_XPRT_STAT_READ_SEGS: segments offered in Read lists
+ * @XR_XPRT_STAT_WRITE_SEGS: segments offered in Write lists
+ * @XR_XPRT_STAT_REPLY_SEGS: segments offered in Reply chunks
+ * @XR_XPRT_STAT_RDMA_REQ_BYTES: call bytes the server pulls by RDMA Read
+ * @XR_XPRT_STAT_RDMA_REPLY_BYTES: reply bytes the server pushed by RDMA
+ *	Write
+ * @XR_XPRT_STAT_PULLUP_BYTES: call bytes copied into Send buffers
+ * @XR_XPRT_STAT_FIXUP_BYTES: reply bytes copied out of Receive buffers
+ * @XR_XPRT_STAT_FAILED_MARSHAL: calls that could not be marshaled
+ * @XR_XPRT_STAT_BAD_REPLIES: replies dropped because of their header
+ * @XR_XPRT_STAT_NOMSG_CALLS: calls sent as RDMA_NOMSG
+ * @XR_XPRT_STAT_MRS_ALLOCATED: memory regions allocated
+ * @XR_XPRT_STAT_LOCAL_INVS: LOCAL_INV work requests posted
+ * @XR_XPRT_STAT_EMPTY_SENDCTX: sends that found no send context
+ * @XR_XPRT_STAT_INLINE_CALLS: calls sent entirely inline
+ * @XR_XPRT_STAT_TIMEOUTS: RPC timeouts that forced a disconnect
+ * @XR_XPRT_STAT_RECONNECTS: connections made after the first
+ * @XR_XPRT_STAT_ENOBUFS: send_request returns of -ENOBUFS
+ * @XR_XPRT_STAT_COUNT: number of counters
+ */
+enum xr_xprt_stat {
+	XR_XPRT_STAT_READ_SEGS,
+	XR_XPRT_STAT_WRITE_SEGS,
+	XR_XPRT_STAT_REPLY_SEGS,
+	XR_XPRT_STAT_RDMA_REQ_BYTES,
+	XR_XPRT_STAT_RDMA_REPLY_BYTES,
+	XR_XPRT_STAT_PULLUP_BYTES,
+	XR_XPRT_STAT_FIXUP_BYTES,
+	XR_XPRT_STAT_FAILED_MARSHAL,
+	XR_XPRT_STAT_BAD_REPLIES,
+	XR_XPRT_STAT_NOMSG_CALLS,
+	XR_XPRT_STAT_MRS_ALLOCATED,
+	XR_XPRT_STAT_LOCAL_INVS,
+	XR_XPRT_STAT_EMPTY_SENDCTX,
+	XR_XPRT_STAT_INLINE_CALLS,
+	XR_XPRT_STAT_TIMEOUTS,
+	XR_XPRT_STAT_RECONNECTS,
+	XR_XPRT_STAT_ENOBUFS,
+	XR_XPRT_STAT_COUNT
+};
+
+/* Most memory regions one request registers (call and reply chunks). */
+#define XR_REQ_MAX_MRS		8
+/* Most segments in the Write chunk or Reply chunk a request offers. */
+#define XR_REQ_MAX_WSEGS	4
+
+/**
+ * struct xr_mr - one FRWR memory region of a connection
+ * @mr_list: on the connection's free list, or its request's list
+ * @mr_all: on the connection's list of every region
+ * @mr_conn: the connection whose PD it belongs to
+ * @mr_ibmr: the verbs memory region
+ * @mr_sg: scatterlist, xc_max_pages entries
+ * @mr_nents: entries DMA-mapped; 0 when not mapped
+ * @mr_dir: direction of the mapping
+ * @mr_reg_wr: the registration work request
+ * @mr_inv_wr: the LOCAL_INV work request
+ * @mr_reg_cqe: completion entry of the registration (errors only)
+ * @mr_inv_cqe: completion entry of the invalidation
+ */
+struct xr_mr {
+	struct list_head	mr_list;
+	struct list_head	mr_all;
+	struct xr_xconn		*mr_conn;
+	struct ib_mr		*mr_ibmr;
+	struct scatterlist	*mr_sg;
+	int			mr_nents;
+	enum dma_data_direction	mr_dir;
+	struct ib_reg_wr	mr_reg_wr;
+	struct ib_send_wr	mr_inv_wr;
+	struct ib_cqe		mr_reg_cqe;
+	struct ib_cqe		mr_inv_cqe;
+};
+
+/* Bits of xr_xconn.xc_flags */
+enum {
+	XR_XC_ESTABLISHED,	/* the connection manager said so */
+	XR_XC_PUBLISHED,	/* the transport uses it (xr_xprt.rx_conn) */
+	XR_XC_DOWN,		/* disconnected, or being closed */
+	XR_XC_DRAINED,		/* the queue pair is flushed */
+};
+
+/**
+ * struct xr_xconn - one connection of a client transport
+ * @xc_ep: the RDMA endpoint
+ * @xc_sq: send contexts and send queue
+ * @xc_rq: receive contexts
+ * @xc_xprt: the transport it belongs to
+ * @xc_ref: held by the transport while published, and by each request
+ *	holding memory regions of this connection
+ * @xc_flags: XR_XC_* bits
+ * @xc_up: completed when the connection is established or failed
+ * @xc_drained: completed once the queue pair is flushed
+ * @xc_reply_work: handles received replies
+ * @xc_free_work: frees the connection after the last reference
+ * @xc_mr_lock: protects @xc_mr_free
+ * @xc_mr_free: memory regions ready for use
+ * @xc_mr_all: every memory region allocated
+ * @xc_post_rwsem: held for reading around posts outside the transport's
+ *	write lock (invalidations, Receives); taken for writing once by
+ *	the close, so none is posted after the queue pair is drained
+ * @xc_max_pages: pages one memory region maps
+ * @xc_inline_send: largest call sent inline (the server's receive size)
+ * @xc_inline_recv: largest reply received inline (our buffers)
+ * @xc_remote_inv: the server may invalidate our memory regions
+ */
+struct xr_xconn {
+	struct xr_ep		xc_ep;
+	struct xr_sendq		xc_sq;
+	struct xr_recvq		xc_rq;
+	struct xr_xprt		*xc_xprt;
+	struct kref		xc_ref;
+	unsigned long		xc_flags;
+	struct completion	xc_up;
+	struct completion	xc_drained;
+	struct work_struct	xc_reply_work;
+	struct work_struct	xc_free_work;
+	spinlock_t		xc_mr_lock;	/* protects xc_mr_free */
+	struct list_head	xc_mr_free;
+	struct list_head	xc_mr_all;
+	struct rw_semaphore	xc_post_rwsem;
+	u32			xc_max_pages;
+	u32			xc_inline_send;
+	u32			xc_inline_recv;
+	bool			xc_remote_inv;
+};
+
+/* How a request's reply comes back. */
+enum xr_reply_kind {
+	XR_REPLY_INLINE,	/* inline only */
+	XR_REPLY_WRITE,		/* READ payload into a Write chunk */
+	XR_REPLY_CHUNK,		/* the whole reply into a Reply chunk */
+};
+
+/**
+ * struct xr_req - the transport's part of one RPC request: the send and
+ *	receive buffers (rq_buffer and rq_rbuffer point into @rr_buf) and the
+ *	memory regions registered for its chunks
+ * @rr_mutex: serialises registration, invalidation and reply handling
+ * @rr_conn: the connection @rr_mrs belong to (a reference), or NULL
+ * @rr_mrs: memory regions registered for the current transmission
+ * @rr_nmrs: entries on @rr_mrs
+ * @rr_reply_kind: how the reply was asked to come back
+ * @rr_wsegs: the Write chunk or Reply chunk offered
+ * @rr_nwsegs: entries in @rr_wsegs
+ * @rr_buf: the buffers
+ */
+struct xr_req {
+	struct mutex		rr_mutex;	/* see above */
+	struct xr_xconn		*rr_conn;
+	struct list_head	rr_mrs;
+	u32			rr_nmrs;
+	enum xr_reply_kind	rr_reply_kind;
+	struct xr_seg		rr_wsegs[XR_REQ_MAX_WSEGS];
+	u32			rr_nwsegs;
+	u8			rr_buf[] __aligned(8);
+};
+
+/**
+ * struct xr_xprt - a client transport
+ * @rx_xprt: the SUNRPC transport
+ * @rx_mutex: protects @rx_conn changes
+ * @rx_conn: the current connection, or NULL
+ * @rx_connect_work: connects (or reconnects after a back-off)
+ * @rx_tried: a connection was attempted before: back off from now on
+ * @rx_max_reqs: credits asked for; never more calls in flight
+ * @rx_hdr: transport header being encoded (send_request holds the
+ *	transport's write lock)
+ * @rx_stats: one per &enum xr_xprt_stat
+ */
+struct xr_xprt {
+	struct rpc_xprt		rx_xprt;
+	struct mutex		rx_mutex;	/* protects rx_conn */
+	struct xr_xconn		*rx_conn;
+	struct delayed_work	rx_connect_work;
+	bool			rx_tried;
+	u32			rx_max_reqs;
+	struct xr_hdr		rx_hdr;
+	atomic64_t		rx_stats[XR_XPRT_STAT_COUNT];
+};
+
+static inline void xr_xprt_count(struct xr_xprt *rx, enum xr_xprt_stat stat,
+				 u64 n)
+{
+	atomic64_add(n, &rx->rx_stats[stat]);
+}
+
+int xr_xprt_init(void);
+void xr_xprt_exit(void);
+void xr_xconn_put(struct xr_xconn *c);
+void xr_xconn_fail(struct xr_xconn *c);
+
+/* xprt_marshal.c */
+int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
+		    struct rpc_rqst *rqst);
+void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc);
+
+/* xprt_frwr.c */
+int xr_frwr_pool_init(struct xr_xconn *c, u32 count);
+void xr_frwr_pool_orphan(struct xr_xconn *c);
+void xr_frwr_pool_destroy(struct xr_xconn *c);
+int xr_frwr_map_buf(struct xr_xconn *c, struct xr_req *req, void *kva,
+		    u32 len, bool remote_write, struct xr_seg *seg);
+int xr_frwr_map_pages(struct xr_xconn *c, struct xr_req *req,
+		      struct xdr_buf *buf, bool remote_write,
+		      struct xr_seg *segs, u32 max_segs);
+struct ib_send_wr *xr_frwr_reg_chain(struct xr_req *req, u32 *count);
+void xr_frwr_release(struct xr_req *req);
 
 /* nl.c */
 int xr_nl_init(void);

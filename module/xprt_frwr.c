@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xprt_frwr.c - the client's memory registration with FRWR (fast
+ * registration work requests): a pool of memory regions per connection,
+ * registration of a request's buffers for the chunks it offers (IB_WR_REG_MR
+ * chained before the Send by xprt_marshal.c), and invalidation (LOCAL_INV)
+ * before the request's memory goes back to SUNRPC. Knows xdr_bufs and
+ * segments, not RPC-over-RDMA headers.
+ *
+ * A region belongs to the PD of one connection; a request holding regions
+ * holds a reference on that connection, so the region's memory outlives
+ * it. Once the queue pair is drained (the connection is closing) no
+ * remote access is possible any more: regions are only unmapped, not
+ * invalidated, and the close unmaps and deregisters even those requests
+ * still hold, so the device can go away.
+ */
+#include <linux/highmem.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/sunrpc/xdr.h>
+#include <rdma/ib_verbs.h>
+
+#include "xrpcrdma.h"
+
+/* Pages one region maps at most: a 256 KiB payload at any page offset. */
+#define XR_FRWR_MAX_PAGES	66
+
+static void xr_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xr_mr *mr = container_of(wc->wr_cqe, struct xr_mr, mr_reg_cqe);
+
+	/* Unsignaled: only errors arrive here. */
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
+		pr_err_ratelimited(XR_MODNAME ": registration: %s (%d)\n",
+				   ib_wc_status_msg(wc->status), wc->status);
+		xr_xconn_fail(mr->mr_conn);
+	}
+}
+
+static void xr_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xr_mr *mr = container_of(wc->wr_cqe, struct xr_mr, mr_inv_cqe);
+
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
+		pr_err_ratelimited(XR_MODNAME ": invalidation: %s (%d)\n",
+				   ib_wc_status_msg(wc->status), wc->status);
+		xr_xconn_fail(mr->mr_conn);
+	}
+}
+
+/*
+ * The last invalidation of a batch is signaled: it returns the batch's
+ * send queue slots and wakes the waiter.
+ */
+struct xr_frwr_inv_batch {
+	struct ib_cqe		ib_cqe;
+	struct completion	ib_done;
+	struct xr_sendq		*ib_sq;
+	u32			ib_slots;
+};
+
+static void xr_frwr_inv_last_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xr_frwr_inv_batch *b = container_of(wc->wr_cqe,
+						   struct xr_frwr_inv_batch,
+						   ib_cqe);
+
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
+		pr_err_ratelimited(XR_MODNAME ": invalidation: %s (%d)\n",
+				   ib_wc_status_msg(wc->status), wc->status);
+	xr_sendq_release(b->ib_sq, b->ib_slots);
+	complete(&b->ib_done);
+}
+
+static void xr_frwr_mr_free(struct xr_mr *mr)
+{
+	if (mr->mr_ibmr)
+		ib_dereg_mr(mr->mr_ibmr);
+	kfree(mr->mr_sg);
+	kfree(mr);
+	xr_obj_put(XR_OBJ_MR);
+}
+
+static struct xr_mr *xr_frwr_mr_alloc(struct xr_xconn *c)
+{
+	struct xr_mr *mr;
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return NULL;
+	mr->mr_sg = kcalloc(c->xc_max_pages, sizeof(*mr->mr_sg), GFP_KERNEL);
+	if (!mr->mr_sg)
+		goto out_free;
+	mr->mr_ibmr = ib_alloc_mr(c->xc_ep.ep_pd, IB_MR_TYPE_MEM_REG,
+				  c->xc_max_pages);
+	if (IS_ERR(mr->mr_ibmr))
+		goto out_free_sg;
+	mr->mr_conn = c;
+	mr->mr_reg_cqe.done = xr_frwr_reg_done;
+	mr->mr_inv_cqe.done = xr_frwr_inv_done;
+	xr_obj_get(XR_OBJ_MR);
+	return mr;
+
+out_free_sg:
+	kfree(mr->mr_sg);
+out_free:
+	kfree(mr);
+	return NULL;
+}
+
+/**
+ * xr_frwr_pool_init - allocate the memory regions of a connection
+ * @c: a connection with its queue pair created; its lists initialised
+ * @count: how many
+ *
+ * Return values:
+ *   %0: allocated; xr_frwr_pool_destroy() frees them
+ *   %-ENOMEM: no memory, or the device has no more regions
+ *   %-EOPNOTSUPP: the device cannot do fast registration
+ */
+int xr_frwr_pool_init(struct xr_xconn *c, u32 count)
+{
+	struct ib_device *dev = c->xc_ep.ep_pd->device;
+	struct xr_mr *mr;
+
+	if (!(dev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS))
+		return -EOPNOTSUPP;
+	c->xc_max_pages = min_t(u32, dev->attrs.max_fast_reg_page_list_len,
+				XR_FRWR_MAX_PAGES);
+	if (c->xc_max_pages < 2)
+		return -EOPNOTSUPP;
+	while (count--) {
+		mr = xr_frwr_mr_alloc(c);
+		if (!mr)
+			return -ENOMEM;
+		list_add(&mr->mr_list, &c->xc_mr_free);
+		list_add(&mr->mr_all, &c->xc_mr_all);
+		xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_MRS_ALLOCATED, 1);
+	}
+	return 0;
+}
+
+/**
+ * xr_frwr_pool_orphan - let go of the device under a connection's regions
+ * @c: a drained connection about to give up its PD
+ *
+ * Unmaps every region, also those requests still hold, and deregisters
+ * them: nothing of the device is left once this returns, so a device
+ * being removed is not held up by RPCs that have not let go yet. The
+ * regions themselves stay until xr_frwr_pool_destroy().
+ */
+void xr_frwr_pool_orphan(struct xr_xconn *c)
+{
+	struct ib_device *dev;
+	struct xr_mr *mr;
+
+	if (!c->xc_ep.ep_pd)
+		return;
+	dev = c->xc_ep.ep_pd->device;
+	spin_lock(&c->xc_mr_lock);
+	list_for_each_entry(mr, &c->xc_mr_all, mr_all) {
+		if (mr->mr_nents)
+			ib_dma_unmap_sg(dev, mr->mr_sg, mr->mr_nents,
+					mr->mr_dir);
+		mr->mr_nents = 0;
+	}
+	spin_unlock(&c->xc_mr_lock);
+	list_for_each_entry(mr, &c->xc_mr_all, mr_all) {
+		if (mr->mr_ibmr)
+			ib_dereg_mr(mr->mr_ibmr);
+		mr->mr_ibmr = NULL;
+	}
+}
+
+/**
+ * xr_frwr_pool_destroy - free the memory regions of a connection
+ * @c: a connection no request holds any region of
+ */
+void xr_frwr_pool_destroy(struct xr_xconn *c)
+{
+	struct xr_mr *mr, *next;
+
+	list_for_each_entry_safe(mr, next, &c->xc_mr_all, mr_all) {
+		list_del(&mr->mr_all);
+		xr_frwr_mr_free(mr);
+	}
+	INIT_LIST_HEAD(&c->xc_mr_free);
+}
+
+static struct xr_mr *xr_frwr_get(struct xr_xconn *c)
+{
+	struct xr_mr *mr;
+
+	spin_lock(&c->xc_mr_lock);
+	mr = list_first_entry_or_null(&c->xc_mr_free, struct xr_mr, mr_list);
+	if (mr)
+		list_del_init(&mr->mr_list);
+	spin_unlock(&c->xc_mr_lock);
+	return mr;
+}
+
+/* Unmapped under the lock: xr_frwr_pool_orphan() may be doing it too. */
+static void xr_frwr_put(struct xr_mr *mr)
+{
+	struct xr_xconn *c = mr->mr_conn;
+
+	spin_lock(&c->xc_mr_lock);
+	if (mr->mr_nents)
+		ib_dma_unmap_sg(c->xc_ep.ep_pd->device, mr->mr_sg,
+				mr->mr_nents, mr->mr_dir);
+	mr->mr_nents = 0;
+	list_add(&mr->mr_list, &c->xc_mr_free);
+	spin_unlock(&c->xc_mr_lock);
+}
+
+/* The request takes a reference on @c with its first region. */
+static int xr_frwr_attach(struct xr_xconn *c, struct xr_req *req)
+{
+	if (req->rr_conn == c)
+		return 0;
+	if (req->rr_conn || req->rr_nmrs >= XR_REQ_MAX_MRS)
+		return -EIO;
+	kref_get(&c->xc_ref);
+	req->rr_conn = c;
+	return 0;
+}
+
+/*
+ * Map and register @nents entries of @mr's scatterlist; fill @seg with
+ * what the peer needs to reach them.
+ */
+static int xr_frwr_register(struct xr_xconn *c, struct xr_req *req,
+			    struct xr_mr *mr, int nents, bool remote_write,
+			    struct xr_seg *seg)
+{
+	struct ib_device *dev = c->xc_ep.ep_pd->device;
+	struct ib_mr *ibmr = mr->mr_ibmr;
+	int mapped;
+
+	mr->mr_dir = remote_write ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+	mr->mr_nents = ib_dma_map_sg(dev, mr->mr_sg, nents, mr->mr_dir);
+	if (!mr->mr_nents)
+		goto out_put;
+	mapped = ib_map_mr_sg(ibmr, mr->mr_sg, mr->mr_nents, NULL, PAGE_SIZE);
+	if (mapped != mr->mr_nents)
+		goto out_put;
+
+	/* A new key each time: a stale handle cannot reach this memory. */
+	ib_update_fast_reg_key(ibmr, ib_inc_rkey(ibmr->rkey));
+	memset(&mr->mr_reg_wr, 0, sizeof(mr->mr_reg_wr));
+	mr->mr_reg_wr.wr.opcode = IB_WR_REG_MR;
+	mr->mr_reg_wr.wr.wr_cqe = &mr->mr_reg_cqe;
+	mr->mr_reg_wr.mr = ibmr;
+	mr->mr_reg_wr.key = ibmr->rkey;
+	mr->mr_reg_wr.access = remote_write ?
+		IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE :
+		IB_ACCESS_REMOTE_READ;
+
+	seg->sg_handle = ibmr->rkey;
+	seg->sg_length = ibmr->length;
+	seg->sg_offset = ibmr->iova;
+	list_add_tail(&mr->mr_list, &req->rr_mrs);
+	req->rr_nmrs++;
+	return 0;
+
+out_put:
+	xr_frwr_put(mr);
+	return -EIO;
+}
+
+/**
+ * xr_frwr_map_buf - register a kernel-virtual buffer as one segment
+ * @c: the connection the request is sent on
+ * @req: the request; the region joins its list
+ * @kva: start of the buffer (kmalloc'ed memory)
+ * @len: its length, not zero
+ * @remote_write: the peer writes into it (else it reads from it)
+ * @seg: filled with the segment to advertise
+ *
+ * Return values:
+ *   %0: registered; the registration work request is on @req's chain
+ *   %-ENOBUFS: no free region: try again later
+ *   %-EIO: the buffer cannot be registered
+ */
+int xr_frwr_map_buf(struct xr_xconn *c, struct xr_req *req, void *kva,
+		    u32 len, bool remote_write, struct xr_seg *seg)
+{
+	unsigned long off = offset_in_page(kva);
+	u32 npages = DIV_ROUND_UP(off + len, PAGE_SIZE);
+	struct xr_mr *mr;
+	int err;
+
+	if (!len || npages > c->xc_max_pages)
+		return -EIO;
+	err = xr_frwr_attach(c, req);
+	if (err)
+		return err;
+	mr = xr_frwr_get(c);
+	if (!mr)
+		return -ENOBUFS;
+	sg_init_table(mr->mr_sg, 1);
+	sg_set_buf(mr->mr_sg, kva, len);
+	return xr_frwr_register(c, req, mr, 1, remote_write, seg);
+}
+
+/* Give a sparse page array the pages the peer is about to write. */
+static int xr_frwr_fill_page(struct xdr_buf *buf, u32 index)
+{
+	if (buf->pages[index])
+		return 0;
+	if (!(buf->flags & XDRBUF_SPARSE_PAGES))
+		return -EIO;
+	buf->pages[index] = alloc_page(GFP_NOFS);
+	return buf->pages[index] ? 0 : -ENOMEM;
+}
+
+/**
+ * xr_frwr_map_pages - register the page list of an xdr_buf
+ * @c: the connection the request is sent on
+ * @req: the request; the regions join its list
+ * @buf: the buffer; its page_len bytes from page_base are registered
+ * @remote_write: the peer writes into them (else it reads from them)
+ * @segs: filled with the segments to advertise, in order
+ * @max_segs: room in @segs
+ *
+ * Return values:
+ *   positive: the number of segments filled
+ *   %-ENOBUFS: no free region: try again later
+ *   %-ENOMEM: no page for a sparse page list
+ *   %-EIO: the pages cannot be registered in @max_segs segments
+ */
+int xr_frwr_map_pages(struct xr_xconn *c, struct xr_req *req,
+		      struct xdr_buf *buf, bool remote_write,
+		      struct xr_seg *segs, u32 max_segs)
+{
+	u32 left = buf->page_len, index = buf->page_base >> PAGE_SHIFT;
+	u32 off = offset_in_page(buf->page_base), nsegs = 0;
+	struct xr_mr *mr;
+	int nents, err;
+
+	err = xr_frwr_attach(c, req);
+	if (err)
+		return err;
+	while (left) {
+		if (nsegs == max_segs || req->rr_nmrs >= XR_REQ_MAX_MRS)
+			return -EIO;
+		mr = xr_frwr_get(c);
+		if (!mr)
+			return -ENOBUFS;
+		sg_init_table(mr->mr_sg, c->xc_max_pages);
+		for (nents = 0; left && nents < c->xc_max_pages; nents++) {
+			u32 n = min_t(u32, left, PAGE_SIZE - off);
+
+			err = xr_frwr_fill_page(buf, index);
+			if (err) {
+				xr_frwr_put(mr);
+				return err;
+			}
+			sg_set_page(&mr->mr_sg[nents], buf->pages[index], n,
+				    off);
+			left -= n;
+			off = 0;
+			index++;
+		}
+		sg_mark_end(&mr->mr_sg[nents - 1]);
+		err = xr_frwr_register(c, req, mr, nents, remote_write,
+				       &segs[nsegs]);
+		if (err)
+			return err;
+		nsegs++;
+	}
+	return nsegs;
+}
+
+/**
+ * xr_frwr_reg_chain - link the registrations of a request
+ * @req: the request, after its xr_frwr_map_*() calls; every region on
+ *	its list was registered for the transmission being prepared
+ * @count: set to the number of work requests in the chain
+ *
+ * Return: the chain's first work request (the last one's next pointer
+ * is left for the caller), or NULL when there is none.
+ */
+struct ib_send_wr *xr_frwr_reg_chain(struct xr_req *req, u32 *count)
+{
+	struct ib_send_wr *first = NULL, **link = &first;
+	struct xr_mr *mr;
+
+	*count = 0;
+	list_for_each_entry(mr, &req->rr_mrs, mr_list) {
+		*link = &mr->mr_reg_wr.wr;
+		link = &mr->mr_reg_wr.wr.next;
+		*link = NULL;
+		mr->mr_reg_wr.wr.send_flags = 0;
+		(*count)++;
+	}
+	return first;
+}
+
+/*
+ * Invalidate every region of @req on its live connection and wait for
+ * it. Returns false when that could not be done (the connection is
+ * going away): the caller then waits for the drain.
+ */
+static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
+{
+	struct ib_send_wr *first = NULL, **link = &first, *last = NULL;
+	struct xr_frwr_inv_batch b;
+	struct xr_mr *mr;
+	u32 n = 0;
+
+	/* Held until posted: the close cannot drain and orphan meanwhile. */
+	down_read(&c->xc_post_rwsem);
+	if (test_bit(XR_XC_DOWN, &c->xc_flags))
+		goto out_down;
+	list_for_each_entry(mr, &req->rr_mrs, mr_list) {
+		memset(&mr->mr_inv_wr, 0, sizeof(mr->mr_inv_wr));
+		mr->mr_inv_wr.opcode = IB_WR_LOCAL_INV;
+		mr->mr_inv_wr.wr_cqe = &mr->mr_inv_cqe;
+		mr->mr_inv_wr.ex.invalidate_rkey = mr->mr_ibmr->rkey;
+		*link = &mr->mr_inv_wr;
+		link = &mr->mr_inv_wr.next;
+		last = &mr->mr_inv_wr;
+		n++;
+	}
+	if (!last) {
+		up_read(&c->xc_post_rwsem);
+		return true;
+	}
+	init_completion(&b.ib_done);
+	b.ib_cqe.done = xr_frwr_inv_last_done;
+	b.ib_sq = &c->xc_sq;
+	b.ib_slots = n;
+	last->wr_cqe = &b.ib_cqe;
+	last->send_flags = IB_SEND_SIGNALED;
+
+	if (xr_sendq_reserve(&c->xc_sq, n))
+		goto out_down;
+	if (ib_post_send(c->xc_ep.ep_qp, first, NULL)) {
+		up_read(&c->xc_post_rwsem);
+		/* Some may be posted: their completions still come. */
+		xr_xconn_fail(c);
+		return false;
+	}
+	up_read(&c->xc_post_rwsem);
+	xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_LOCAL_INVS, n);
+	wait_for_completion(&b.ib_done);
+	return true;
+
+out_down:
+	up_read(&c->xc_post_rwsem);
+	return false;
+}
+
+/**
+ * xr_frwr_release - take back every region a request registered
+ * @req: the request; the caller holds rr_mutex
+ *
+ * Invalidates the regions while the connection is up (so the peer can no
+ * longer reach the memory); once it is going down, waits for the drain
+ * instead. Then unmaps them (unless the close already did), returns them
+ * to their pool, and drops the request's reference on the connection.
+ * Sleeps.
+ */
+void xr_frwr_release(struct xr_req *req)
+{
+	struct xr_xconn *c = req->rr_conn;
+	struct xr_mr *mr, *next;
+
+	might_sleep();
+	if (!c)
+		return;
+	if (!xr_frwr_invalidate(c, req))
+		wait_for_completion(&c->xc_drained);
+	list_for_each_entry_safe(mr, next, &req->rr_mrs, mr_list) {
+		list_del(&mr->mr_list);
+		xr_frwr_put(mr);
+	}
+	req->rr_nmrs = 0;
+	req->rr_conn = NULL;
+	xr_xconn_put(c);
+}

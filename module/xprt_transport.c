@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xprt_transport.c - the client transport's SUNRPC face: the xprt_class
+ * the NFS client mounts through (proto=rdma), the rpc_xprt_ops, and the
+ * lifetime of the transport's connections. Marshaling is in
+ * xprt_marshal.c, memory registration in xprt_frwr.c.
+ *
+ * Connections: the connect op queues a worker (at once the first time,
+ * then after an exponentially growing delay) that resolves the server,
+ * creates a struct xr_xconn with its queue pair, Receives and memory
+ * regions, and connects. Once established the connection is published in
+ * rx_conn and the transport marked connected. Anything that breaks it (a
+ * disconnect, a completion error, an RPC timeout) forces a disconnect;
+ * the RPC layer then calls close with the transport's write lock held,
+ * which unpublishes the connection, drains its queue pair and releases
+ * every device resource it holds (also memory regions requests still
+ * hold: a device removal is not held up by them). The connection's
+ * memory is freed from a workqueue when the last request holding its
+ * memory regions lets go.
+ *
+ * Credits: the congestion window is the server's last credit grant, so
+ * never more calls are in flight than it granted.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sunrpc/addr.h>
+#include <linux/sunrpc/clnt.h>
+#include <linux/sunrpc/sched.h>
+#include <linux/sunrpc/xprt.h>
+
+#include "xrpcrdma.h"
+
+/* Calls in flight at most: the slot table, and the credits asked for. */
+#define XR_XPRT_MAX_REQS	32
+/* Largest message either side sends inline (RFC 8797 private data). */
+#define XR_XPRT_INLINE_SIZE	4096
+/* Largest RPC payload: what one memory region maps (xprt_frwr.c). */
+#define XR_XPRT_MAX_PAYLOAD	(256 * 1024)
+/* Memory regions per connection. */
+#define XR_XPRT_MRS_PER_REQ	4
+/* Bounds on resolving the server and on its answer to our request. */
+#define XR_XPRT_RESOLVE_MS	5000
+#define XR_XPRT_CONNECT_TO	(30 * HZ)
+/* Reconnect back-off: first delay and ceiling. */
+#define XR_XPRT_REEST_INIT	(5 * HZ)
+#define XR_XPRT_REEST_MAX	(5 * 60 * HZ)
+#define XR_XPRT_IDLE_TO		(5 * 60 * HZ)
+#define XR_XPRT_BIND_TO		(60 * HZ)
+
+/* RDMA has no keep-alive: an RPC timeout forces a reconnect (timer op). */
+static const struct rpc_timeout xr_xprt_timeout = {
+	.to_initval	= 60 * HZ,
+	.to_maxval	= 60 * HZ,
+	.to_retries	= 2,
+};
+
+static struct workqueue_struct *xr_xprt_wq;
+static struct xprt_class xr_xprt_class;
+static bool xr_xprt_registered;
+
+static struct xr_xprt *xr_xprt_of(struct rpc_xprt *xprt)
+{
+	return container_of(xprt, struct xr_xprt, rx_xprt);
+}
+
+/* Connections */
+
+/* The device resources went in xr_xconn_shutdown(); memory is left. */
+static void xr_xconn_destroy(struct xr_xconn *c)
+{
+	xr_frwr_pool_destroy(c);
+	kfree(c);
+	xr_obj_put(XR_OBJ_XCONN);
+}
+
+static void xr_xconn_free_work(struct work_struct *work)
+{
+	xr_xconn_destroy(container_of(work, struct xr_xconn, xc_free_work));
+	module_put(THIS_MODULE);
+}
+
+/* Possibly from a completion handler: the freeing sleeps, so defer it. */
+static void xr_xconn_release(struct kref *ref)
+{
+	struct xr_xconn *c = container_of(ref, struct xr_xconn, xc_ref);
+
+	__module_get(THIS_MODULE);
+	queue_work(xr_xprt_wq, &c->xc_free_work);
+}
+
+/**
+ * xr_xconn_put - drop a reference on a client connection
+ * @c: the connection; freed (from a workqueue) with the last reference
+ */
+void xr_xconn_put(struct xr_xconn *c)
+{
+	kref_put(&c->xc_ref, xr_xconn_release);
+}
+
+/**
+ * xr_xconn_fail - a client connection is broken: have it closed
+ * @c: the connection; any context
+ *
+ * Wakes senders waiting for send queue slots and, once the transport
+ * uses the connection, forces a disconnect (the RPC layer then closes it
+ * and reconnects).
+ */
+void xr_xconn_fail(struct xr_xconn *c)
+{
+	if (test_and_set_bit(XR_XC_DOWN, &c->xc_flags))
+		return;
+	/* Pairs with the barrier in xr_xprt_publish(). */
+	smp_mb__after_atomic();
+	xr_sendq_close(&c->xc_sq);
+	if (test_bit(XR_XC_PUBLISHED, &c->xc_flags))
+		xprt_force_disconnect(&c->xc_xprt->rx_xprt);
+}
+
+/*
+ * Stop a connection and give back everything it holds of the device:
+ * nothing is posted after the drain, and requests still holding memory
+ * regions only keep the memory. Never from the connection manager's
+ * callbacks.
+ */
+static void xr_xconn_shutdown(struct xr_xconn *c)
+{
+	set_bit(XR_XC_DOWN, &c->xc_flags);
+	xr_sendq_close(&c->xc_sq);
+	/* Whoever is posting has posted: its work requests get flushed. */
+	down_write(&c->xc_post_rwsem);
+	up_write(&c->xc_post_rwsem);
+	xr_ep_disconnect(&c->xc_ep);
+	xr_ep_drain(&c->xc_ep);
+	set_bit(XR_XC_DRAINED, &c->xc_flags);
+	complete_all(&c->xc_drained);
+	cancel_work_sync(&c->xc_reply_work);
+
+	xr_frwr_pool_orphan(c);
+	if (c->xc_sq.sq_ep)
+		xr_sendq_destroy(&c->xc_sq);
+	if (c->xc_rq.rq_ep)
+		xr_recvq_destroy(&c->xc_rq);
+	xr_ep_destroy(&c->xc_ep);
+}
+
+static void xr_xconn_owner_fail(void *owner)
+{
+	xr_xconn_fail(owner);
+}
+
+static void xr_xconn_owner_get(void *owner)
+{
+	kref_get(&((struct xr_xconn *)owner)->xc_ref);
+}
+
+static void xr_xconn_owner_put(void *owner)
+{
+	xr_xconn_put(owner);
+}
+
+static void xr_xconn_data_ready(void *owner)
+{
+	struct xr_xconn *c = owner;
+
+	queue_work(xr_xprt_wq, &c->xc_reply_work);
+}
+
+/* Replies, one at a time; each received message frees a Receive. */
+static void xr_xconn_reply_work(struct work_struct *work)
+{
+	struct xr_xconn *c = container_of(work, struct xr_xconn,
+					  xc_reply_work);
+	struct xr_recvctx *rc;
+
+	int err;
+
+	while ((rc = xr_recvq_next_ready(&c->xc_rq))) {
+		xr_reply_handle(c, rc);
+		xr_recvctx_put(rc);
+		down_read(&c->xc_post_rwsem);
+		err = test_bit(XR_XC_DOWN, &c->xc_flags) ? 0 :
+			xr_recvq_post(&c->xc_rq, 1);
+		up_read(&c->xc_post_rwsem);
+		if (err)
+			xr_xconn_fail(c);
+	}
+}
+
+static void xr_xconn_established(struct xr_ep *ep)
+{
+	struct xr_xconn *c = container_of(ep, struct xr_xconn, xc_ep);
+
+	set_bit(XR_XC_ESTABLISHED, &c->xc_flags);
+	complete(&c->xc_up);
+}
+
+static void xr_xconn_disconnected(struct xr_ep *ep)
+{
+	struct xr_xconn *c = container_of(ep, struct xr_xconn, xc_ep);
+
+	xr_xconn_fail(c);
+	complete(&c->xc_up);
+}
+
+static const struct xr_ep_ops xr_xconn_ep_ops = {
+	.eo_established		= xr_xconn_established,
+	.eo_disconnected	= xr_xconn_disconnected,
+};
+
+static struct xr_xconn *xr_xconn_alloc(struct xr_xprt *rx)
+{
+	struct xr_xconn *c;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return NULL;
+	c->xc_xprt = rx;
+	/* xr_xconn_fail() may wake it before xr_sendq_init(). */
+	init_waitqueue_head(&c->xc_sq.sq_wait);
+	init_rwsem(&c->xc_post_rwsem);
+	spin_lock_init(&c->xc_mr_lock);
+	INIT_LIST_HEAD(&c->xc_mr_free);
+	INIT_LIST_HEAD(&c->xc_mr_all);
+	kref_init(&c->xc_ref);
+	init_completion(&c->xc_up);
+	init_completion(&c->xc_drained);
+	INIT_WORK(&c->xc_reply_work, xr_xconn_reply_work);
+	INIT_WORK(&c->xc_free_work, xr_xconn_free_work);
+	xr_obj_get(XR_OBJ_XCONN);
+	return c;
+}
+
+/* Queue pair, memory regions, send and receive contexts. */
+static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
+{
+	u32 sq_depth = reqs * (2 * XR_REQ_MAX_MRS + 1);
+	int err;
+
+	err = xr_ep_create_qp(&c->xc_ep, sq_depth, reqs, 0);
+	if (err)
+		return err;
+	err = xr_frwr_pool_init(c, reqs * XR_XPRT_MRS_PER_REQ);
+	if (err)
+		return err;
+
+	xr_sendq_init(&c->xc_sq, &c->xc_ep, XR_XPRT_INLINE_SIZE);
+	c->xc_sq.sq_owner = c;
+	c->xc_sq.sq_on_close = xr_xconn_owner_fail;
+	c->xc_sq.sq_get = xr_xconn_owner_get;
+	c->xc_sq.sq_put = xr_xconn_owner_put;
+
+	c->xc_inline_recv = XR_XPRT_INLINE_SIZE;
+	xr_recvq_init(&c->xc_rq, &c->xc_ep, c->xc_inline_recv);
+	c->xc_rq.rq_owner = c;
+	c->xc_rq.rq_on_ready = xr_xconn_data_ready;
+	c->xc_rq.rq_on_close = xr_xconn_owner_fail;
+	/* One Receive for every call that may be in flight. */
+	return xr_recvq_post(&c->xc_rq, reqs);
+}
+
+/* Map what went wrong to what the RPC layer's connect logic knows. */
+static int xr_xconn_errno(int err)
+{
+	switch (err) {
+	case -ECONNREFUSED:
+	case -ECONNRESET:
+	case -ECONNABORTED:
+	case -ENETUNREACH:
+	case -EHOSTUNREACH:
+	case -ETIMEDOUT:
+		return err;
+	default:
+		return -ENOTCONN;
+	}
+}
+
+/* Resolve, set up and connect a new connection; wait for the outcome. */
+static int xr_xconn_open(struct xr_xprt *rx, struct xr_xconn **conn)
+{
+	struct rpc_xprt *xprt = &rx->rx_xprt;
+	struct xr_cm_pdata ours = {
+		.cp_send_size	= XR_XPRT_INLINE_SIZE,
+		.cp_recv_size	= XR_XPRT_INLINE_SIZE,
+	};
+	struct xr_xconn *c;
+	int err;
+
+	c = xr_xconn_alloc(rx);
+	if (!c)
+		return -ENOMEM;
+	err = xr_ep_resolve(&c->xc_ep, &xr_xconn_ep_ops, xprt->xprt_net,
+			    (struct sockaddr *)&xprt->addr, XR_XPRT_RESOLVE_MS);
+	if (err)
+		goto out;
+	err = xr_xconn_setup(c, rx->rx_max_reqs);
+	if (!err)
+		err = xr_ep_connect(&c->xc_ep, &ours);
+	if (err)
+		goto out;
+	if (!wait_for_completion_timeout(&c->xc_up, XR_XPRT_CONNECT_TO))
+		err = -ETIMEDOUT;
+	else if (!test_bit(XR_XC_ESTABLISHED, &c->xc_flags) ||
+		 test_bit(XR_XC_DOWN, &c->xc_flags))
+		err = c->xc_ep.ep_cm_error ? : -ECONNABORTED;
+	if (err)
+		goto out;
+
+	/* Calls go out no larger than the server receives. */
+	c->xc_inline_send = min_t(u32, XR_XPRT_INLINE_SIZE,
+				  c->xc_ep.ep_peer.cp_recv_size);
+	c->xc_sq.sq_buf_size = c->xc_inline_send;
+	*conn = c;
+	return 0;
+
+out:
+	xr_xconn_shutdown(c);
+	xr_xconn_put(c);
+	return xr_xconn_errno(err);
+}
+
+/* Make @c the transport's connection; the RPC layer may send. */
+static void xr_xprt_publish(struct xr_xprt *rx, struct xr_xconn *c)
+{
+	struct rpc_xprt *xprt = &rx->rx_xprt;
+
+	mutex_lock(&rx->rx_mutex);
+	rx->rx_conn = c;
+	set_bit(XR_XC_PUBLISHED, &c->xc_flags);
+	mutex_unlock(&rx->rx_mutex);
+
+	spin_lock(&xprt->transport_lock);
+	/* One call until the server's first grant. */
+	xprt->cwnd = RPC_CWNDSCALE;
+	spin_unlock(&xprt->transport_lock);
+	if (xprt->stat.connect_count)
+		xr_xprt_count(rx, XR_XPRT_STAT_RECONNECTS, 1);
+	xprt->connect_cookie++;
+	xprt->stat.connect_count++;
+	xprt->stat.connect_time += (long)jiffies - xprt->stat.connect_start;
+	xprt->reestablish_timeout = 0;
+	xprt_set_connected(xprt);
+
+	/* Pairs with the barrier in xr_xconn_fail(): one side sees both. */
+	smp_mb__after_atomic();
+	if (test_bit(XR_XC_DOWN, &c->xc_flags))
+		xprt_force_disconnect(xprt);
+}
+
+static void xr_xprt_connect_worker(struct work_struct *work)
+{
+	struct xr_xprt *rx = container_of(work, struct xr_xprt,
+					  rx_connect_work.work);
+	struct rpc_xprt *xprt = &rx->rx_xprt;
+	struct xr_xconn *c;
+	int err;
+
+	err = xr_xconn_open(rx, &c);
+	if (!err)
+		xr_xprt_publish(rx, c);
+	else
+		pr_debug(XR_MODNAME ": connect to %s: %d\n",
+			 xprt->address_strings[RPC_DISPLAY_ADDR], err);
+	xprt_clear_connecting(xprt);
+	xprt_wake_pending_tasks(xprt, err);
+}
+
+/* rpc_xprt_ops */
+
+static void xr_xprt_connect(struct rpc_xprt *xprt, struct rpc_task *task)
+{
+	struct xr_xprt *rx = xr_xprt_of(xprt);
+	unsigned long delay = 0;
+
+	if (rx->rx_tried) {
+		delay = xprt_reconnect_delay(xprt);
+		xprt_reconnect_backoff(xprt, XR_XPRT_REEST_INIT);
+	}
+	rx->rx_tried = true;
+	queue_delayed_work(xr_xprt_wq, &rx->rx_connect_work, delay);
+}
+
+/* With the transport's write lock held (or from destroy). */
+static void xr_xprt_close(struct rpc_xprt *xprt)
+{
+	struct xr_xprt *rx = xr_xprt_of(xprt);
+	struct xr_xconn *c;
+
+	mutex_lock(&rx->rx_mutex);
+	c = rx->rx_conn;
+	rx->rx_conn = NULL;
+	/* Its late failures must not disconnect a successor. */
+	if (c)
+		clear_bit(XR_XC_PUBLISHED, &c->xc_flags);
+	mutex_unlock(&rx->rx_mutex);
+	if (c) {
+		xr_xconn_shutdown(c);
+		xr_xconn_put(c);
+	}
+	xprt_disconnect_done(xprt);
+}
+
+static void xr_xprt_set_port(struct rpc_xprt *xprt, unsigned short port)
+{
+	struct sockaddr *sap = (struct sockaddr *)&xprt->addr;
+	char buf[8];
+
+	rpc_set_port(sap, port);
+	kfree(xprt->address_strings[RPC_DISPLAY_PORT]);
+	snprintf(buf, sizeof(buf), "%u", port);
+	xprt->address_strings[RPC_DISPLAY_PORT] = kstrdup(buf, GFP_KERNEL);
+	kfree(xprt->address_strings[RPC_DISPLAY_HEX_PORT]);
+	snprintf(buf, sizeof(buf), "%4hx", port);
+	xprt->address_strings[RPC_DISPLAY_HEX_PORT] = kstrdup(buf, GFP_KERNEL);
+}
+
+/* An RPC timed out on a live connection: the path may be dead. */
+static void xr_xprt_timer(struct rpc_xprt *xprt, struct rpc_task *task)
+{
+	if (!xprt_connected(xprt))
+		return;
+	xr_xprt_count(xr_xprt_of(xprt), XR_XPRT_STAT_TIMEOUTS, 1);
+	xprt_force_disconnect(xprt);
+}
+
+static int xr_xprt_buf_alloc(struct rpc_task *task)
+{
+	struct rpc_rqst *rqst = task->tk_rqstp;
+	size_t callsize = round_up(rqst->rq_callsize, 8);
+	struct xr_req *req;
+
+	req = kmalloc(struct_size(req, rr_buf, callsize + rqst->rq_rcvsize),
+		      rpc_task_gfp_mask() | __GFP_NOWARN);
+	if (!req)
+		return -ENOMEM;
+	mutex_init(&req->rr_mutex);
+	req->rr_conn = NULL;
+	INIT_LIST_HEAD(&req->rr_mrs);
+	req->rr_nmrs = 0;
+	req->rr_nwsegs = 0;
+	req->rr_reply_kind = XR_REPLY_INLINE;
+	rqst->rq_buffer = req->rr_buf;
+	rqst->rq_rbuffer = req->rr_buf + callsize;
+	xr_obj_get(XR_OBJ_REQ);
+	return 0;
+}
+
+static void xr_xprt_buf_free(struct rpc_task *task)
+{
+	struct rpc_rqst *rqst = task->tk_rqstp;
+	struct xr_req *req;
+
+	if (!rqst->rq_buffer)
+		return;
+	req = container_of(rqst->rq_buffer, struct xr_req, rr_buf);
+	mutex_lock(&req->rr_mutex);
+	xr_frwr_release(req);
+	mutex_unlock(&req->rr_mutex);
+	mutex_destroy(&req->rr_mutex);
+	kfree(req);
+	rqst->rq_buffer = NULL;
+	rqst->rq_rbuffer = NULL;
+	xr_obj_put(XR_OBJ_REQ);
+}
+
+/*
+ * Return values (see call_transmit_status()):
+ *   %0: posted
+ *   %-EBADSLT: no credit now: the RPC layer waits for a reply
+ *   %-ENOTCONN: not connected: reconnect and call again
+ *   %-ENOBUFS: no resources now: call again later
+ *   %-EIO: cannot be sent; do not retry
+ */
+static int xr_xprt_send_request(struct rpc_rqst *rqst)
+{
+	struct rpc_xprt *xprt = rqst->rq_xprt;
+	struct xr_xprt *rx = xr_xprt_of(xprt);
+	struct xr_xconn *c = rx->rx_conn;
+	int err;
+
+	if (!xprt_connected(xprt) || !c)
+		return -ENOTCONN;
+	if (!xprt_request_get_cong(xprt, rqst))
+		return -EBADSLT;
+	err = xr_marshal_send(rx, c, rqst);
+	if (err == -ENOTCONN)
+		xr_xconn_fail(c);
+	return err;
+}
+
+static void xr_xprt_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
+{
+	struct xr_xprt *rx = xr_xprt_of(xprt);
+	long idle = 0;
+	u64 s[XR_XPRT_STAT_COUNT];
+	int i;
+
+	for (i = 0; i < XR_XPRT_STAT_COUNT; i++)
+		s[i] = atomic64_read(&rx->rx_stats[i]);
+	if (xprt_connected(xprt))
+		idle = (long)jiffies - xprt->last_used;
+
+	seq_printf(seq, "\txprt:\trdma 0 %lu %lu %lu %ld %lu %lu %lu %llu %llu ",
+		   xprt->stat.bind_count, xprt->stat.connect_count,
+		   xprt->stat.connect_time / HZ, idle / HZ,
+		   xprt->stat.sends, xprt->stat.recvs, xprt->stat.bad_xids,
+		   xprt->stat.req_u, xprt->stat.bklog_u);
+	seq_printf(seq, "%llu %llu %llu %llu %llu %llu %llu 0 %llu %llu %llu ",
+		   s[XR_XPRT_STAT_READ_SEGS], s[XR_XPRT_STAT_WRITE_SEGS],
+		   s[XR_XPRT_STAT_REPLY_SEGS], s[XR_XPRT_STAT_RDMA_REQ_BYTES],
+		   s[XR_XPRT_STAT_RDMA_REPLY_BYTES],
+		   s[XR_XPRT_STAT_PULLUP_BYTES], s[XR_XPRT_STAT_FIXUP_BYTES],
+		   s[XR_XPRT_STAT_FAILED_MARSHAL], s[XR_XPRT_STAT_BAD_REPLIES],
+		   s[XR_XPRT_STAT_NOMSG_CALLS]);
+	seq_printf(seq, "0 0 %llu %llu %llu 0\n",
+		   s[XR_XPRT_STAT_MRS_ALLOCATED], s[XR_XPRT_STAT_LOCAL_INVS],
+		   s[XR_XPRT_STAT_EMPTY_SENDCTX]);
+}
+
+static void xr_xprt_free_addresses(struct rpc_xprt *xprt)
+{
+	int i;
+
+	for (i = 0; i < RPC_DISPLAY_MAX; i++) {
+		kfree(xprt->address_strings[i]);
+		xprt->address_strings[i] = NULL;
+	}
+}
+
+static int xr_xprt_format_addresses(struct rpc_xprt *xprt)
+{
+	struct sockaddr *sap = (struct sockaddr *)&xprt->addr;
+	bool v6 = sap->sa_family == AF_INET6;
+	char buf[128];
+
+	rpc_ntop(sap, buf, sizeof(buf));
+	xprt->address_strings[RPC_DISPLAY_ADDR] = kstrdup(buf, GFP_KERNEL);
+	if (v6)
+		snprintf(buf, sizeof(buf), "%pi6",
+			 &((struct sockaddr_in6 *)sap)->sin6_addr);
+	else
+		snprintf(buf, sizeof(buf), "%08x",
+			 ntohl(((struct sockaddr_in *)sap)->sin_addr.s_addr));
+	xprt->address_strings[RPC_DISPLAY_HEX_ADDR] = kstrdup(buf, GFP_KERNEL);
+	xprt->address_strings[RPC_DISPLAY_PROTO] = kstrdup("rdma", GFP_KERNEL);
+	xprt->address_strings[RPC_DISPLAY_NETID] =
+		kstrdup(v6 ? "rdma6" : "rdma", GFP_KERNEL);
+	xr_xprt_set_port(xprt, rpc_get_port(sap));
+	if (!xprt->address_strings[RPC_DISPLAY_ADDR] ||
+	    !xprt->address_strings[RPC_DISPLAY_HEX_ADDR] ||
+	    !xprt->address_strings[RPC_DISPLAY_PROTO] ||
+	    !xprt->address_strings[RPC_DISPLAY_NETID] ||
+	    !xprt->address_strings[RPC_DISPLAY_PORT] ||
+	    !xprt->address_strings[RPC_DISPLAY_HEX_PORT])
+		return -ENOMEM;
+	return 0;
+}
+
+static void xr_xprt_destroy(struct rpc_xprt *xprt)
+{
+	struct xr_xprt *rx = xr_xprt_of(xprt);
+
+	cancel_delayed_work_sync(&rx->rx_connect_work);
+	xr_xprt_close(xprt);
+	xr_xprt_free_addresses(xprt);
+	mutex_destroy(&rx->rx_mutex);
+	xprt_free(xprt);
+	xr_obj_put(XR_OBJ_XPRT);
+	module_put(THIS_MODULE);
+}
+
+static const struct rpc_xprt_ops xr_xprt_ops = {
+	.reserve_xprt		= xprt_reserve_xprt_cong,
+	.release_xprt		= xprt_release_xprt_cong,
+	.alloc_slot		= xprt_alloc_slot,
+	.free_slot		= xprt_free_slot,
+	.release_request	= xprt_release_rqst_cong,
+	.rpcbind		= rpcb_getport_async,
+	.set_port		= xr_xprt_set_port,
+	.connect		= xr_xprt_connect,
+	.buf_alloc		= xr_xprt_buf_alloc,
+	.buf_free		= xr_xprt_buf_free,
+	.send_request		= xr_xprt_send_request,
+	.wait_for_reply_request	= xprt_wait_for_reply_request_def,
+	.timer			= xr_xprt_timer,
+	.close			= xr_xprt_close,
+	.destroy		= xr_xprt_destroy,
+	.print_stats		= xr_xprt_print_stats,
+};
+
+static struct rpc_xprt *xr_xprt_setup(struct xprt_create *args)
+{
+	struct sockaddr *sap = args->dstaddr;
+	struct rpc_xprt *xprt;
+	struct xr_xprt *rx;
+
+	if (args->addrlen > sizeof(xprt->addr))
+		return ERR_PTR(-EBADF);
+	if (sap->sa_family != AF_INET && sap->sa_family != AF_INET6)
+		return ERR_PTR(-EAFNOSUPPORT);
+	/* The NFSv4.1 backchannel is not carried yet. */
+	if (args->bc_xprt)
+		return ERR_PTR(-EINVAL);
+	if (!try_module_get(THIS_MODULE))
+		return ERR_PTR(-EIO);
+
+	xprt = xprt_alloc(args->net, sizeof(*rx), XR_XPRT_MAX_REQS,
+			  XR_XPRT_MAX_REQS);
+	if (!xprt) {
+		module_put(THIS_MODULE);
+		return ERR_PTR(-ENOMEM);
+	}
+	rx = xr_xprt_of(xprt);
+	xr_obj_get(XR_OBJ_XPRT);
+	mutex_init(&rx->rx_mutex);
+	INIT_DELAYED_WORK(&rx->rx_connect_work, xr_xprt_connect_worker);
+	rx->rx_max_reqs = XR_XPRT_MAX_REQS;
+
+	xprt->timeout = &xr_xprt_timeout;
+	xprt->connect_timeout = xprt->timeout->to_initval;
+	xprt->max_reconnect_timeout = XR_XPRT_REEST_MAX;
+	xprt->bind_timeout = XR_XPRT_BIND_TO;
+	xprt->reestablish_timeout = XR_XPRT_REEST_INIT;
+	xprt->idle_timeout = XR_XPRT_IDLE_TO;
+	xprt->prot = IPPROTO_TCP;
+	xprt->xprt_class = &xr_xprt_class;
+	xprt->ops = &xr_xprt_ops;
+	xprt->max_payload = XR_XPRT_MAX_PAYLOAD;
+	memcpy(&xprt->addr, sap, args->addrlen);
+	xprt->addrlen = args->addrlen;
+	if (rpc_get_port(sap))
+		xprt_set_bound(xprt);
+	if (xr_xprt_format_addresses(xprt)) {
+		xr_xprt_destroy(xprt);
+		return ERR_PTR(-ENOMEM);
+	}
+	return xprt;
+}
+
+static struct xprt_class xr_xprt_class = {
+	.list		= LIST_HEAD_INIT(xr_xprt_class.list),
+	.owner		= THIS_MODULE,
+	.setup		= xr_xprt_setup,
+	.netid		= { "rdma", "rdma6", "" },
+};
+
+/**
+ * xr_xprt_init - register the client transport class
+ *
+ * Drop-in mode (the server class took the in-tree name): the class is
+ * "rdma" with ident XPRT_TRANSPORT_RDMA, netids rdma and rdma6, the one
+ * NFS mounts with proto=rdma. Side-by-side (in-tree rpcrdma loaded) the
+ * class is not registered: NFS could not reach it under another ident,
+ * and nothing else of ours uses it yet.
+ *
+ * Return values:
+ *   %0: registered, or nothing to register
+ *   %-ENOMEM: no memory for the workqueue
+ *   %-EEXIST: drop-in, but another "rdma" client transport is registered
+ */
+int xr_xprt_init(void)
+{
+	int err;
+
+	xr_xprt_wq = alloc_workqueue("xrpcrdma_xprt",
+				     WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!xr_xprt_wq)
+		return -ENOMEM;
+	if (xr_svc_mode() != XRPCRDMA_MODE_DROPIN)
+		return 0;
+
+	xr_xprt_class.ident = XPRT_TRANSPORT_RDMA;
+	strscpy(xr_xprt_class.name, "rdma", sizeof(xr_xprt_class.name));
+	err = xprt_register_transport(&xr_xprt_class);
+	if (err) {
+		pr_err(XR_MODNAME ": drop-in mode: an rdma client transport is already registered (unload rpcrdma)\n");
+		destroy_workqueue(xr_xprt_wq);
+		return err;
+	}
+	xr_xprt_registered = true;
+	return 0;
+}
+
+/**
+ * xr_xprt_exit - unregister the client transport class
+ *
+ * Transports still open keep the module pinned, so none is left; their
+ * connections may still be freeing on the workqueue, which is flushed.
+ */
+void xr_xprt_exit(void)
+{
+	if (xr_xprt_registered)
+		xprt_unregister_transport(&xr_xprt_class);
+	xr_xprt_registered = false;
+	destroy_workqueue(xr_xprt_wq);
+}

@@ -1,0 +1,245 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The client transport with nfsd, in one guest, xrpcrdma only: the module
+# is reloaded in drop-in mode with rpcrdma unloaded (and kept from
+# loading), so nfsd's "rdma 20049" listener is our server class and
+# mount -o proto=rdma is our client. NFSv3: small files written with
+# inline calls, a 64 MiB random file written and read back with the same
+# SHA-256 (its data in Read lists and Write chunks), a 2000-entry directory
+# listed after a remount (Reply chunks), a transfer survives nfsd
+# restarting under it (the client reconnects), another survives the RDMA
+# device being removed and added back, and mountstats parses the xprt
+# line. Afterwards every live object is gone and the module unloads; it is
+# loaded again as it was found.
+#
+# NFSv4.1 needs the client backchannel, which this transport does not
+# carry yet: not tested here.
+set -u
+source "$(dirname "$0")/nfs_lib.sh"
+
+need_env XR_TESTHOST XR_MODULE XR_ADDR XR_RDMA_DEV XR_NETDEV
+need_rdmactl
+
+skip_all() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit 4
+}
+
+[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+missing=$(nfs_missing_tools)
+[ -z "$missing" ] || skip_all "missing: ${missing//$'\n'/ }"
+command -v mountstats >/dev/null || skip_all "missing: mountstats"
+
+PORT=20049
+MNT=$NFS_RUN/mnt-xprt
+BLOCK=/etc/modprobe.d/xr-xprt-nfs.conf
+SIZE_MB=${XR_XPRT_NFS_SIZE_MB:-64}
+DIRENTS=${XR_XPRT_NFS_DIRENTS:-2000}
+SMALL_FILES=${XR_XPRT_NFS_SMALL_FILES:-50}
+
+module_mode() {
+	"$RDMACTL" -j module show | python3 -c "import json,sys; print(json.load(sys.stdin)['mode'])"
+}
+
+rpcrdma_loaded() {
+	[ -d /sys/module/rpcrdma ]
+}
+
+cleanup() {
+	rdma_dev_present || "$RDMA" link add "$XR_RDMA_DEV" type rxe netdev "$XR_NETDEV"
+	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
+	nfs_server_stop >/dev/null 2>&1
+	rm -f "$BLOCK"
+	module_loaded || insmod "$XR_MODULE"
+}
+trap cleanup EXIT
+
+reload_dropin() {
+	if module_loaded; then
+		rmmod xrpcrdma || { fail "rmmod xrpcrdma"; return 1; }
+	fi
+	if rpcrdma_loaded; then
+		rmmod rpcrdma || { fail "rmmod rpcrdma"; return 1; }
+	fi
+	# Nothing may bring the in-tree transport back during the test.
+	echo "install rpcrdma /bin/false" >"$BLOCK" || { fail "cannot write $BLOCK"; return 1; }
+	insmod "$XR_MODULE" mode=dropin || { fail "insmod mode=dropin"; return 1; }
+	[ "$(module_mode)" = dropin ] || fail "mode $(module_mode), expected dropin"
+}
+
+server_start() {
+	nfs_server_start && nfs_listen rdma "$PORT" || return 1
+	! rpcrdma_loaded || fail "rpcrdma was loaded"
+}
+
+mount_v3() {
+	nfs_mount 3 "$PORT" "$MNT" || return 1
+	! rpcrdma_loaded || fail "rpcrdma was loaded"
+}
+
+# chunk_count FIELD: the mount's segments offered in Read lists (1), Write
+# lists (2) or Reply chunks (3) so far.
+chunk_count() {
+	local c
+
+	c=$(nfs_rdma_chunks "$MNT")
+	[ -n "$c" ] || return 1
+	echo "$c" | cut -d' ' -f"$1"
+}
+
+# Files of 1 KiB: every WRITE call fits inline (no Read list).
+small_files_inline() {
+	local i src=$NFS_DATA/small dir=$MNT/small rc=0 want got
+
+	mkdir -p "$src" "$dir" || return 1
+	for ((i = 1; i <= SMALL_FILES; i++)); do
+		head -c 1024 /dev/urandom >"$src/f$i" || return 1
+		timeout -k 5 "$NFS_OP_TIMEOUT" cp "$src/f$i" "$dir/f$i" || { fail "cp f$i"; return 1; }
+	done
+	sync
+	nfs_drop_caches
+	for ((i = 1; i <= SMALL_FILES; i++)); do
+		want=$(nfs_sha256 "$src/f$i")
+		got=$(timeout -k 5 "$NFS_OP_TIMEOUT" sha256sum "$dir/f$i" | cut -d' ' -f1)
+		[ "$want" = "$got" ] || { fail "f$i: sha256 $got, wrote $want"; rc=1; }
+	done
+	rm -rf "$src"
+	[ "$(chunk_count 1)" = 0 ] || fail "read list segments after small writes: $(chunk_count 1)"
+	return $rc
+}
+
+large_file_chunks() {
+	nfs_write_verify "$MNT" "$SIZE_MB" "data-v3" || return 1
+	[ "$(chunk_count 1)" -gt 0 ] || fail "no Read list segments for WRITE data" || return 1
+	[ "$(chunk_count 2)" -gt 0 ] || fail "no Write chunk segments for READ data"
+}
+
+readdir_large() {
+	local n
+
+	nfs_make_entries "$MNT/dir" "$DIRENTS" || fail "creating $DIRENTS entries" || return 1
+	nfs_umount "$MNT" || fail "umount for the remount" || return 1
+	nfs_mount 3 "$PORT" "$MNT" || fail "remount" || return 1
+	n=$(nfs_count_entries "$MNT/dir") || fail "listing" || return 1
+	[ "$n" -eq "$DIRENTS" ] || fail "dir lists $n entries, expected $DIRENTS" || return 1
+	[ "$(chunk_count 3)" -gt 0 ] || fail "no Reply chunk segments for READDIR"
+}
+
+# The mount's connect count, from its xprt line.
+connect_count() {
+	awk -v mnt="$MNT" '
+		$1 == "device" { here = ($5 == mnt) }
+		here && $1 == "xprt:" && $2 == "rdma" { print $5; exit }
+	' /proc/self/mountstats
+}
+
+# nfsd stops in the middle of a transfer (its transports close, the
+# client's connection with them) and starts again: the client reconnects
+# after its back-off and the transfer completes intact.
+reconnect_after_server_restart() {
+	local src=$NFS_DATA/reconnect.bin sum got before pid rc=0
+
+	sum=$(nfs_random_file "$src" 16) || return 1
+	before=$(connect_count)
+	timeout -k 5 300 dd if="$src" of="$MNT/reconnect.bin" bs=64k conv=fsync status=none &
+	pid=$!
+	wait_for 60 test -s "$MNT/reconnect.bin" || fail "the transfer did not start"
+	timeout -k 5 "$NFS_OP_TIMEOUT" rpc.nfsd 0 || fail "rpc.nfsd 0"
+	nfs_server_start && nfs_listen rdma "$PORT" || fail "restarting nfsd"
+	wait "$pid" || rc=$?
+	rm -f "$src"
+	[ "$rc" -eq 0 ] || fail "the transfer failed across the restart: $rc" || return 1
+	nfs_drop_caches
+	got=$(nfs_read_sha256 "$MNT/reconnect.bin" 16)
+	[ "$got" = "$sum" ] || fail "sha256 $got, expected $sum" || return 1
+	# After the read at the latest the client has connected again.
+	[ "$(connect_count)" -gt "$before" ] ||
+		fail "connect count $(connect_count), was $before: no reconnect"
+}
+
+rdma_dev_present() {
+	"$RDMA" link show "$XR_RDMA_DEV/1" >/dev/null 2>&1
+}
+
+# The RDMA device goes away in the middle of a transfer and comes back:
+# the removal is not held up by the client (its connection gives the
+# device back although RPCs still hold memory regions), the client
+# reconnects once the device is back, and the data is intact.
+device_removal_mid_transfer() {
+	local src=$NFS_DATA/removal.bin sum got pid rc=0
+
+	sum=$(nfs_random_file "$src" 16) || return 1
+	timeout -k 5 300 dd if="$src" of="$MNT/removal.bin" bs=64k conv=fsync status=none &
+	pid=$!
+	wait_for 60 test -s "$MNT/removal.bin" || fail "the transfer did not start"
+	timeout -k 5 60 "$RDMA" link delete "$XR_RDMA_DEV" ||
+		fail "rdma link delete failed or hung"
+	timeout -k 5 30 "$RDMA" link add "$XR_RDMA_DEV" type rxe netdev "$XR_NETDEV" ||
+		fail "rdma link add"
+	wait "$pid" || rc=$?
+	rm -f "$src"
+	[ "$rc" -eq 0 ] || fail "the transfer failed after the device came back: $rc" || return 1
+	nfs_drop_caches
+	got=$(nfs_read_sha256 "$MNT/removal.bin" 16)
+	[ "$got" = "$sum" ] || fail "sha256 $got, expected $sum"
+}
+
+mountstats_parses() {
+	local out
+
+	out=$(mountstats --xprt "$MNT" 2>&1) || { fail "mountstats: $out"; return 1; }
+	echo "$out" | sed 's/^/# /' | grep -E "protocol|segments|requests|replies"
+	grep -q "Transport protocol: rdma" <<<"$out" || fail "no rdma transport in mountstats"
+}
+
+umount_v3() {
+	nfs_umount "$MNT"
+}
+
+server_stop() {
+	nfs_server_stop || return 1
+	[ "$(nfsd_threads)" -eq 0 ] || fail "nfsd threads left"
+}
+
+objects_released() {
+	local kind
+
+	for kind in xprt xprt-conn xprt-req mr svc-xprt sendctx recvctx; do
+		[ "$(live_objects "$kind")" -eq 0 ] || return 1
+	done
+}
+
+unload_clean() {
+	wait_for 60 objects_released ||
+		fail "live objects left: $("$RDMACTL" -j module show)" || return 1
+	# The RPC client lets go of the module asynchronously.
+	wait_for 30 rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
+	dmesg | tail -n 5 | grep -q "xrpcrdma: unloaded" || fail "no unload message"
+	! dmesg | tail -n 20 | grep -q "object(s) leaked" || fail "objects leaked"
+	rm -f "$BLOCK"
+	insmod "$XR_MODULE" || fail "insmod again"
+}
+
+ktap_header 12
+run_test reload_dropin reload_dropin
+run_test server_start_rdma_$PORT server_start
+run_test mount_v3 mount_v3
+if nfs_is_mounted "$MNT"; then
+	run_test small_files_inline small_files_inline
+	run_test "write_read_${SIZE_MB}M" large_file_chunks
+	run_test "readdir_${DIRENTS}" readdir_large
+	run_test reconnect_after_server_restart reconnect_after_server_restart
+	run_test device_removal_mid_transfer device_removal_mid_transfer
+	run_test mountstats_xprt mountstats_parses
+	run_test umount_v3 umount_v3
+else
+	for t in small_files_inline "write_read_${SIZE_MB}M" "readdir_${DIRENTS}" \
+		reconnect_after_server_restart device_removal_mid_transfer \
+		mountstats_xprt umount_v3; do
+		log_test 4 "$t"
+	done
+fi
+run_test server_stop server_stop
+run_test unload_clean unload_clean
+ktap_finish
