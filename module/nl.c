@@ -27,6 +27,46 @@
 	xr_missing__;							\
 })
 
+/*
+ * Fills the attributes of one reply message. Returns 0, or a
+ * negative errno that ends the request (-EMSGSIZE when @msg is full).
+ */
+typedef int (*xr_nl_fill_fn)(struct sk_buff *msg, struct genl_info *info,
+			     void *arg);
+
+/*
+ * The common body of a "do" handler: a reply message with the header of
+ * @cmd, filled by @fill, sent to the requester. On any error nothing is
+ * sent and the caller returns the errno (the core turns it into the ACK).
+ */
+static int xr_nl_reply(struct genl_info *info, u8 cmd, xr_nl_fill_fn fill,
+		       void *arg)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0, cmd);
+	if (!hdr)
+		goto out_free_msg;
+
+	err = fill(msg, info, arg);
+	if (err)
+		goto out_free_msg;
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+out_free_msg:
+	nlmsg_free(msg);
+out:
+	return err;
+}
+
 /* Name of the network device under @port of @ibdev, or "" when none. */
 static void xr_nl_port_netdev(struct ib_device *ibdev, u32 port,
 			      char name[IFNAMSIZ])
@@ -110,6 +150,22 @@ static struct xr_device *xr_nl_find_device(struct genl_info *info)
 	return xd;
 }
 
+/* device-get do: the device the request names. */
+static int xr_nl_fill_device_reply(struct sk_buff *msg, struct genl_info *info,
+				   void *arg)
+{
+	struct xr_device *xd;
+	int err;
+
+	xr_device_lock();
+	err = -ENODEV;
+	xd = xr_nl_find_device(info);
+	if (xd)
+		err = xr_nl_fill_device(msg, xd);
+	xr_device_unlock();
+	return err;
+}
+
 /**
  * xrpcrdma_nl_device_get_doit - report one RDMA device
  * @skb: the request
@@ -124,40 +180,10 @@ static struct xr_device *xr_nl_find_device(struct genl_info *info)
  */
 int xrpcrdma_nl_device_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct xr_device *xd;
-	struct sk_buff *msg;
-	void *hdr;
-	int err;
-
-	err = -EINVAL;
 	if (XR_NL_REQUIRE(info, XRPCRDMA_A_DEVICE_NAME, "device name"))
-		goto out;
-
-	err = -ENOMEM;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		goto out;
-	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0,
-				XRPCRDMA_CMD_DEVICE_GET);
-	if (!hdr)
-		goto out_free_msg;
-
-	xr_device_lock();
-	err = -ENODEV;
-	xd = xr_nl_find_device(info);
-	if (xd)
-		err = xr_nl_fill_device(msg, xd);
-	xr_device_unlock();
-	if (err)
-		goto out_free_msg;
-
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-out_free_msg:
-	nlmsg_free(msg);
-out:
-	return err;
+		return -EINVAL;
+	return xr_nl_reply(info, XRPCRDMA_CMD_DEVICE_GET,
+			   xr_nl_fill_device_reply, NULL);
 }
 
 /**
@@ -267,6 +293,16 @@ static int xr_nl_put_live_objects(struct sk_buff *msg)
 	return 0;
 }
 
+static int xr_nl_fill_module(struct sk_buff *msg, struct genl_info *info,
+			     void *arg)
+{
+	if (nla_put_string(msg, XRPCRDMA_A_MODULE_VERSION, XR_MODULE_VERSION) ||
+	    nla_put_string(msg, XRPCRDMA_A_MODULE_BUILD_KERNEL, UTS_RELEASE) ||
+	    nla_put_u32(msg, XRPCRDMA_A_MODULE_MODE, xr_svc_mode()))
+		return -EMSGSIZE;
+	return xr_nl_put_live_objects(msg);
+}
+
 /**
  * xrpcrdma_nl_module_get_doit - report the module's version and counters
  * @skb: the request
@@ -279,35 +315,8 @@ static int xr_nl_put_live_objects(struct sk_buff *msg)
  */
 int xrpcrdma_nl_module_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct sk_buff *msg;
-	void *hdr;
-	int err;
-
-	err = -ENOMEM;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		goto out;
-	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0,
-				XRPCRDMA_CMD_MODULE_GET);
-	if (!hdr)
-		goto out_free_msg;
-
-	err = -EMSGSIZE;
-	if (nla_put_string(msg, XRPCRDMA_A_MODULE_VERSION, XR_MODULE_VERSION) ||
-	    nla_put_string(msg, XRPCRDMA_A_MODULE_BUILD_KERNEL, UTS_RELEASE) ||
-	    nla_put_u32(msg, XRPCRDMA_A_MODULE_MODE, xr_svc_mode()))
-		goto out_free_msg;
-	err = xr_nl_put_live_objects(msg);
-	if (err)
-		goto out_free_msg;
-
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-out_free_msg:
-	nlmsg_free(msg);
-out:
-	return err;
+	return xr_nl_reply(info, XRPCRDMA_CMD_MODULE_GET,
+			   xr_nl_fill_module, NULL);
 }
 
 /* Address and port of one end, as the attribute types given. */
@@ -445,40 +454,27 @@ static struct xr_svc_xprt *xr_nl_find_transport(struct genl_info *info,
 	return sx;
 }
 
-/* The "do" of transport-get (@listener false) and listener-get. */
-static int xr_nl_transport_doit(struct genl_info *info, u8 cmd, bool listener)
+/* The transport of a transport-get do, or (*@arg true) listener-get do. */
+static int xr_nl_fill_transport_reply(struct sk_buff *msg,
+				      struct genl_info *info, void *arg)
 {
+	bool listener = *(bool *)arg;
 	struct xr_svc_xprt *sx;
-	struct sk_buff *msg;
-	void *hdr;
 	int err;
-
-	err = -EINVAL;
-	if (XR_NL_REQUIRE(info, XRPCRDMA_A_TRANSPORT_ID, "transport id"))
-		goto out;
-
-	err = -ENOMEM;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		goto out;
-	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0, cmd);
-	if (!hdr)
-		goto out_free_msg;
 
 	xr_svc_lock();
 	sx = xr_nl_find_transport(info, listener);
 	err = IS_ERR(sx) ? PTR_ERR(sx) : xr_nl_fill_transport(msg, sx, listener);
 	xr_svc_unlock();
-	if (err)
-		goto out_free_msg;
-
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-out_free_msg:
-	nlmsg_free(msg);
-out:
 	return err;
+}
+
+/* The "do" of transport-get (@listener false) and listener-get. */
+static int xr_nl_transport_doit(struct genl_info *info, u8 cmd, bool listener)
+{
+	if (XR_NL_REQUIRE(info, XRPCRDMA_A_TRANSPORT_ID, "transport id"))
+		return -EINVAL;
+	return xr_nl_reply(info, cmd, xr_nl_fill_transport_reply, &listener);
 }
 
 /*
@@ -624,6 +620,15 @@ out:
 	return err;
 }
 
+static int xr_nl_fill_stats(struct sk_buff *msg, struct genl_info *info,
+			    void *arg)
+{
+	u64 vals[XR_SVC_STAT_COUNT];
+
+	xr_svc_totals(vals);
+	return xr_nl_put_svc_stats(msg, XRPCRDMA_A_STATS_STAT, vals);
+}
+
 /**
  * xrpcrdma_nl_stats_get_doit - report the server's module-wide counters
  * @skb: the request
@@ -636,32 +641,8 @@ out:
  */
 int xrpcrdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	u64 vals[XR_SVC_STAT_COUNT];
-	struct sk_buff *msg;
-	void *hdr;
-	int err;
-
-	err = -ENOMEM;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		goto out;
-	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0,
-				XRPCRDMA_CMD_STATS_GET);
-	if (!hdr)
-		goto out_free_msg;
-
-	xr_svc_totals(vals);
-	err = xr_nl_put_svc_stats(msg, XRPCRDMA_A_STATS_STAT, vals);
-	if (err)
-		goto out_free_msg;
-
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-out_free_msg:
-	nlmsg_free(msg);
-out:
-	return err;
+	return xr_nl_reply(info, XRPCRDMA_CMD_STATS_GET, xr_nl_fill_stats,
+			   NULL);
 }
 
 /**
