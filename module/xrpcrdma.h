@@ -174,6 +174,9 @@ struct xr_ep_ops {
  * @ep_peer: what the peer advertised in its RFC 8797 private data
  * @ep_peer_rd_atom: RDMA Reads the peer answers at once
  * @ep_drained: 1 once xr_ep_drain() has flushed the queue pair
+ * @ep_owner_id: the owner's transport number, for events (0: none yet)
+ * @ep_close_reason: why the connection ends, an
+ *	&enum xrpcrdma_close_reason: the first cause recorded wins
  */
 struct xr_ep {
 	struct rdma_cm_id	*ep_id;
@@ -187,6 +190,8 @@ struct xr_ep {
 	struct xr_cm_pdata	ep_peer;
 	u8			ep_peer_rd_atom;
 	u8			ep_drained;
+	u32			ep_owner_id;
+	atomic_t		ep_close_reason;
 };
 
 int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
@@ -200,6 +205,9 @@ int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours);
 void xr_ep_disconnect(struct xr_ep *ep);
 void xr_ep_drain(struct xr_ep *ep);
 void xr_ep_destroy(struct xr_ep *ep);
+void xr_ep_set_close_reason(struct xr_ep *ep,
+			    enum xrpcrdma_close_reason reason);
+enum xrpcrdma_close_reason xr_ep_close_reason(struct xr_ep *ep);
 
 /* sendctx.c */
 
@@ -470,5 +478,10 @@ int xr_svc_send_error(struct xr_svc_xprt *sx, __be32 xid, u32 err);
 /* nl.c */
 int xr_nl_init(void);
 void xr_nl_exit(void);
+void xr_nl_notify_device(struct xr_device *xd, bool add);
+void xr_nl_notify_listener(struct xr_svc_xprt *sx, bool add);
+void xr_nl_notify_connection(struct xr_svc_xprt *sx, bool up);
+void xr_nl_notify_wc_error(struct xr_ep *ep, enum xrpcrdma_wc_kind kind,
+			   const struct ib_wc *wc);
 
 #endif /* _XRPCRDMA_H */
