@@ -3,15 +3,16 @@
 # The events group through `rdmactl monitor -j --log FILE`, a daemon: every
 # event type the module sends is caused and must show in FILE as one JSON
 # object a line: the RDMA device removed and re-added, an nfsd listener
-# added and deleted, a connection from rdmactl ping up and down; then the
-# module is unloaded and loaded again, and the same daemon must say so and
-# go on logging.
+# added and deleted, a connection from rdmactl ping up and down, one cut
+# by a completion error; then the module is unloaded and loaded again, and
+# the same daemon must say so and go on logging.
 #
-# Not covered: completion errors other than flushes have no trigger here
-# without fault injection. Removing the device under a live rdmactl ping
-# does not cut the connection: rdma_cm waits for the userspace client to
-# release the device, so `rdma link delete` returns only once ping is done
-# and the connection ends as a plain peer disconnect.
+# A completion error comes from a Send larger than the server's receive
+# buffers (rdmactl ping --raw). Not covered: a device removed under a live
+# connection. Removing it under a live rdmactl ping does not cut the
+# connection: rdma_cm waits for the userspace client to release the
+# device, so `rdma link delete` returns only once ping is done and the
+# connection ends as a plain peer disconnect.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
@@ -152,6 +153,32 @@ e.peer_addr == \"$XR_ADDR\" and e.credits > 0 and e.state == \"connected\"" || r
 e.reason == \"peer\" and e.stats[\"calls-received\"] >= 2" || return 1
 }
 
+# 8 KiB inline Send to the server's 4096-byte receive buffers: the
+# server's Receive completes with a length error, a real completion error
+# that the module reports and that closes the connection.
+completion_error_oversized() {
+	local port big
+
+	port=$(our_port)
+	big=$(mktemp)
+	python3 -c "
+import struct, sys
+x = 0x11223344
+m = struct.pack('>7I', x, 1, 32, 0, 0, 0, 0)
+m += struct.pack('>10I', x, 0, 2, 100003, 3, 0, 0, 0, 0, 0)
+sys.stdout.buffer.write(m + bytes(8192 - len(m)))" >"$big" || return 1
+	mark
+	"$RDMACTL" ping -t 5 --raw "$big" --expect disconnect "$XR_ADDR:$port" >"$OUT" 2>&1 ||
+		{ sed 's/^/# ping: /' "$OUT"; rm -f "$big"; fail "rdmactl ping --raw"; return 1; }
+	rm -f "$big"
+	expect_event 10 "e.event == \"completion-error\" and e.kind == \"recv\" and \
+e.device == \"$XR_RDMA_DEV\" and e.transport_id > 0 and e.status > 0" || return 1
+	expect_event 20 "e.event == \"transport-disconnect\" and e.local_port == $port and \
+e.reason == \"recv-error\"" || return 1
+	tail -n +$((FROM + 1)) "$LOG" | grep -E '"(completion-error|transport-disconnect)"' |
+		sed 's/^/# /'
+}
+
 module_reload() {
 	mark
 	nfs_server_stop || fail "nfs_server_stop" || return 1
@@ -193,11 +220,12 @@ monitor_stops_on_sigterm() {
 	MON_PID=
 }
 
-ktap_header 8
+ktap_header 9
 run_test monitor_starts monitor_starts
 run_test device_remove_add device_remove_add
 run_test listener_add_del listener_add_del
 run_test connect_disconnect connect_disconnect
+run_test completion_error_oversized completion_error_oversized
 run_test module_reload module_reload
 run_test logs_after_reload logs_after_reload
 run_test every_line_json_with_time every_line_json_with_time
