@@ -16,8 +16,9 @@
 #include "nl-gen-legacy.c"
 
 /*
- * ynl-gen emits the family structure only for split ops. resv_start_op is
- * left at 0: every operation is new, so the core validates all of them
+ * ynl-gen emits the family structure only for split ops; the multicast
+ * groups it emits from the same spec in both forms. resv_start_op is left
+ * at 0: every operation is new, so the core validates all of them
  * strictly, as it does for split ops.
  */
 struct genl_family xrpcrdma_nl_family __ro_after_init = {
@@ -28,6 +29,8 @@ struct genl_family xrpcrdma_nl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.ops		= xrpcrdma_nl_ops,
 	.n_ops		= ARRAY_SIZE(xrpcrdma_nl_ops),
+	.mcgrps		= xrpcrdma_nl_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(xrpcrdma_nl_mcgrps),
 };
 
 #endif /* XR_HAVE_GENL_SPLIT_OPS */

@@ -149,6 +149,7 @@ static int xr_ib_add_one(struct ib_device *ibdev)
 
 	mutex_lock(&xr_devices_mutex);
 	xr_device_insert_sorted(xd);
+	xr_nl_notify_device(xd, true);
 	mutex_unlock(&xr_devices_mutex);
 
 	ib_set_client_data(ibdev, &xr_ib_client, xd);
@@ -161,6 +162,7 @@ static void xr_ib_remove_one(struct ib_device *ibdev, void *client_data)
 	struct xr_device *xd = client_data;
 
 	mutex_lock(&xr_devices_mutex);
+	xr_nl_notify_device(xd, false);
 	list_del(&xd->xd_list);
 	mutex_unlock(&xr_devices_mutex);
 

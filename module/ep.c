@@ -58,6 +58,45 @@ static void xr_ep_set_cm_error(struct xr_ep *ep, enum rdma_cm_event_type ev)
 		ep->ep_cm_error = err;
 }
 
+/* Why a connection manager event ends a connection. */
+static enum xrpcrdma_close_reason xr_ep_cm_reason(enum rdma_cm_event_type ev)
+{
+	switch (ev) {
+	case RDMA_CM_EVENT_DISCONNECTED:
+		return XRPCRDMA_CLOSE_REASON_PEER;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		return XRPCRDMA_CLOSE_REASON_DEVICE_REMOVAL;
+	default:
+		return XRPCRDMA_CLOSE_REASON_CM_ERROR;
+	}
+}
+
+/**
+ * xr_ep_set_close_reason - record why the connection ends
+ * @ep: the endpoint
+ * @reason: the cause; ignored when one was recorded before
+ *
+ * Any context. The first cause is the one reported: a disconnect seen
+ * after the local side closed is its consequence, not its reason.
+ */
+void xr_ep_set_close_reason(struct xr_ep *ep,
+			    enum xrpcrdma_close_reason reason)
+{
+	atomic_cmpxchg(&ep->ep_close_reason, XRPCRDMA_CLOSE_REASON_UNKNOWN,
+		       reason);
+}
+
+/**
+ * xr_ep_close_reason - why the connection ends
+ * @ep: the endpoint
+ *
+ * Return: the first cause recorded, or %XRPCRDMA_CLOSE_REASON_UNKNOWN.
+ */
+enum xrpcrdma_close_reason xr_ep_close_reason(struct xr_ep *ep)
+{
+	return atomic_read(&ep->ep_close_reason);
+}
+
 static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	struct xr_ep *ep = id->context;
@@ -102,6 +141,7 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		if (ev->event != RDMA_CM_EVENT_TIMEWAIT_EXIT)
 			pr_debug(XR_MODNAME ": cm event %s (%d)\n",
 				 rdma_event_msg(ev->event), ev->status);
+		xr_ep_set_close_reason(ep, xr_ep_cm_reason(ev->event));
 		xr_ep_set_cm_error(ep, ev->event);
 		/* A resolver still waiting gives up. */
 		if (ep->ep_active)

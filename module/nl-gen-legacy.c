@@ -102,3 +102,7 @@ const struct genl_ops xrpcrdma_nl_ops[7] = {
 		.maxattr	= XRPCRDMA_A_STATS_STAT,
 	},
 };
+
+static const struct genl_multicast_group xrpcrdma_nl_mcgrps[] = {
+	[XRPCRDMA_NLGRP_EVENTS] = { "events", },
+};

@@ -100,6 +100,10 @@ static const struct genl_split_ops xrpcrdma_nl_ops[] = {
 	},
 };
 
+static const struct genl_multicast_group xrpcrdma_nl_mcgrps[] = {
+	[XRPCRDMA_NLGRP_EVENTS] = { "events", },
+};
+
 struct genl_family xrpcrdma_nl_family __ro_after_init = {
 	.name		= XRPCRDMA_FAMILY_NAME,
 	.version	= XRPCRDMA_FAMILY_VERSION,
@@ -108,4 +112,6 @@ struct genl_family xrpcrdma_nl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.split_ops	= xrpcrdma_nl_ops,
 	.n_split_ops	= ARRAY_SIZE(xrpcrdma_nl_ops),
+	.mcgrps		= xrpcrdma_nl_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(xrpcrdma_nl_mcgrps),
 };

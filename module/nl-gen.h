@@ -25,6 +25,10 @@ int xrpcrdma_nl_listener_get_dumpit(struct sk_buff *skb,
 int xrpcrdma_nl_listener_del_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
 
+enum {
+	XRPCRDMA_NLGRP_EVENTS,
+};
+
 extern struct genl_family xrpcrdma_nl_family;
 
 #endif /* _LINUX_XRPCRDMA_GEN_H */

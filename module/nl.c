@@ -27,6 +27,46 @@
 	xr_missing__;							\
 })
 
+/*
+ * Fills the attributes of one reply message. Returns 0, or a
+ * negative errno that ends the request (-EMSGSIZE when @msg is full).
+ */
+typedef int (*xr_nl_fill_fn)(struct sk_buff *msg, struct genl_info *info,
+			     void *arg);
+
+/*
+ * The common body of a "do" handler: a reply message with the header of
+ * @cmd, filled by @fill, sent to the requester. On any error nothing is
+ * sent and the caller returns the errno (the core turns it into the ACK).
+ */
+static int xr_nl_reply(struct genl_info *info, u8 cmd, xr_nl_fill_fn fill,
+		       void *arg)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0, cmd);
+	if (!hdr)
+		goto out_free_msg;
+
+	err = fill(msg, info, arg);
+	if (err)
+		goto out_free_msg;
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+out_free_msg:
+	nlmsg_free(msg);
+out:
+	return err;
+}
+
 /* Name of the network device under @port of @ibdev, or "" when none. */
 static void xr_nl_port_netdev(struct ib_device *ibdev, u32 port,
 			      char name[IFNAMSIZ])
@@ -110,6 +150,22 @@ static struct xr_device *xr_nl_find_device(struct genl_info *info)
 	return xd;
 }
 
+/* device-get do: the device the request names. */
+static int xr_nl_fill_device_reply(struct sk_buff *msg, struct genl_info *info,
+				   void *arg)
+{
+	struct xr_device *xd;
+	int err;
+
+	xr_device_lock();
+	err = -ENODEV;
+	xd = xr_nl_find_device(info);
+	if (xd)
+		err = xr_nl_fill_device(msg, xd);
+	xr_device_unlock();
+	return err;
+}
+
 /**
  * xrpcrdma_nl_device_get_doit - report one RDMA device
  * @skb: the request
@@ -124,40 +180,10 @@ static struct xr_device *xr_nl_find_device(struct genl_info *info)
  */
 int xrpcrdma_nl_device_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct xr_device *xd;
-	struct sk_buff *msg;
-	void *hdr;
-	int err;
-
-	err = -EINVAL;
 	if (XR_NL_REQUIRE(info, XRPCRDMA_A_DEVICE_NAME, "device name"))
-		goto out;
-
-	err = -ENOMEM;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		goto out;
-	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0,
-				XRPCRDMA_CMD_DEVICE_GET);
-	if (!hdr)
-		goto out_free_msg;
-
-	xr_device_lock();
-	err = -ENODEV;
-	xd = xr_nl_find_device(info);
-	if (xd)
-		err = xr_nl_fill_device(msg, xd);
-	xr_device_unlock();
-	if (err)
-		goto out_free_msg;
-
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-out_free_msg:
-	nlmsg_free(msg);
-out:
-	return err;
+		return -EINVAL;
+	return xr_nl_reply(info, XRPCRDMA_CMD_DEVICE_GET,
+			   xr_nl_fill_device_reply, NULL);
 }
 
 /**
@@ -267,6 +293,16 @@ static int xr_nl_put_live_objects(struct sk_buff *msg)
 	return 0;
 }
 
+static int xr_nl_fill_module(struct sk_buff *msg, struct genl_info *info,
+			     void *arg)
+{
+	if (nla_put_string(msg, XRPCRDMA_A_MODULE_VERSION, XR_MODULE_VERSION) ||
+	    nla_put_string(msg, XRPCRDMA_A_MODULE_BUILD_KERNEL, UTS_RELEASE) ||
+	    nla_put_u32(msg, XRPCRDMA_A_MODULE_MODE, xr_svc_mode()))
+		return -EMSGSIZE;
+	return xr_nl_put_live_objects(msg);
+}
+
 /**
  * xrpcrdma_nl_module_get_doit - report the module's version and counters
  * @skb: the request
@@ -279,35 +315,8 @@ static int xr_nl_put_live_objects(struct sk_buff *msg)
  */
 int xrpcrdma_nl_module_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct sk_buff *msg;
-	void *hdr;
-	int err;
-
-	err = -ENOMEM;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		goto out;
-	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0,
-				XRPCRDMA_CMD_MODULE_GET);
-	if (!hdr)
-		goto out_free_msg;
-
-	err = -EMSGSIZE;
-	if (nla_put_string(msg, XRPCRDMA_A_MODULE_VERSION, XR_MODULE_VERSION) ||
-	    nla_put_string(msg, XRPCRDMA_A_MODULE_BUILD_KERNEL, UTS_RELEASE) ||
-	    nla_put_u32(msg, XRPCRDMA_A_MODULE_MODE, xr_svc_mode()))
-		goto out_free_msg;
-	err = xr_nl_put_live_objects(msg);
-	if (err)
-		goto out_free_msg;
-
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-out_free_msg:
-	nlmsg_free(msg);
-out:
-	return err;
+	return xr_nl_reply(info, XRPCRDMA_CMD_MODULE_GET,
+			   xr_nl_fill_module, NULL);
 }
 
 /* Address and port of one end, as the attribute types given. */
@@ -357,16 +366,19 @@ static int xr_nl_put_svc_stats(struct sk_buff *msg, int type, const u64 *vals)
 	return 0;
 }
 
-/* What a connection has beyond a listener. Caller holds xr_svc_lock(). */
-static int xr_nl_fill_connection(struct sk_buff *msg, struct xr_svc_xprt *sx)
+/* The peer's address and port of a connection. */
+static int xr_nl_put_peer(struct sk_buff *msg, struct xr_svc_xprt *sx)
 {
-	u64 vals[XR_SVC_STAT_COUNT] = {};
+	return xr_nl_put_sockaddr(msg, &sx->sx_xprt.xpt_remote,
+				  XRPCRDMA_A_TRANSPORT_PEER_ADDR4,
+				  XRPCRDMA_A_TRANSPORT_PEER_ADDR6,
+				  XRPCRDMA_A_TRANSPORT_PEER_PORT);
+}
 
-	if (xr_nl_put_sockaddr(msg, &sx->sx_xprt.xpt_remote,
-			       XRPCRDMA_A_TRANSPORT_PEER_ADDR4,
-			       XRPCRDMA_A_TRANSPORT_PEER_ADDR6,
-			       XRPCRDMA_A_TRANSPORT_PEER_PORT) ||
-	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_CREDITS, sx->sx_credits) ||
+/* What a connection settled on with its peer: credits and inline sizes. */
+static int xr_nl_put_negotiated(struct sk_buff *msg, struct xr_svc_xprt *sx)
+{
+	if (nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_CREDITS, sx->sx_credits) ||
 	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_INLINE_SEND,
 			sx->sx_inline_send) ||
 	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_INLINE_RECV,
@@ -374,7 +386,25 @@ static int xr_nl_fill_connection(struct sk_buff *msg, struct xr_svc_xprt *sx)
 	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND,
 			sx->sx_ep.ep_peer.cp_send_size) ||
 	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV,
-			sx->sx_ep.ep_peer.cp_recv_size) ||
+			sx->sx_ep.ep_peer.cp_recv_size))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The connection's counters. */
+static int xr_nl_put_conn_stats(struct sk_buff *msg, struct xr_svc_xprt *sx)
+{
+	u64 vals[XR_SVC_STAT_COUNT] = {};
+
+	xr_svc_stats_sum(&sx->sx_stats, vals);
+	return xr_nl_put_svc_stats(msg, XRPCRDMA_A_TRANSPORT_STAT, vals);
+}
+
+/* What a connection has beyond a listener. Caller holds xr_svc_lock(). */
+static int xr_nl_fill_connection(struct sk_buff *msg, struct xr_svc_xprt *sx)
+{
+	if (xr_nl_put_peer(msg, sx) ||
+	    xr_nl_put_negotiated(msg, sx) ||
 	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_SQ_DEPTH,
 			sx->sx_ep.ep_sq_depth) ||
 	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_SQ_FREE,
@@ -388,8 +418,7 @@ static int xr_nl_fill_connection(struct sk_buff *msg, struct xr_svc_xprt *sx)
 	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
 			atomic_read(&sx->sx_rq.rq_allocated)))
 		return -EMSGSIZE;
-	xr_svc_stats_sum(&sx->sx_stats, vals);
-	return xr_nl_put_svc_stats(msg, XRPCRDMA_A_TRANSPORT_STAT, vals);
+	return xr_nl_put_conn_stats(msg, sx);
 }
 
 /*
@@ -445,40 +474,27 @@ static struct xr_svc_xprt *xr_nl_find_transport(struct genl_info *info,
 	return sx;
 }
 
-/* The "do" of transport-get (@listener false) and listener-get. */
-static int xr_nl_transport_doit(struct genl_info *info, u8 cmd, bool listener)
+/* The transport of a transport-get do, or (*@arg true) listener-get do. */
+static int xr_nl_fill_transport_reply(struct sk_buff *msg,
+				      struct genl_info *info, void *arg)
 {
+	bool listener = *(bool *)arg;
 	struct xr_svc_xprt *sx;
-	struct sk_buff *msg;
-	void *hdr;
 	int err;
-
-	err = -EINVAL;
-	if (XR_NL_REQUIRE(info, XRPCRDMA_A_TRANSPORT_ID, "transport id"))
-		goto out;
-
-	err = -ENOMEM;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		goto out;
-	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0, cmd);
-	if (!hdr)
-		goto out_free_msg;
 
 	xr_svc_lock();
 	sx = xr_nl_find_transport(info, listener);
 	err = IS_ERR(sx) ? PTR_ERR(sx) : xr_nl_fill_transport(msg, sx, listener);
 	xr_svc_unlock();
-	if (err)
-		goto out_free_msg;
-
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-out_free_msg:
-	nlmsg_free(msg);
-out:
 	return err;
+}
+
+/* The "do" of transport-get (@listener false) and listener-get. */
+static int xr_nl_transport_doit(struct genl_info *info, u8 cmd, bool listener)
+{
+	if (XR_NL_REQUIRE(info, XRPCRDMA_A_TRANSPORT_ID, "transport id"))
+		return -EINVAL;
+	return xr_nl_reply(info, cmd, xr_nl_fill_transport_reply, &listener);
 }
 
 /*
@@ -624,6 +640,15 @@ out:
 	return err;
 }
 
+static int xr_nl_fill_stats(struct sk_buff *msg, struct genl_info *info,
+			    void *arg)
+{
+	u64 vals[XR_SVC_STAT_COUNT];
+
+	xr_svc_totals(vals);
+	return xr_nl_put_svc_stats(msg, XRPCRDMA_A_STATS_STAT, vals);
+}
+
 /**
  * xrpcrdma_nl_stats_get_doit - report the server's module-wide counters
  * @skb: the request
@@ -636,32 +661,241 @@ out:
  */
 int xrpcrdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	u64 vals[XR_SVC_STAT_COUNT];
+	return xr_nl_reply(info, XRPCRDMA_CMD_STATS_GET, xr_nl_fill_stats,
+			   NULL);
+}
+
+/*
+ * Events: notifications to the "events" multicast group. They are built
+ * only when someone listens, may be sent from any context (the caller
+ * passes the allocation flags its context allows), and never after
+ * xr_nl_exit() began: xr_nl_up is cleared and an RCU grace period waited
+ * for before the family (and its group numbers) goes away.
+ */
+static bool xr_nl_up;
+
+/* Fills an event's attributes; 0, or -EMSGSIZE. */
+typedef int (*xr_nl_event_fill_fn)(struct sk_buff *msg, void *arg);
+
+static bool xr_nl_listening(struct net *net)
+{
+	return READ_ONCE(xr_nl_up) &&
+	       genl_has_listeners(&xrpcrdma_nl_family, net,
+				  XRPCRDMA_NLGRP_EVENTS);
+}
+
+/* Build event @cmd with @fill and send it to the listeners in @net. */
+static void xr_nl_event(struct net *net, u8 cmd, xr_nl_event_fill_fn fill,
+			void *arg, gfp_t gfp)
+{
 	struct sk_buff *msg;
 	void *hdr;
-	int err;
 
-	err = -ENOMEM;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = genlmsg_new(NLMSG_GOODSIZE, gfp);
 	if (!msg)
-		goto out;
-	hdr = genlmsg_put_reply(msg, info, &xrpcrdma_nl_family, 0,
-				XRPCRDMA_CMD_STATS_GET);
-	if (!hdr)
-		goto out_free_msg;
-
-	xr_svc_totals(vals);
-	err = xr_nl_put_svc_stats(msg, XRPCRDMA_A_STATS_STAT, vals);
-	if (err)
-		goto out_free_msg;
-
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &xrpcrdma_nl_family, 0, cmd);
+	if (!hdr || fill(msg, arg)) {
+		nlmsg_free(msg);
+		return;
+	}
 	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
 
-out_free_msg:
-	nlmsg_free(msg);
-out:
-	return err;
+	rcu_read_lock();
+	if (READ_ONCE(xr_nl_up))
+		genlmsg_multicast_netns(&xrpcrdma_nl_family, net, msg, 0,
+					XRPCRDMA_NLGRP_EVENTS, GFP_ATOMIC);
+	else
+		nlmsg_free(msg);
+	rcu_read_unlock();
+}
+
+static int xr_nl_fill_device_event(struct sk_buff *msg, void *arg)
+{
+	return xr_nl_fill_device(msg, arg);
+}
+
+/**
+ * xr_nl_notify_device - announce an RDMA device coming or going
+ * @xd: the device; the caller holds xr_device_lock() and the ib_device
+ *	is registered
+ * @add: true when it came, false when it is going away
+ *
+ * Process context: sleeps.
+ */
+void xr_nl_notify_device(struct xr_device *xd, bool add)
+{
+	struct net *net = read_pnet(&xd->xd_ibdev->coredev.rdma_net);
+
+	might_sleep();
+	if (!xr_nl_listening(net))
+		return;
+	xr_nl_event(net, add ? XRPCRDMA_CMD_DEVICE_ADD_NTF :
+		    XRPCRDMA_CMD_DEVICE_DEL_NTF, xr_nl_fill_device_event, xd,
+		    GFP_KERNEL);
+}
+
+/* One transport event: which, and about whom. */
+struct xr_nl_xprt_event {
+	struct xr_svc_xprt	*xe_sx;
+	u8			xe_cmd;
+};
+
+static int xr_nl_put_reason(struct sk_buff *msg, struct xr_svc_xprt *sx)
+{
+	return nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_REASON,
+			   xr_ep_close_reason(&sx->sx_ep));
+}
+
+static int xr_nl_fill_xprt_event(struct sk_buff *msg, void *arg)
+{
+	struct xr_nl_xprt_event *ev = arg;
+	struct xr_svc_xprt *sx = ev->xe_sx;
+
+	if (xr_nl_fill_transport(msg, sx, true))
+		return -EMSGSIZE;
+	switch (ev->xe_cmd) {
+	case XRPCRDMA_CMD_LISTENER_DEL_NTF:
+		return xr_nl_put_reason(msg, sx);
+	case XRPCRDMA_CMD_TRANSPORT_CONNECT_NTF:
+		if (xr_nl_put_peer(msg, sx) || xr_nl_put_negotiated(msg, sx))
+			return -EMSGSIZE;
+		return 0;
+	case XRPCRDMA_CMD_TRANSPORT_DISCONNECT_NTF:
+		if (xr_nl_put_peer(msg, sx) || xr_nl_put_reason(msg, sx))
+			return -EMSGSIZE;
+		return xr_nl_put_conn_stats(msg, sx);
+	}
+	return 0;
+}
+
+static void xr_nl_xprt_event(struct xr_svc_xprt *sx, u8 cmd)
+{
+	struct xr_nl_xprt_event ev = { .xe_sx = sx, .xe_cmd = cmd };
+	struct net *net = sx->sx_xprt.xpt_net;
+
+	might_sleep();
+	if (!xr_nl_listening(net))
+		return;
+	xr_nl_event(net, cmd, xr_nl_fill_xprt_event, &ev, GFP_KERNEL);
+}
+
+/**
+ * xr_nl_notify_listener - announce a server listener coming or going
+ * @sx: the listener, numbered; the caller holds xr_svc_lock()
+ * @add: true when it was created, false when it leaves the registry
+ *	(the event then says why, from xr_ep_close_reason())
+ *
+ * Process context: sleeps.
+ */
+void xr_nl_notify_listener(struct xr_svc_xprt *sx, bool add)
+{
+	xr_nl_xprt_event(sx, add ? XRPCRDMA_CMD_LISTENER_ADD_NTF :
+			 XRPCRDMA_CMD_LISTENER_DEL_NTF);
+}
+
+/**
+ * xr_nl_notify_connection - announce a server connection up or gone
+ * @sx: the connection, numbered; the caller holds xr_svc_lock()
+ * @up: true once it is established, false when it leaves the registry
+ *	(the event then says why and carries its final counters)
+ *
+ * Process context: sleeps.
+ */
+void xr_nl_notify_connection(struct xr_svc_xprt *sx, bool up)
+{
+	xr_nl_xprt_event(sx, up ? XRPCRDMA_CMD_TRANSPORT_CONNECT_NTF :
+			 XRPCRDMA_CMD_TRANSPORT_DISCONNECT_NTF);
+}
+
+/*
+ * Completion errors come in bursts (a queue pair in error fails every
+ * work request posted): at most XR_NL_WC_ERRORS_PER_SEC events a second
+ * for the whole module; the next event says how many were left out.
+ */
+#define XR_NL_WC_ERRORS_PER_SEC	10
+
+static DEFINE_SPINLOCK(xr_nl_wc_lock);
+static unsigned long xr_nl_wc_window;	/* jiffies: start of this second */
+static u32 xr_nl_wc_sent;		/* events sent in this second */
+static u32 xr_nl_wc_suppressed;		/* left out since the last one */
+
+/* May an event go out now? If so, *@suppressed says how many did not. */
+static bool xr_nl_wc_ratelimit(u32 *suppressed)
+{
+	unsigned long flags, now = jiffies;
+	bool ok;
+
+	spin_lock_irqsave(&xr_nl_wc_lock, flags);
+	if (!time_in_range(now, xr_nl_wc_window, xr_nl_wc_window + HZ - 1)) {
+		xr_nl_wc_window = now;
+		xr_nl_wc_sent = 0;
+	}
+	ok = xr_nl_wc_sent < XR_NL_WC_ERRORS_PER_SEC;
+	if (ok) {
+		xr_nl_wc_sent++;
+		*suppressed = xr_nl_wc_suppressed;
+		xr_nl_wc_suppressed = 0;
+	} else {
+		xr_nl_wc_suppressed++;
+	}
+	spin_unlock_irqrestore(&xr_nl_wc_lock, flags);
+	return ok;
+}
+
+/* One completion error event. */
+struct xr_nl_wc_event {
+	struct xr_ep		*we_ep;
+	const struct ib_wc	*we_wc;
+	enum xrpcrdma_wc_kind	we_kind;
+	u32			we_suppressed;
+};
+
+static int xr_nl_fill_wc_event(struct sk_buff *msg, void *arg)
+{
+	struct xr_nl_wc_event *ev = arg;
+	struct xr_ep *ep = ev->we_ep;
+	const struct ib_wc *wc = ev->we_wc;
+	u32 id = READ_ONCE(ep->ep_owner_id);
+
+	if ((id && nla_put_u32(msg, XRPCRDMA_A_WC_ERROR_TRANSPORT_ID, id)) ||
+	    nla_put_string(msg, XRPCRDMA_A_WC_ERROR_DEVICE,
+			   dev_name(&ep->ep_id->device->dev)) ||
+	    nla_put_u32(msg, XRPCRDMA_A_WC_ERROR_QP_NUM, ep->ep_qp->qp_num) ||
+	    nla_put_u32(msg, XRPCRDMA_A_WC_ERROR_KIND, ev->we_kind) ||
+	    nla_put_u32(msg, XRPCRDMA_A_WC_ERROR_STATUS, wc->status) ||
+	    nla_put_string(msg, XRPCRDMA_A_WC_ERROR_STATUS_MSG,
+			   ib_wc_status_msg(wc->status)) ||
+	    nla_put_u32(msg, XRPCRDMA_A_WC_ERROR_VENDOR_ERR, wc->vendor_err) ||
+	    nla_put_u32(msg, XRPCRDMA_A_WC_ERROR_SUPPRESSED,
+			ev->we_suppressed))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * xr_nl_notify_wc_error - announce a work completion with an error
+ * @ep: the endpoint whose queue pair the work request was posted on
+ * @kind: what the work request was
+ * @wc: the completion; its status is neither success nor a flush
+ *
+ * Any context (completion handlers run in softirq or a workqueue):
+ * allocates atomically and never sleeps. Rate-limited module-wide.
+ */
+void xr_nl_notify_wc_error(struct xr_ep *ep, enum xrpcrdma_wc_kind kind,
+			   const struct ib_wc *wc)
+{
+	struct xr_nl_wc_event ev = {
+		.we_ep = ep,
+		.we_wc = wc,
+		.we_kind = kind,
+	};
+	struct net *net = ep->ep_id->route.addr.dev_addr.net;
+
+	if (!xr_nl_listening(net) || !xr_nl_wc_ratelimit(&ev.we_suppressed))
+		return;
+	xr_nl_event(net, XRPCRDMA_CMD_COMPLETION_ERROR_NTF,
+		    xr_nl_fill_wc_event, &ev, GFP_ATOMIC);
 }
 
 /**
@@ -671,13 +905,23 @@ out:
  */
 int xr_nl_init(void)
 {
-	return genl_register_family(&xrpcrdma_nl_family);
+	int err;
+
+	err = genl_register_family(&xrpcrdma_nl_family);
+	if (!err)
+		WRITE_ONCE(xr_nl_up, true);
+	return err;
 }
 
 /**
  * xr_nl_exit - unregister the family; no handler runs after this returns
+ *
+ * No event is sent after this returns either: events in flight finish
+ * before the family goes.
  */
 void xr_nl_exit(void)
 {
+	WRITE_ONCE(xr_nl_up, false);
+	synchronize_rcu();
 	genl_unregister_family(&xrpcrdma_nl_family);
 }

@@ -167,6 +167,9 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			xr_count(rq->rq_count_errors);
+			xr_ep_set_close_reason(rq->rq_ep,
+					       XRPCRDMA_CLOSE_REASON_RECV_ERROR);
+			xr_nl_notify_wc_error(rq->rq_ep, XRPCRDMA_WC_KIND_RECV, wc);
 			pr_err_ratelimited(XR_MODNAME ": receive completion: %s (%d)\n",
 					   ib_wc_status_msg(wc->status),
 					   wc->status);

@@ -162,7 +162,14 @@ int xr_rw_add_xdr(struct xr_rw *rw, const struct xr_seg *seg,
 static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct xr_rw *rw = container_of(wc->wr_cqe, struct xr_rw, rw_cqe);
+	struct xr_ep *ep = rw->rw_sq->sq_ep;
 
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
+		xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_SEND_ERROR);
+		xr_nl_notify_wc_error(ep, rw->rw_dir == DMA_TO_DEVICE ?
+				      XRPCRDMA_WC_KIND_RDMA_WRITE :
+				      XRPCRDMA_WC_KIND_RDMA_READ, wc);
+	}
 	rw->rw_status = wc->status;
 	complete(&rw->rw_done);
 }

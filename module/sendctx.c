@@ -307,6 +307,9 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			xr_count(sq->sq_count_errors);
+			xr_ep_set_close_reason(sq->sq_ep,
+					       XRPCRDMA_CLOSE_REASON_SEND_ERROR);
+			xr_nl_notify_wc_error(sq->sq_ep, XRPCRDMA_WC_KIND_SEND, wc);
 			pr_err_ratelimited(XR_MODNAME ": send completion: %s (%d)\n",
 					   ib_wc_status_msg(wc->status),
 					   wc->status);

@@ -46,6 +46,7 @@ MODULE_PARM_DESC(mode, "auto, dropin or sidebyside (see the admin guide)");
 enum {
 	XR_SX_INITED,		/* svc_xprt_init() done: svc owns lifetime */
 	XR_SX_DISCONNECTED,	/* the endpoint reported a disconnect */
+	XR_SX_ESTABLISHED,	/* connection: up, and announced as such */
 };
 
 static struct svc_xprt_class xr_svc_class;
@@ -97,6 +98,7 @@ static int xr_svc_registry_add(struct xr_svc_xprt *sx, struct svc_serv *serv)
 	if (err < 0)
 		return err;
 	sx->sx_id = id;
+	sx->sx_ep.ep_owner_id = id;
 	strscpy(sx->sx_serv_name, serv->sv_name ? serv->sv_name : "",
 		sizeof(sx->sx_serv_name));
 	return 0;
@@ -110,8 +112,12 @@ static void xr_svc_registry_del(struct xr_svc_xprt *sx)
 	mutex_lock(&xr_svc_registry_lock);
 	xa_erase(&xr_svc_registry, sx->sx_id);
 	xr_svc_stats_retire(&sx->sx_stats);
-	mutex_unlock(&xr_svc_registry_lock);
+	if (xr_svc_is_listener(sx))
+		xr_nl_notify_listener(sx, false);
+	else if (test_bit(XR_SX_ESTABLISHED, &sx->sx_flags))
+		xr_nl_notify_connection(sx, false);
 	sx->sx_id = 0;
+	mutex_unlock(&xr_svc_registry_lock);
 }
 
 /**
@@ -321,8 +327,17 @@ static void xr_svc_listener_disconnected(struct xr_ep *ep)
 	svc_xprt_deferred_close(&listener->sx_xprt);
 }
 
+/* Announced only while listed: a late event after the free is dropped. */
 static void xr_svc_established(struct xr_ep *ep)
 {
+	struct xr_svc_xprt *sx = container_of(ep, struct xr_svc_xprt, sx_ep);
+
+	mutex_lock(&xr_svc_registry_lock);
+	if (sx->sx_id) {
+		set_bit(XR_SX_ESTABLISHED, &sx->sx_flags);
+		xr_nl_notify_connection(sx, true);
+	}
+	mutex_unlock(&xr_svc_registry_lock);
 }
 
 static void xr_svc_disconnected(struct xr_ep *ep)
@@ -376,6 +391,7 @@ static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
 	svc_xprt_set_local(&sx->sx_xprt,
 			   (struct sockaddr *)&sx->sx_ep.ep_id->route.addr.src_addr,
 			   salen);
+	xr_nl_notify_listener(sx, true);
 	mutex_unlock(&xr_svc_registry_lock);
 	return &sx->sx_xprt;
 }
@@ -513,6 +529,8 @@ static void xr_svc_detach(struct svc_xprt *xprt)
 {
 	struct xr_svc_xprt *sx = xr_svc_of(xprt);
 
+	/* svc closes it; unless something else closed it first. */
+	xr_ep_set_close_reason(&sx->sx_ep, XRPCRDMA_CLOSE_REASON_LOCAL);
 	if (test_bit(XPT_LISTENER, &xprt->xpt_flags))
 		return;
 	xr_bc_detach(sx);

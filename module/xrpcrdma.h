@@ -198,6 +198,9 @@ struct xr_ep_ops {
  *	(a negative errno), 0 while nothing went wrong
  * @ep_resolve_status: outcome of the last resolution step
  * @ep_resolve_done: completed when a resolution step finishes
+ * @ep_owner_id: the owner's transport number, for events (0: none yet)
+ * @ep_close_reason: why the connection ends, an
+ *	&enum xrpcrdma_close_reason: the first cause recorded wins
  */
 struct xr_ep {
 	struct rdma_cm_id	*ep_id;
@@ -215,6 +218,8 @@ struct xr_ep {
 	int			ep_cm_error;
 	int			ep_resolve_status;
 	struct completion	ep_resolve_done;
+	u32			ep_owner_id;
+	atomic_t		ep_close_reason;
 };
 
 int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
@@ -232,6 +237,9 @@ int xr_ep_connect(struct xr_ep *ep, const struct xr_cm_pdata *ours);
 void xr_ep_disconnect(struct xr_ep *ep);
 void xr_ep_drain(struct xr_ep *ep);
 void xr_ep_destroy(struct xr_ep *ep);
+void xr_ep_set_close_reason(struct xr_ep *ep,
+			    enum xrpcrdma_close_reason reason);
+enum xrpcrdma_close_reason xr_ep_close_reason(struct xr_ep *ep);
 
 /* sendctx.c */
 
@@ -737,5 +745,10 @@ void xr_frwr_release(struct xr_req *req);
 /* nl.c */
 int xr_nl_init(void);
 void xr_nl_exit(void);
+void xr_nl_notify_device(struct xr_device *xd, bool add);
+void xr_nl_notify_listener(struct xr_svc_xprt *sx, bool add);
+void xr_nl_notify_connection(struct xr_svc_xprt *sx, bool up);
+void xr_nl_notify_wc_error(struct xr_ep *ep, enum xrpcrdma_wc_kind kind,
+			   const struct ib_wc *wc);
 
 #endif /* _XRPCRDMA_H */

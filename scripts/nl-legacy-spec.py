@@ -10,6 +10,11 @@ with at least one attribute. This script makes that spec from the real
 one, changing nothing else:
 
 - protocol becomes genetlink-legacy, kernel-policy becomes per-op;
+- notifications (operations with "notify" or "event") are left out: the
+  per-op form has no table entry for them, and ynl-gen would count them
+  in the ops array anyway. The kernel code names their commands and the
+  multicast groups through the UAPI header and the group enum, which stay
+  as the real spec makes them;
 - an operation whose "do" has no request attributes gets the first
   attribute of its attribute set as request. The split form of such an
   operation has no policy and ignores any attribute; the per-op form then
@@ -31,7 +36,9 @@ def main():
     spec["kernel-policy"] = "per-op"
 
     sets = {s["name"]: s for s in spec["attribute-sets"]}
-    for op in spec["operations"]["list"]:
+    ops = spec["operations"]["list"]
+    ops[:] = [op for op in ops if "notify" not in op and "event" not in op]
+    for op in ops:
         do = op.get("do")
         if do is None:
             sys.exit(f"{op['name']}: per-op form needs a do operation")

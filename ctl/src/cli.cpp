@@ -267,7 +267,7 @@ const std::vector<ObjectSpec> &grammar()
           {"set", Verb::Set, dev_set_args},
           {"help", Verb::Help, no_args}}},
         {Object::Module,
-         {"module", "mod"},
+         {"module", "mod", "m"},
          {{"show", Verb::Show, no_args}, {"help", Verb::Help, no_args}}},
         {Object::Transport,
          {"transport", "xprt"},
@@ -281,8 +281,10 @@ const std::vector<ObjectSpec> &grammar()
         {Object::Stats,
          {"stats", "statistics"},
          {{"show", Verb::Show, no_args}, {"help", Verb::Help, no_args}}},
-        // ping has options of its own: parse_command_line() hands them over.
+        // ping and monitor have options of their own: parse_command_line()
+        // hands them over.
         {Object::Ping, {"ping"}, {{"help", Verb::Help, no_args}}},
+        {Object::Monitor, {"monitor"}, {{"help", Verb::Help, no_args}}},
     };
     return objects;
 }
@@ -344,18 +346,21 @@ void object_command(Command &cmd, Words &words)
     verb.parse_args(cmd, words, std::string(spec.names.front()) + ' ' + verb.name);
 }
 
-// Where "ping" is the object, its index in argv, else 0. Only the options
-// before it are rdmactl's: ping's own (-c, -V, ...) go to parse_ping_args().
-int ping_index(int argc, const char *const *argv)
+// Where the object is one with options of its own (ping, monitor), its
+// index in argv, else 0. Only the options before it are rdmactl's: ping's
+// own (-c, -V, ...) go to parse_ping_args(), monitor's to
+// parse_monitor_args().
+int own_args_index(int argc, const char *const *argv, Object &object)
 {
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1])
             continue;
         try {
-            return lookup_object(argv[i], false) == int(Object::Ping) ? i : 0;
+            object = static_cast<Object>(lookup_object(argv[i], false));
         } catch (const UsageError &) {
             return 0;
         }
+        return object == Object::Ping || object == Object::Monitor ? i : 0;
     }
     return 0;
 }
@@ -364,7 +369,8 @@ int ping_index(int argc, const char *const *argv)
 
 Command parse_command_line(int argc, const char *const *argv)
 {
-    int ping_at = ping_index(argc, argv);
+    Object own = Object::None;
+    int own_at = own_args_index(argc, argv, own);
     CLI::App app{"rdmactl"};
     app.set_help_flag(); // usage() is ours
     bool help = false, version = false;
@@ -377,14 +383,22 @@ Command parse_command_line(int argc, const char *const *argv)
     app.add_flag("-h,--help", help);
     app.add_option("words", words);
     try {
-        app.parse(ping_at ? ping_at : argc, argv);
+        app.parse(own_at ? own_at : argc, argv);
     } catch (const CLI::ParseError &e) {
         throw UsageError(e.what());
     }
-    if (ping_at && !version && !help) {
-        cmd.object = Object::Ping;
-        cmd.ping = parse_ping_args({argv + ping_at + 1, argv + argc}, cmd.output);
-        if (cmd.ping.help)
+    if (own_at && !version && !help) {
+        cmd.object = own;
+        std::vector<std::string> args{argv + own_at + 1, argv + argc};
+        bool own_help;
+        if (own == Object::Ping) {
+            cmd.ping = parse_ping_args(args, cmd.output);
+            own_help = cmd.ping.help;
+        } else {
+            cmd.monitor = parse_monitor_args(args, cmd.output);
+            own_help = cmd.monitor.help;
+        }
+        if (own_help)
             cmd.action = Action::Help;
         return cmd;
     }
@@ -395,8 +409,8 @@ Command parse_command_line(int argc, const char *const *argv)
     } else if (help) {
         // "rdmactl dev --help" shows the usage of dev.
         cmd.action = Action::Help;
-        if (ping_at)
-            cmd.object = Object::Ping;
+        if (own_at)
+            cmd.object = own;
         else if (!rest.empty())
             cmd.object = static_cast<Object>(lookup_object(rest.next(), false));
     } else if (rest.empty()) {
@@ -428,7 +442,7 @@ std::string usage(Object object)
     case Object::Module:
         return "Usage: rdmactl [OPTIONS] module [show]\n"
                "       rdmactl module help\n"
-               "The object may also be spelt 'mod'.\n";
+               "The object may also be spelt 'mod' (or 'm').\n";
     case Object::Transport:
         return "Usage: rdmactl [OPTIONS] transport [show [ID]]\n"
                "       rdmactl transport help\n"
@@ -452,13 +466,16 @@ std::string usage(Object object)
                "The object may also be spelt 'statistics'.\n";
     case Object::Ping:
         return ping_usage();
+    case Object::Monitor:
+        return monitor_usage();
     case Object::None:
         break;
     }
     return "Usage: rdmactl [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
            "       rdmactl help [OBJECT]\n"
            "       rdmactl [OPTIONS] ping [PING-OPTIONS] ADDR[:PORT]\n"
-           "where  OBJECT := { dev | module | transport | listener | stats }\n"
+           "       rdmactl [OPTIONS] monitor [-t] [--log FILE]\n"
+           "where  OBJECT := { dev | module | transport | listener | stats | monitor }\n"
            "Objects and commands may be shortened to a unique prefix (rdmactl d sh).\n"
            "\n"
            "Options (before or after the object):\n"

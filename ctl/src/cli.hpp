@@ -8,11 +8,12 @@
 #include <string>
 
 #include "output.hpp"
+#include "monitor.hpp"
 #include "ping.hpp"
 
 namespace rdmactl {
 
-enum class Object { None, Dev, Module, Transport, Listener, Stats, Ping };
+enum class Object { None, Dev, Module, Transport, Listener, Stats, Ping, Monitor };
 enum class Verb { Show, Set, Add, Del, Help };
 enum class Action {
     Run,     // object + verb
@@ -40,6 +41,7 @@ struct Command {
     std::optional<uint32_t> transport_id; // transport show [ID], listener del id ID
     std::optional<ListenSpec> listen;     // listener add/del [ADDR][:PORT]
     PingOptions ping;                     // ping ...
+    MonitorOptions monitor;               // monitor ...
 };
 
 // Throws UsageError with a message for anything it cannot make sense of.

@@ -169,7 +169,7 @@ int execute(const Command &cmd, std::ostream &out, std::ostream &err,
 } // namespace
 
 int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
-        const ClientFactory &make_client)
+        const ClientFactory &make_client, const EventSourceFactory &make_source)
 {
     Command cmd;
     try {
@@ -192,6 +192,8 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
     try {
         if (cmd.object == Object::Ping) // no netlink: RPC-over-RDMA itself
             return run_ping(cmd.ping, cmd.output, out, err, connect_rdma);
+        if (cmd.object == Object::Monitor)
+            return run_monitor(cmd.monitor, cmd.output, out, err, make_source);
         return execute(cmd, out, err, make_client);
     } catch (const std::exception &e) {
         // Not expected (e.g. out of memory); still no crash.

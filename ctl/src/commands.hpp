@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "client.hpp"
+#include "monitor.hpp"
 
 namespace rdmactl {
 
@@ -19,7 +20,9 @@ constexpr int exit_usage = 2; // bad command line
 using ClientFactory = std::function<std::unique_ptr<Client>()>;
 
 // The whole tool: output to out, messages ("rdmactl: ...") to err.
+// monitor takes its events from make_source.
 int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
-        const ClientFactory &make_client);
+        const ClientFactory &make_client,
+        const EventSourceFactory &make_source = make_netlink_event_source);
 
 } // namespace rdmactl

@@ -243,6 +243,17 @@ int Socket::resolve_family(const std::string &name)
     return id;
 }
 
+int Socket::resolve_group(const std::string &family, const std::string &group)
+{
+    int id = genl_ctrl_resolve_grp(sk_.get(), family.c_str(), group.c_str());
+    if (id == -NLE_OBJ_NOTFOUND)
+        throw FamilyNotFound(family);
+    if (id < 0)
+        throw NetlinkError("cannot resolve multicast group \"" + group + "\" of \"" + family + "\"",
+                           id);
+    return id;
+}
+
 void Socket::transact(MsgPtr request, const ReplyHandler &on_reply)
 {
     int rc = nl_send_auto(sk_.get(), request.get());

@@ -66,6 +66,10 @@ public:
     // The id of a generic netlink family; throws FamilyNotFound if absent.
     int resolve_family(const std::string &name);
 
+    // The id of a multicast group of a family; throws FamilyNotFound if the
+    // family (or its group) is absent.
+    int resolve_group(const std::string &family, const std::string &group);
+
     // Sends a request and receives its answer: for a "do" request (which
     // must carry NLM_F_ACK) the reply and the ACK, for a dump (NLM_F_DUMP)
     // every part up to NLMSG_DONE. Throws KernelError when the kernel reports

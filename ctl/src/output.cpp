@@ -26,6 +26,9 @@ template <typename T> struct Field {
     const char *label;
     Value (*get)(const T &);
     bool detail = false;
+    // The text form, when it is not the value itself (e.g. a name in
+    // parentheses after a number); nullptr: the value.
+    std::string (*text)(const T &) = nullptr;
 };
 
 // One end of a transport: JSON "key_addr": "10.0.0.1", "key_port": 20050;
@@ -169,6 +172,98 @@ const std::vector<TransportItem> &listener_items()
 const CounterField<Stats> server_stats_field = {
     "server", "server", [](const Stats &s) -> const std::vector<Counter> & { return s.server; }};
 
+// An event: what follows its name. A transport event has what the
+// notification carries, a listener's fields first, as transport show has
+// them.
+template <uint32_t ConnectionInfo::*Member> Value negotiated_number(const Event &e)
+{
+    return e.negotiated && e.transport.conn ? Value{uint64_t{(*e.transport.conn).*Member}}
+                                            : Value{};
+}
+
+const std::vector<Counter> &event_stats(const Event &e)
+{
+    return conn_stats(e.transport);
+}
+
+using EventItem = std::variant<Field<Event>, EndField<Event>, CounterField<Event>>;
+
+const std::vector<EventItem> &transport_event_items()
+{
+    using F = Field<Event>;
+    using C = ConnectionInfo;
+    static const std::vector<EventItem> items = {
+        F{"id", nullptr, [](const Event &e) -> Value { return uint64_t{e.transport.id}; }},
+        F{"role", "",
+          [](const Event &e) -> Value { return transport_role_name(e.transport.role); }},
+        F{"class", "class", [](const Event &e) -> Value { return e.transport.cls; }},
+        F{"serv", "serv", [](const Event &e) -> Value { return e.transport.serv; }},
+        F{"state", "state",
+          [](const Event &e) -> Value { return transport_state_name(e.transport.state); }},
+        EndField<Event>{"local_addr", "local_port", "local",
+                        [](const Event &e) -> const SockAddr * { return &e.transport.local; }},
+        EndField<Event>{"peer_addr", "peer_port", "peer",
+                        [](const Event &e) -> const SockAddr * {
+                            return e.transport.conn ? &e.transport.conn->peer : nullptr;
+                        }},
+        F{"credits", "credits", negotiated_number<&C::credits>},
+        F{"inline_send", "inline_send", negotiated_number<&C::inline_send>},
+        F{"inline_recv", "inline_recv", negotiated_number<&C::inline_recv>},
+        F{"peer_inline_send", "peer_inline_send", negotiated_number<&C::peer_inline_send>},
+        F{"peer_inline_recv", "peer_inline_recv", negotiated_number<&C::peer_inline_recv>},
+        F{"reason", "reason",
+          [](const Event &e) -> Value {
+              return e.reason ? Value{close_reason_name(*e.reason)} : Value{};
+          }},
+        CounterField<Event>{"stats", "stats", event_stats, true},
+    };
+    return items;
+}
+
+const std::vector<EventItem> &completion_error_items()
+{
+    using F = Field<Event>;
+    static const std::vector<EventItem> items = {
+        F{"transport_id", "transport",
+          [](const Event &e) -> Value {
+              return e.wc.transport_id ? Value{uint64_t{*e.wc.transport_id}} : Value{};
+          }},
+        F{"device", "device", [](const Event &e) -> Value { return e.wc.device; }},
+        F{"qp_num", "qp", [](const Event &e) -> Value { return uint64_t{e.wc.qp_num}; }},
+        F{"kind", "kind", [](const Event &e) -> Value { return wc_kind_name(e.wc.kind); }},
+        F{"status", "status", [](const Event &e) -> Value { return uint64_t{e.wc.status}; },
+          false,
+          [](const Event &e) {
+              std::string text = std::to_string(e.wc.status);
+              return e.wc.status_msg.empty() ? text : text + " (" + e.wc.status_msg + ')';
+          }},
+        // In text, with the status above.
+        F{"status_msg", "", [](const Event &e) -> Value { return e.wc.status_msg; }, false,
+          [](const Event &) { return std::string(); }},
+        F{"vendor_err", "vendor_err",
+          [](const Event &e) -> Value { return uint64_t{e.wc.vendor_err}; }},
+        F{"suppressed", "suppressed",
+          [](const Event &e) -> Value { return uint64_t{e.wc.suppressed}; }},
+    };
+    return items;
+}
+
+const std::vector<EventItem> &other_event_items()
+{
+    using F = Field<Event>;
+    static const std::vector<EventItem> items = {
+        F{"cmd", "cmd",
+          [](const Event &e) -> Value {
+              return e.type == EventType::Unknown ? Value{uint64_t{e.cmd}} : Value{};
+          }},
+        F{"message", "",
+          [](const Event &e) -> Value {
+              return e.type == EventType::Error ? Value{e.message} : Value{};
+          }},
+    };
+    return items;
+}
+
 // ---- JSON ----
 
 void put_json(Json &obj, const char *key, const Value &value)
@@ -256,12 +351,15 @@ template <typename T> void append_text(std::string &line, const T &src, const Fi
     Value value = field.get(src);
     if (std::holds_alternative<std::monostate>(value))
         return;
+    std::string text = field.text ? field.text(src) : text_value(value);
+    if (text.empty() && field.text)
+        return; // shown in text with another field
     if (!field.label)
-        append_word(line, text_value(value) + ':');
+        append_word(line, text + ':');
     else if (!*field.label)
-        append_word(line, text_value(value));
+        append_word(line, text);
     else
-        append_word(line, std::string(field.label) + ' ' + text_value(value));
+        append_word(line, std::string(field.label) + ' ' + text);
 }
 
 // The fields of src from the first'th on, on one line.
@@ -569,6 +667,157 @@ void print_stats(std::ostream &out, const Stats &stats, const OutputOptions &opt
         print_json(out, stats_json(stats), opts);
     else
         out << stats_text(stats, opts.details);
+}
+
+std::string close_reason_name(uint32_t reason)
+{
+    switch (reason) {
+    case XRPCRDMA_CLOSE_REASON_UNKNOWN:
+        return "unknown";
+    case XRPCRDMA_CLOSE_REASON_LOCAL:
+        return "local";
+    case XRPCRDMA_CLOSE_REASON_PEER:
+        return "peer";
+    case XRPCRDMA_CLOSE_REASON_DEVICE_REMOVAL:
+        return "device-removal";
+    case XRPCRDMA_CLOSE_REASON_SEND_ERROR:
+        return "send-error";
+    case XRPCRDMA_CLOSE_REASON_RECV_ERROR:
+        return "recv-error";
+    case XRPCRDMA_CLOSE_REASON_CM_ERROR:
+        return "cm-error";
+    }
+    return std::to_string(reason);
+}
+
+std::string wc_kind_name(uint32_t kind)
+{
+    switch (kind) {
+    case XRPCRDMA_WC_KIND_SEND:
+        return "send";
+    case XRPCRDMA_WC_KIND_RECV:
+        return "recv";
+    case XRPCRDMA_WC_KIND_RDMA_READ:
+        return "rdma-read";
+    case XRPCRDMA_WC_KIND_RDMA_WRITE:
+        return "rdma-write";
+    }
+    return std::to_string(kind);
+}
+
+std::string event_name(EventType type)
+{
+    switch (type) {
+    case EventType::DeviceAdd:
+        return "device-add";
+    case EventType::DeviceDel:
+        return "device-del";
+    case EventType::ListenerAdd:
+        return "listener-add";
+    case EventType::ListenerDel:
+        return "listener-del";
+    case EventType::TransportConnect:
+        return "transport-connect";
+    case EventType::TransportDisconnect:
+        return "transport-disconnect";
+    case EventType::CompletionError:
+        return "completion-error";
+    case EventType::ModuleUnload:
+        return "module-unload";
+    case EventType::ModuleLoad:
+        return "module-load";
+    case EventType::EventsLost:
+        return "events-lost";
+    case EventType::Unknown:
+        return "unknown";
+    case EventType::Error:
+        return "error";
+    }
+    return "unknown";
+}
+
+namespace {
+
+const std::vector<EventItem> &event_items(EventType type)
+{
+    switch (type) {
+    case EventType::ListenerAdd:
+    case EventType::ListenerDel:
+    case EventType::TransportConnect:
+    case EventType::TransportDisconnect:
+        return transport_event_items();
+    case EventType::CompletionError:
+        return completion_error_items();
+    default:
+        return other_event_items();
+    }
+}
+
+bool device_event(EventType type)
+{
+    return type == EventType::DeviceAdd || type == EventType::DeviceDel;
+}
+
+// The fields of an event on one line; counters (with details) inline.
+std::string event_fields_text(const Event &e, bool details)
+{
+    std::string line;
+    std::vector<std::string> unused;
+    for (const EventItem &item : event_items(e.type)) {
+        if (const auto *counters = std::get_if<CounterField<Event>>(&item)) {
+            const std::vector<Counter> &list = counters->get(e);
+            if (!details || list.empty())
+                continue;
+            append_word(line, std::string(counters->label) + ':');
+            for (const Counter &c : list)
+                line += ' ' + c.name + ' ' + std::to_string(c.count);
+            continue;
+        }
+        std::visit([&](const auto &field) { append_item(line, unused, e, field, details); }, item);
+    }
+    return line;
+}
+
+} // namespace
+
+nlohmann::ordered_json event_json(const Event &e)
+{
+    Json obj = Json::object();
+    obj["event"] = event_name(e.type);
+    if (!e.time.empty())
+        obj["time"] = e.time;
+    Json body = device_event(e.type) ? device_json(e.device) : items_json(e, event_items(e.type));
+    for (auto &[key, value] : body.items())
+        obj[key] = value;
+    return obj;
+}
+
+std::string event_text(const Event &e, bool details)
+{
+    std::string line = e.time.empty() ? "" : '[' + e.time + "] ";
+    line += event_name(e.type);
+    std::string body;
+    if (device_event(e.type)) {
+        // device_text's indented port lines, joined to its first line.
+        std::string text = device_text(e.device, details);
+        text.pop_back();
+        for (size_t nl; (nl = text.find('\n')) != std::string::npos;)
+            text.replace(nl, 1 + std::string(indent).size(), " ");
+        body = text;
+    } else {
+        body = event_fields_text(e, details);
+    }
+    if (!body.empty())
+        line += ' ' + body;
+    return line + '\n';
+}
+
+std::string event_line(const Event &e, const OutputOptions &opts)
+{
+    if (!opts.json)
+        return event_text(e, opts.details);
+    // One object a line, whatever -p says.
+    return event_json(e).dump(-1, ' ', false, Json::error_handler_t::replace) + '\n';
 }
 
 } // namespace rdmactl

@@ -68,4 +68,28 @@ void print_listeners(std::ostream &out, const std::vector<Transport> &list,
                      const OutputOptions &opts);
 void print_stats(std::ostream &out, const Stats &stats, const OutputOptions &opts);
 
+// "local", "peer", ... (enum xrpcrdma_close_reason); "send", "recv",
+// "rdma-read", "rdma-write" (enum xrpcrdma_wc_kind); the number for a value
+// this tool does not know.
+std::string close_reason_name(uint32_t reason);
+std::string wc_kind_name(uint32_t kind);
+
+// "device-add", ..., "module-unload", "events-lost", "unknown", "error".
+std::string event_name(EventType type);
+
+// {"event":"listener-add","time":...,"id":1,...}: the name, the time when
+// the monitor recorded one, then the object's fields as device show and
+// transport show name them, and the event's own (reason, completion
+// status, ...).
+nlohmann::ordered_json event_json(const Event &e);
+
+// "listener-add 1: server-listener class xrdma ...", one line ending in
+// '\n'; "[TIME] " first when there is a time. Counters of a disconnect
+// only with details.
+std::string event_text(const Event &e, bool details);
+
+// The line `rdmactl monitor` prints for an event: event_text(), or
+// event_json() on one line (also with -p).
+std::string event_line(const Event &e, const OutputOptions &opts);
+
 } // namespace rdmactl

@@ -133,6 +133,22 @@ const Policy<XRPCRDMA_A_TRANSPORT_MAX> &transport_policy()
                          XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED})
             p[type] = u32_attr;
         p[XRPCRDMA_A_TRANSPORT_STAT] = nest_attr;
+        p[XRPCRDMA_A_TRANSPORT_REASON] = u32_attr;
+        return p;
+    }();
+    return policy;
+}
+
+const Policy<XRPCRDMA_A_WC_ERROR_MAX> &wc_error_policy()
+{
+    static const auto policy = [] {
+        Policy<XRPCRDMA_A_WC_ERROR_MAX> p{};
+        for (int type : {XRPCRDMA_A_WC_ERROR_TRANSPORT_ID, XRPCRDMA_A_WC_ERROR_QP_NUM,
+                         XRPCRDMA_A_WC_ERROR_KIND, XRPCRDMA_A_WC_ERROR_STATUS,
+                         XRPCRDMA_A_WC_ERROR_VENDOR_ERR, XRPCRDMA_A_WC_ERROR_SUPPRESSED})
+            p[type] = u32_attr;
+        p[XRPCRDMA_A_WC_ERROR_DEVICE] = string_attr(XRPCRDMA_DEV_NAME_MAX_LEN);
+        p[XRPCRDMA_A_WC_ERROR_STATUS_MSG] = string_attr();
         return p;
     }();
     return policy;
@@ -294,6 +310,84 @@ uint8_t genl_cmd(const nlmsghdr *nlh)
     return genlmsg_hdr(const_cast<nlmsghdr *>(nlh))->cmd;
 }
 
+// What every transport has: id, role, state, class, service, local end.
+template <size_t N> Transport parse_transport_base(const std::array<nlattr *, N> &tb)
+{
+    Transport t;
+    t.id = nla_get_u32(require(tb[XRPCRDMA_A_TRANSPORT_ID], "transport: missing attribute id"));
+    t.role =
+        nla_get_u32(require(tb[XRPCRDMA_A_TRANSPORT_ROLE], "transport: missing attribute role"));
+    t.state =
+        nla_get_u32(require(tb[XRPCRDMA_A_TRANSPORT_STATE], "transport: missing attribute state"));
+    t.cls = nla_get_string(
+        require(tb[XRPCRDMA_A_TRANSPORT_CLASS], "transport: missing attribute class"));
+    t.serv =
+        nla_get_string(require(tb[XRPCRDMA_A_TRANSPORT_SERV], "transport: missing attribute serv"));
+    t.local = parse_end(tb, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR6,
+                        XRPCRDMA_A_TRANSPORT_LOCAL_PORT, "local");
+    return t;
+}
+
+template <size_t N> void parse_negotiated(const std::array<nlattr *, N> &tb, ConnectionInfo &c)
+{
+    c.credits = conn_u32(tb, XRPCRDMA_A_TRANSPORT_CREDITS, "credits");
+    c.inline_send = conn_u32(tb, XRPCRDMA_A_TRANSPORT_INLINE_SEND, "inline-send");
+    c.inline_recv = conn_u32(tb, XRPCRDMA_A_TRANSPORT_INLINE_RECV, "inline-recv");
+    c.peer_inline_send = conn_u32(tb, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND, "peer-inline-send");
+    c.peer_inline_recv = conn_u32(tb, XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, "peer-inline-recv");
+}
+
+// listener-add/-del, transport-connect/-disconnect notifications.
+void parse_transport_event(const nlmsghdr *nlh, Event &ev)
+{
+    Attrs attrs = message_attrs(nlh);
+    auto tb = parse_attrs(attrs, transport_policy(), "transport");
+    ev.transport = parse_transport_base(tb);
+
+    if (ev.type == EventType::ListenerDel || ev.type == EventType::TransportDisconnect)
+        ev.reason = conn_u32(tb, XRPCRDMA_A_TRANSPORT_REASON, "reason");
+    if (ev.type != EventType::TransportConnect && ev.type != EventType::TransportDisconnect)
+        return;
+
+    ConnectionInfo c;
+    c.peer = parse_end(tb, XRPCRDMA_A_TRANSPORT_PEER_ADDR4, XRPCRDMA_A_TRANSPORT_PEER_ADDR6,
+                       XRPCRDMA_A_TRANSPORT_PEER_PORT, "peer");
+    if (ev.type == EventType::TransportConnect) {
+        parse_negotiated(tb, c);
+        ev.negotiated = true;
+    } else {
+        for_each_of(attrs, XRPCRDMA_A_TRANSPORT_STAT,
+                    [&](const nlattr *nest) { c.stats.push_back(parse_stat(nest)); });
+    }
+    ev.transport.conn = std::move(c);
+}
+
+template <size_t N> uint32_t wc_u32(const std::array<nlattr *, N> &tb, int type, const char *name)
+{
+    return nla_get_u32(
+        require(tb[type], (std::string("completion-error: missing attribute ") + name).c_str()));
+}
+
+CompletionError parse_completion_error(const nlmsghdr *nlh)
+{
+    auto tb = parse_attrs(message_attrs(nlh), wc_error_policy(), "completion-error");
+    CompletionError wc;
+    if (tb[XRPCRDMA_A_WC_ERROR_TRANSPORT_ID])
+        wc.transport_id = nla_get_u32(tb[XRPCRDMA_A_WC_ERROR_TRANSPORT_ID]);
+    wc.device = nla_get_string(
+        require(tb[XRPCRDMA_A_WC_ERROR_DEVICE], "completion-error: missing attribute device"));
+    wc.qp_num = wc_u32(tb, XRPCRDMA_A_WC_ERROR_QP_NUM, "qp-num");
+    wc.kind = wc_u32(tb, XRPCRDMA_A_WC_ERROR_KIND, "kind");
+    wc.status = wc_u32(tb, XRPCRDMA_A_WC_ERROR_STATUS, "status");
+    if (tb[XRPCRDMA_A_WC_ERROR_STATUS_MSG])
+        wc.status_msg = nla_get_string(tb[XRPCRDMA_A_WC_ERROR_STATUS_MSG]);
+    if (tb[XRPCRDMA_A_WC_ERROR_VENDOR_ERR])
+        wc.vendor_err = nla_get_u32(tb[XRPCRDMA_A_WC_ERROR_VENDOR_ERR]);
+    if (tb[XRPCRDMA_A_WC_ERROR_SUPPRESSED])
+        wc.suppressed = nla_get_u32(tb[XRPCRDMA_A_WC_ERROR_SUPPRESSED]);
+    return wc;
+}
+
 } // namespace
 
 Device parse_device(const nlmsghdr *nlh)
@@ -338,18 +432,7 @@ Transport parse_transport(const nlmsghdr *nlh)
     Attrs attrs = message_attrs(nlh);
     auto tb = parse_attrs(attrs, transport_policy(), "transport");
 
-    Transport t;
-    t.id = nla_get_u32(require(tb[XRPCRDMA_A_TRANSPORT_ID], "transport: missing attribute id"));
-    t.role =
-        nla_get_u32(require(tb[XRPCRDMA_A_TRANSPORT_ROLE], "transport: missing attribute role"));
-    t.state =
-        nla_get_u32(require(tb[XRPCRDMA_A_TRANSPORT_STATE], "transport: missing attribute state"));
-    t.cls = nla_get_string(
-        require(tb[XRPCRDMA_A_TRANSPORT_CLASS], "transport: missing attribute class"));
-    t.serv =
-        nla_get_string(require(tb[XRPCRDMA_A_TRANSPORT_SERV], "transport: missing attribute serv"));
-    t.local = parse_end(tb, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR6,
-                        XRPCRDMA_A_TRANSPORT_LOCAL_PORT, "local");
+    Transport t = parse_transport_base(tb);
 
     // transport-get shows everything of a connection; otherwise the
     // connection's attributes are all there or none is.
@@ -367,11 +450,7 @@ Transport parse_transport(const nlmsghdr *nlh)
     ConnectionInfo c;
     c.peer = parse_end(tb, XRPCRDMA_A_TRANSPORT_PEER_ADDR4, XRPCRDMA_A_TRANSPORT_PEER_ADDR6,
                        XRPCRDMA_A_TRANSPORT_PEER_PORT, "peer");
-    c.credits = conn_u32(tb, XRPCRDMA_A_TRANSPORT_CREDITS, "credits");
-    c.inline_send = conn_u32(tb, XRPCRDMA_A_TRANSPORT_INLINE_SEND, "inline-send");
-    c.inline_recv = conn_u32(tb, XRPCRDMA_A_TRANSPORT_INLINE_RECV, "inline-recv");
-    c.peer_inline_send = conn_u32(tb, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND, "peer-inline-send");
-    c.peer_inline_recv = conn_u32(tb, XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, "peer-inline-recv");
+    parse_negotiated(tb, c);
     c.sq_depth = conn_u32(tb, XRPCRDMA_A_TRANSPORT_SQ_DEPTH, "sq-depth");
     c.sq_free = conn_u32(tb, XRPCRDMA_A_TRANSPORT_SQ_FREE, "sq-free");
     c.rq_depth = conn_u32(tb, XRPCRDMA_A_TRANSPORT_RQ_DEPTH, "rq-depth");
@@ -396,6 +475,45 @@ Stats parse_stats(const nlmsghdr *nlh)
     if (stats.server.empty())
         throw ProtocolError("stats: no counters");
     return stats;
+}
+
+Event parse_event(const nlmsghdr *nlh)
+{
+    Event ev;
+    message_attrs(nlh); // the header is there
+    ev.cmd = genl_cmd(nlh);
+    switch (ev.cmd) {
+    case XRPCRDMA_CMD_DEVICE_ADD_NTF:
+    case XRPCRDMA_CMD_DEVICE_DEL_NTF:
+        ev.type =
+            ev.cmd == XRPCRDMA_CMD_DEVICE_ADD_NTF ? EventType::DeviceAdd : EventType::DeviceDel;
+        ev.device = parse_device(nlh);
+        break;
+    case XRPCRDMA_CMD_LISTENER_ADD_NTF:
+        ev.type = EventType::ListenerAdd;
+        parse_transport_event(nlh, ev);
+        break;
+    case XRPCRDMA_CMD_LISTENER_DEL_NTF:
+        ev.type = EventType::ListenerDel;
+        parse_transport_event(nlh, ev);
+        break;
+    case XRPCRDMA_CMD_TRANSPORT_CONNECT_NTF:
+        ev.type = EventType::TransportConnect;
+        parse_transport_event(nlh, ev);
+        break;
+    case XRPCRDMA_CMD_TRANSPORT_DISCONNECT_NTF:
+        ev.type = EventType::TransportDisconnect;
+        parse_transport_event(nlh, ev);
+        break;
+    case XRPCRDMA_CMD_COMPLETION_ERROR_NTF:
+        ev.type = EventType::CompletionError;
+        ev.wc = parse_completion_error(nlh);
+        break;
+    default:
+        ev.type = EventType::Unknown;
+        break;
+    }
+    return ev;
 }
 
 } // namespace rdmactl

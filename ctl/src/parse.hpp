@@ -25,4 +25,11 @@ Transport parse_transport(const nlmsghdr *nlh);
 // A stats-get reply.
 Stats parse_stats(const nlmsghdr *nlh);
 
+// A notification of the events group: device, listener and transport
+// events carry what device-get and transport-get would show (connect: the
+// peer and the negotiated numbers; disconnect: the peer, the reason and the
+// counters; listener-del: the reason). A command this tool does not know
+// is an EventType::Unknown event, not an error.
+Event parse_event(const nlmsghdr *nlh);
+
 } // namespace rdmactl

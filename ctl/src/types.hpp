@@ -78,4 +78,46 @@ struct Stats {
     std::vector<Counter> server;
 };
 
+// completion-error-ntf: a work completion with an error other than a flush.
+struct CompletionError {
+    std::optional<uint32_t> transport_id; // absent before the transport was numbered
+    std::string device;
+    uint32_t qp_num = 0;
+    uint32_t kind = 0;   // enum xrpcrdma_wc_kind
+    uint32_t status = 0; // enum ib_wc_status
+    std::string status_msg;
+    uint32_t vendor_err = 0;
+    uint32_t suppressed = 0; // left out by the module's rate limit before this one
+};
+
+// What `rdmactl monitor` reports: the family's notifications, and what the
+// monitor itself sees happen to the family (it goes with the module).
+enum class EventType {
+    DeviceAdd,           // device-add-ntf
+    DeviceDel,           // device-del-ntf
+    ListenerAdd,         // listener-add-ntf
+    ListenerDel,         // listener-del-ntf
+    TransportConnect,    // transport-connect-ntf
+    TransportDisconnect, // transport-disconnect-ntf
+    CompletionError,     // completion-error-ntf
+    ModuleUnload,        // the family went away
+    ModuleLoad,          // the family came back; the monitor joined its group again
+    EventsLost,          // the socket overran: the kernel dropped events
+    Unknown,             // a notification this rdmactl does not know
+    Error,               // one that could not be decoded
+};
+
+struct Event {
+    EventType type = EventType::Unknown;
+    std::string time;                // when the monitor got it, if asked for
+    Device device;                   // device-*
+    Transport transport;             // listener-*, transport-*: conn has only what the
+                                     // event carries (peer; numbers; counters)
+    bool negotiated = false;         // transport-connect: conn has credits and inline sizes
+    std::optional<uint32_t> reason;  // listener-del, transport-disconnect: enum xrpcrdma_close_reason
+    CompletionError wc;              // completion-error
+    uint32_t cmd = 0;                // unknown: the generic netlink command
+    std::string message;             // error: what was wrong
+};
+
 } // namespace rdmactl

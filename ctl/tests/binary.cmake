@@ -24,6 +24,9 @@ check_run(2 err "rdmactl: nfsd listens on every address" listener add 10.0.0.1:2
 check_run(0 out "Usage: rdmactl [-j [-p]] ping" ping help)
 check_run(2 err "rdmactl: 'ping' needs an address" ping)
 check_run(2 err "rdmactl: invalid count 'x'" ping -c x 10.0.0.1)
+check_run(0 out "Usage: rdmactl [-j] [-d] monitor" monitor help)
+check_run(2 err "rdmactl: unexpected argument 'now' for 'monitor'" monitor now)
+check_run(1 err "rdmactl: cannot open /nonexistent/dir/log" monitor --log /nonexistent/dir/log)
 # No RDMA server there (nor, mostly, an RDMA device): an error, in bounded time.
 check_run(1 err "rdmactl: " ping -t 2 -c 1 127.0.0.1:9)
 

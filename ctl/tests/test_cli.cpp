@@ -146,7 +146,7 @@ TEST(Help, Forms)
 
 TEST(Help, UsageTexts)
 {
-    EXPECT_NE(usage().find("OBJECT := { dev | module | transport | listener | stats }"),
+    EXPECT_NE(usage().find("OBJECT := { dev | module | transport | listener | stats | monitor }"),
               std::string::npos);
     EXPECT_NE(usage(Object::Dev).find("dev set NAME enabled { on | off }"), std::string::npos);
     EXPECT_NE(usage(Object::Module).find("module [show]"), std::string::npos);
@@ -155,6 +155,8 @@ TEST(Help, UsageTexts)
     EXPECT_NE(usage(Object::Listener).find("listener del { id ID | [ADDR][:PORT] }"),
               std::string::npos);
     EXPECT_NE(usage(Object::Stats).find("stats [show]"), std::string::npos);
+    EXPECT_NE(usage(Object::Monitor).find("monitor [-t] [--log FILE]"), std::string::npos);
+    EXPECT_NE(usage().find("monitor [-t] [--log FILE]"), std::string::npos);
 }
 
 struct TransportCase {

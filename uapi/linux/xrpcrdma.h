@@ -58,6 +58,37 @@ enum xrpcrdma_transport_state {
 	XRPCRDMA_TRANSPORT_STATE_CLOSING,
 };
 
+/**
+ * enum xrpcrdma_close_reason - Why a transport went away, as first seen by the
+ *   module. unknown: no cause was recorded; local: this host closed it (its
+ *   RPC service shut down or closed it, or listener-del); peer: the peer
+ *   disconnected; device-removal: its RDMA device went away; send-error and
+ *   recv-error: a Send or a Receive (or an RDMA Read or Write, counted as
+ *   send) completed with an error other than a flush; cm-error: the connection
+ *   manager reported a failure (unreachable, rejected, connect error, address
+ *   change).
+ */
+enum xrpcrdma_close_reason {
+	XRPCRDMA_CLOSE_REASON_UNKNOWN,
+	XRPCRDMA_CLOSE_REASON_LOCAL,
+	XRPCRDMA_CLOSE_REASON_PEER,
+	XRPCRDMA_CLOSE_REASON_DEVICE_REMOVAL,
+	XRPCRDMA_CLOSE_REASON_SEND_ERROR,
+	XRPCRDMA_CLOSE_REASON_RECV_ERROR,
+	XRPCRDMA_CLOSE_REASON_CM_ERROR,
+};
+
+/**
+ * enum xrpcrdma_wc_kind - The kind of work request whose completion reported
+ *   an error.
+ */
+enum xrpcrdma_wc_kind {
+	XRPCRDMA_WC_KIND_SEND,
+	XRPCRDMA_WC_KIND_RECV,
+	XRPCRDMA_WC_KIND_RDMA_READ,
+	XRPCRDMA_WC_KIND_RDMA_WRITE,
+};
+
 enum {
 	XRPCRDMA_A_PORT_NUMBER = 1,
 	XRPCRDMA_A_PORT_STATE,
@@ -129,9 +160,24 @@ enum {
 	XRPCRDMA_A_TRANSPORT_SENDCTX_FREE,
 	XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
 	XRPCRDMA_A_TRANSPORT_STAT,
+	XRPCRDMA_A_TRANSPORT_REASON,
 
 	__XRPCRDMA_A_TRANSPORT_MAX,
 	XRPCRDMA_A_TRANSPORT_MAX = (__XRPCRDMA_A_TRANSPORT_MAX - 1)
+};
+
+enum {
+	XRPCRDMA_A_WC_ERROR_TRANSPORT_ID = 1,
+	XRPCRDMA_A_WC_ERROR_DEVICE,
+	XRPCRDMA_A_WC_ERROR_QP_NUM,
+	XRPCRDMA_A_WC_ERROR_KIND,
+	XRPCRDMA_A_WC_ERROR_STATUS,
+	XRPCRDMA_A_WC_ERROR_STATUS_MSG,
+	XRPCRDMA_A_WC_ERROR_VENDOR_ERR,
+	XRPCRDMA_A_WC_ERROR_SUPPRESSED,
+
+	__XRPCRDMA_A_WC_ERROR_MAX,
+	XRPCRDMA_A_WC_ERROR_MAX = (__XRPCRDMA_A_WC_ERROR_MAX - 1)
 };
 
 enum {
@@ -152,9 +198,18 @@ enum {
 	XRPCRDMA_CMD_LISTENER_GET,
 	XRPCRDMA_CMD_LISTENER_DEL,
 	XRPCRDMA_CMD_STATS_GET,
+	XRPCRDMA_CMD_DEVICE_ADD_NTF,
+	XRPCRDMA_CMD_DEVICE_DEL_NTF,
+	XRPCRDMA_CMD_LISTENER_ADD_NTF,
+	XRPCRDMA_CMD_LISTENER_DEL_NTF,
+	XRPCRDMA_CMD_TRANSPORT_CONNECT_NTF,
+	XRPCRDMA_CMD_TRANSPORT_DISCONNECT_NTF,
+	XRPCRDMA_CMD_COMPLETION_ERROR_NTF,
 
 	__XRPCRDMA_CMD_MAX,
 	XRPCRDMA_CMD_MAX = (__XRPCRDMA_CMD_MAX - 1)
 };
+
+#define XRPCRDMA_MCGRP_EVENTS	"events"
 
 #endif /* _UAPI_LINUX_XRPCRDMA_H */

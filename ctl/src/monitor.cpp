@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "monitor.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <exception>
+#include <new>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <linux/genetlink.h>
+#include <linux/xrpcrdma.h>
+#include <netlink/attr.h>
+#include <netlink/errno.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+
+#include "errors.hpp"
+#include "nl.hpp"
+#include "parse.hpp"
+
+namespace rdmactl {
+
+namespace {
+
+volatile sig_atomic_t stop_requested = 0;
+
+// The signal mask to wait with: SIGINT and SIGTERM are blocked except
+// while waiting, so that a signal can only interrupt a wait, never the
+// writing of an event already read.
+sigset_t wait_mask;
+bool have_wait_mask = false;
+
+// What install_stop_signals() changed, for restore_stop_signals().
+struct sigaction old_int, old_term;
+sigset_t old_mask;
+
+void on_stop_signal(int)
+{
+    stop_requested = 1;
+}
+
+void install_stop_signals()
+{
+    struct sigaction sa = {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old_mask);
+    wait_mask = old_mask;
+    sigdelset(&wait_mask, SIGINT);
+    sigdelset(&wait_mask, SIGTERM);
+    have_wait_mask = true;
+}
+
+void restore_stop_signals()
+{
+    have_wait_mask = false;
+    sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+}
+
+// "2026-11-22T03:40:00.123Z"
+std::string now_text()
+{
+    timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    tm utc;
+    gmtime_r(&ts.tv_sec, &utc);
+    char buf[64];
+    size_t n = std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &utc);
+    std::snprintf(buf + n, sizeof(buf) - n, ".%03ldZ", ts.tv_nsec / 1000000);
+    return buf;
+}
+
+Event simple_event(EventType type)
+{
+    Event e;
+    e.type = type;
+    return e;
+}
+
+using Clock = std::chrono::steady_clock;
+
+// How often the family is looked up, besides the controller's
+// notifications: while subscribed, to notice a reload that the
+// notifications missed; while the module is away, to come back soon.
+constexpr std::chrono::milliseconds check_subscribed{1000};
+constexpr std::chrono::milliseconds check_lost{250};
+
+constexpr int receive_buffer = 1 << 20;
+
+// Receives on one socket (the events group and the controller's notify
+// group); looks families up on another, so that no event is consumed by
+// a lookup's exchange.
+class NetlinkEventSource : public EventSource {
+public:
+    NetlinkEventSource() : sk_(nl_socket_alloc()), cb_(nl_cb_alloc(NL_CB_DEFAULT))
+    {
+        if (!sk_ || !cb_)
+            throw std::bad_alloc();
+        nl_socket_disable_seq_check(sk_.get());
+        int rc = genl_connect(sk_.get());
+        if (rc < 0)
+            throw NetlinkError("cannot open a generic netlink socket", rc);
+        nl_socket_set_nonblocking(sk_.get());
+        nl_socket_enable_msg_peek(sk_.get());
+        nl_socket_set_buffer_size(sk_.get(), receive_buffer, 0);
+
+        nl_cb_set(cb_.get(), NL_CB_SEQ_CHECK, NL_CB_CUSTOM, accept_any, nullptr);
+        nl_cb_set(cb_.get(), NL_CB_VALID, NL_CB_CUSTOM, on_message, this);
+
+        rc = nl_socket_add_membership(sk_.get(), query_.resolve_group("nlctrl", "notify"));
+        if (rc < 0)
+            throw NetlinkError("cannot join the generic netlink controller's group", rc);
+        if (!try_subscribe())
+            throw FamilyNotFound(XRPCRDMA_FAMILY_NAME);
+        next_check_ = Clock::now() + check_subscribed;
+    }
+
+    std::vector<Event> wait(int timeout_ms) override
+    {
+        std::vector<Event> events;
+        pending_ = &events;
+        Clock::time_point now = Clock::now();
+        if (now >= next_check_) {
+            check_family();
+            next_check_ = now + (subscribed_ ? check_subscribed : check_lost);
+        }
+        auto until_check =
+            std::chrono::duration_cast<std::chrono::milliseconds>(next_check_ - now).count();
+        long wait_ms = std::max(0L, std::min(long(timeout_ms), long(until_check)));
+        timespec ts{wait_ms / 1000, (wait_ms % 1000) * 1000000};
+        pollfd pfd{nl_socket_get_fd(sk_.get()), POLLIN, 0};
+        int n = ppoll(&pfd, 1, &ts, have_wait_mask ? &wait_mask : nullptr);
+        if (n < 0 && errno != EINTR)
+            throw Error(std::string("poll: ") + std::strerror(errno));
+        if (n > 0)
+            receive();
+        pending_ = nullptr;
+        return events;
+    }
+
+private:
+    static int accept_any(nl_msg *, void *) { return NL_OK; }
+
+    static int on_message(nl_msg *msg, void *arg)
+    {
+        auto *self = static_cast<NetlinkEventSource *>(arg);
+        try {
+            self->dispatch(nlmsg_hdr(msg));
+        } catch (...) {
+            self->exception_ = std::current_exception();
+            return NL_STOP;
+        }
+        return NL_OK;
+    }
+
+    void dispatch(const nlmsghdr *nlh)
+    {
+        if (nlh->nlmsg_type == GENL_ID_CTRL) {
+            on_controller(nlh);
+            return;
+        }
+        if (!subscribed_ || nlh->nlmsg_type != family_)
+            return;
+        try {
+            pending_->push_back(parse_event(nlh));
+        } catch (const ProtocolError &e) {
+            Event ev = simple_event(EventType::Error);
+            ev.message = std::string("malformed event: ") + e.what();
+            pending_->push_back(ev);
+        }
+    }
+
+    // CTRL_CMD_NEWFAMILY / DELFAMILY of our family.
+    void on_controller(const nlmsghdr *nlh)
+    {
+        auto *hdr = const_cast<nlmsghdr *>(nlh);
+        nlattr *tb[CTRL_ATTR_MAX + 1] = {};
+        if (genlmsg_parse(hdr, 0, tb, CTRL_ATTR_MAX, nullptr) < 0 || !tb[CTRL_ATTR_FAMILY_NAME])
+            return;
+        if (std::string(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]),
+                        strnlen(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]),
+                                nla_len(tb[CTRL_ATTR_FAMILY_NAME]))) != XRPCRDMA_FAMILY_NAME)
+            return;
+        switch (genlmsg_hdr(hdr)->cmd) {
+        case CTRL_CMD_DELFAMILY:
+            if (subscribed_)
+                lost();
+            break;
+        case CTRL_CMD_NEWFAMILY:
+            if (!subscribed_ && try_subscribe())
+                pending_->push_back(simple_event(EventType::ModuleLoad));
+            break;
+        }
+    }
+
+    void lost()
+    {
+        subscribed_ = false;
+        pending_->push_back(simple_event(EventType::ModuleUnload));
+        next_check_ = Clock::now() + check_lost;
+    }
+
+    // Joins the events group of the family as it is registered now.
+    bool try_subscribe()
+    {
+        int family, group;
+        try {
+            family = query_.resolve_family(XRPCRDMA_FAMILY_NAME);
+            group = query_.resolve_group(XRPCRDMA_FAMILY_NAME, XRPCRDMA_MCGRP_EVENTS);
+        } catch (const FamilyNotFound &) {
+            return false;
+        }
+        // The kernel left the old group when the family went; this is in
+        // case it did not (the number may belong to another family now).
+        if (group_ > 0)
+            nl_socket_drop_membership(sk_.get(), group_);
+        int rc = nl_socket_add_membership(sk_.get(), group);
+        if (rc < 0)
+            throw NetlinkError("cannot join the events group", rc);
+        family_ = family;
+        group_ = group;
+        subscribed_ = true;
+        return true;
+    }
+
+    // Polling: the family is still the one joined, or is back.
+    void check_family()
+    {
+        if (subscribed_) {
+            int family = 0;
+            try {
+                family = query_.resolve_family(XRPCRDMA_FAMILY_NAME);
+            } catch (const FamilyNotFound &) {
+            }
+            if (family == family_)
+                return;
+            lost();
+        }
+        if (try_subscribe())
+            pending_->push_back(simple_event(EventType::ModuleLoad));
+    }
+
+    // Everything queued on the socket, in order.
+    void receive()
+    {
+        for (;;) {
+            int rc = nl_recvmsgs_report(sk_.get(), cb_.get());
+            if (exception_) {
+                std::exception_ptr e = exception_;
+                exception_ = nullptr;
+                std::rethrow_exception(e);
+            }
+            if (rc == 0 || rc == -NLE_AGAIN)
+                return;
+            if (rc == -NLE_NOMEM) { // ENOBUFS: the kernel dropped some
+                pending_->push_back(simple_event(EventType::EventsLost));
+                continue;
+            }
+            if (rc < 0)
+                throw NetlinkError("cannot receive events", rc);
+        }
+    }
+
+    Socket query_;
+    SockPtr sk_;
+    CbPtr cb_;
+    bool subscribed_ = false;
+    int family_ = 0;
+    int group_ = 0;
+    Clock::time_point next_check_;
+    std::vector<Event> *pending_ = nullptr;
+    std::exception_ptr exception_;
+};
+
+// write(2) all of line to fd: O_APPEND makes each line one append.
+bool write_line(int fd, const std::string &line)
+{
+    const char *p = line.data();
+    size_t left = line.size();
+    while (left) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n;
+        left -= size_t(n);
+    }
+    return true;
+}
+
+// The daemon's side of --log: detached from the terminal, lines to fd.
+int run_daemon(EventSource &source, int fd, const OutputOptions &output, bool timestamps)
+{
+    setsid();
+    if (chdir("/") != 0) {
+        // Only to not keep a directory busy; nothing depends on it.
+    }
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        if (null > STDERR_FILENO)
+            close(null);
+    }
+    install_stop_signals();
+    try {
+        monitor_loop(source, output, timestamps,
+                     [fd](const std::string &line) { return write_line(fd, line); });
+    } catch (const std::exception &e) {
+        Event ev = simple_event(EventType::Error);
+        ev.time = now_text();
+        ev.message = e.what();
+        write_line(fd, event_line(ev, output));
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
+MonitorOptions parse_monitor_args(const std::vector<std::string> &args, OutputOptions &output)
+{
+    CLI::App app{"rdmactl monitor"};
+    app.set_help_flag();
+    MonitorOptions o;
+    std::string log;
+    std::vector<std::string> words;
+    bool json = false, pretty = false, details = false;
+    CLI::Option *opt_log = app.add_option("--log", log);
+    app.add_flag("-t,--timestamp", o.timestamps);
+    app.add_flag("-j,--json", json);
+    app.add_flag("-p,--pretty", pretty);
+    app.add_flag("-d,--details", details);
+    app.add_flag("-h,--help", o.help);
+    app.add_option("words", words);
+
+    std::vector<const char *> argv{"monitor"};
+    for (const std::string &arg : args)
+        argv.push_back(arg.c_str());
+    try {
+        app.parse(int(argv.size()), argv.data());
+    } catch (const CLI::ParseError &e) {
+        throw UsageError(std::string("monitor: ") + e.what());
+    }
+    output.json = output.json || json;
+    output.pretty = output.pretty || pretty;
+    output.details = output.details || details;
+    if (o.help || (words.size() == 1 && words[0] == "help")) {
+        o.help = true;
+        return o;
+    }
+    if (!words.empty())
+        throw UsageError("unexpected argument '" + words[0] + "' for 'monitor'");
+    if (*opt_log) {
+        if (log.empty())
+            throw UsageError("--log needs a file name");
+        o.log = log;
+        o.timestamps = true;
+    }
+    return o;
+}
+
+std::string monitor_usage()
+{
+    return "Usage: rdmactl [-j] [-d] monitor [-t] [--log FILE]\n"
+           "       rdmactl monitor help\n"
+           "Prints the module's events, one line each (-j: one JSON object a line),\n"
+           "until interrupted: RDMA devices, listeners and connections coming and\n"
+           "going (with the reason a listener or connection went), completion\n"
+           "errors (at most 10 a second, the next one says how many were left\n"
+           "out), and module-unload / module-load when the module goes away and\n"
+           "comes back (the monitor keeps running and listens to it again).\n"
+           "\n"
+           "  -t, --timestamp   start each line with the time it was read (UTC)\n"
+           "  --log FILE        run in the background: print the daemon's PID, then\n"
+           "                    append every line to FILE as it comes (with -t)\n"
+           "  -d, --details     with a connection's disconnect, its final counters\n"
+           "  -j, --json        one JSON object a line\n"
+           "Exit status: 0 after SIGINT or SIGTERM, 1 when the module is not loaded\n"
+           "at the start or netlink fails, 2 on usage errors.\n";
+}
+
+std::unique_ptr<EventSource> make_netlink_event_source()
+{
+    return std::make_unique<NetlinkEventSource>();
+}
+
+void request_monitor_stop()
+{
+    stop_requested = 1;
+}
+
+void monitor_loop(EventSource &source, const OutputOptions &output, bool timestamps,
+                  const LineSink &sink)
+{
+    stop_requested = 0;
+    while (!stop_requested) {
+        for (Event &e : source.wait(500)) {
+            if (timestamps)
+                e.time = now_text();
+            if (!sink(event_line(e, output)))
+                throw Error("cannot write the output");
+        }
+    }
+}
+
+int run_monitor(const MonitorOptions &opts, const OutputOptions &output, std::ostream &out,
+                std::ostream &err, const EventSourceFactory &make_source)
+{
+    int fd = -1;
+    if (opts.log) {
+        fd = open(opts.log->c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            err << "rdmactl: cannot open " << *opts.log << ": " << std::strerror(errno) << '\n';
+            return 1;
+        }
+    }
+    std::unique_ptr<EventSource> source;
+    try {
+        source = make_source();
+    } catch (const Error &e) {
+        err << "rdmactl: " << e.what() << '\n';
+        if (fd >= 0)
+            close(fd);
+        return 1;
+    }
+
+    if (opts.log) {
+        out.flush();
+        err.flush();
+        std::fflush(nullptr);
+        pid_t pid = fork();
+        if (pid < 0) {
+            err << "rdmactl: cannot start the monitor in the background: "
+                << std::strerror(errno) << '\n';
+            close(fd);
+            return 1;
+        }
+        if (pid > 0) {
+            close(fd);
+            out << pid << '\n';
+            out.flush();
+            return 0;
+        }
+        int rc = run_daemon(*source, fd, output, opts.timestamps);
+        close(fd);
+        return rc;
+    }
+
+    install_stop_signals();
+    int rc = 0;
+    try {
+        monitor_loop(*source, output, opts.timestamps, [&out](const std::string &line) {
+            out << line;
+            out.flush();
+            return bool(out);
+        });
+    } catch (const Error &e) {
+        err << "rdmactl: " << e.what() << '\n';
+        rc = 1;
+    }
+    restore_stop_signals();
+    return rc;
+}
+
+} // namespace rdmactl

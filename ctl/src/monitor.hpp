@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+// `rdmactl monitor`: the events of the xrpcrdma family, one line each, until
+// SIGINT or SIGTERM; with --log FILE in the background, appending to FILE.
+// The monitor survives the module going away and coming back: it watches
+// the generic netlink controller for the family, checks it by polling as
+// well, and joins the new family's group when it is back.
+//
+// The loop runs over an abstract EventSource (tests drive it with a fake);
+// the netlink source is make_netlink_event_source().
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "output.hpp"
+#include "types.hpp"
+
+namespace rdmactl {
+
+struct MonitorOptions {
+    bool help = false;
+    bool timestamps = false;         // -t: each line with the time it was read
+    std::optional<std::string> log;  // --log FILE: daemonise, append to FILE
+};
+
+// Parses the words after "monitor" (-j, -p, -d go to output). Throws
+// UsageError.
+MonitorOptions parse_monitor_args(const std::vector<std::string> &args, OutputOptions &output);
+
+std::string monitor_usage();
+
+// Where events come from.
+class EventSource {
+public:
+    virtual ~EventSource() = default;
+
+    // Waits at most timeout_ms for events and returns those that came, in
+    // order (none after a timeout or a signal). Throws Error when it cannot
+    // go on.
+    virtual std::vector<Event> wait(int timeout_ms) = 0;
+};
+
+using EventSourceFactory = std::function<std::unique_ptr<EventSource>()>;
+
+// Joined to the family's events group and to the controller's notify
+// group. Throws FamilyNotFound when the module is not loaded.
+std::unique_ptr<EventSource> make_netlink_event_source();
+
+// Receives each line; returns false when it could not be written.
+using LineSink = std::function<bool(const std::string &)>;
+
+// Stops monitor_loop() at its next turn (the signal handlers call it).
+void request_monitor_stop();
+
+// The loop: every event, stamped with the time when asked, to sink, until
+// request_monitor_stop(). Throws Error (from the source, or when sink
+// fails).
+void monitor_loop(EventSource &source, const OutputOptions &output, bool timestamps,
+                  const LineSink &sink);
+
+// The whole command. Foreground: lines to out; --log: opens FILE and joins
+// the group first (errors go to err, exit 1), then forks; the parent prints
+// the daemon's PID and returns 0, the daemon appends every line to FILE
+// with one write(2) each and returns when signalled (0) or on an error,
+// which it logs as an "error" event (1).
+int run_monitor(const MonitorOptions &opts, const OutputOptions &output, std::ostream &out,
+                std::ostream &err, const EventSourceFactory &make_source);
+
+} // namespace rdmactl

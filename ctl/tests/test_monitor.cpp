@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0
+// rdmactl monitor: its command line, every notification parsed as the
+// kernel sends it, every event type formatted as text and as JSON, and the
+// loop and the command over a scripted event source.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <sys/socket.h>
+
+#include <linux/xrpcrdma.h>
+
+#include "argv.hpp"
+#include "cli.hpp"
+#include "commands.hpp"
+#include "errors.hpp"
+#include "helpers.hpp"
+#include "monitor.hpp"
+#include "output.hpp"
+#include "parse.hpp"
+
+using namespace rdmactl;
+using namespace testing_helpers;
+using Json = nlohmann::json;
+
+namespace {
+
+Command parse(std::vector<std::string> args)
+{
+    Argv argv(std::move(args));
+    return parse_command_line(argv.argc(), argv.argv());
+}
+
+std::string usage_error(std::vector<std::string> args)
+{
+    try {
+        parse(std::move(args));
+    } catch (const UsageError &e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "no usage error";
+    return {};
+}
+
+// ---- Command line ----
+
+TEST(MonitorCli, Plain)
+{
+    Command cmd = parse({"monitor"});
+    EXPECT_EQ(cmd.action, Action::Run);
+    EXPECT_EQ(cmd.object, Object::Monitor);
+    EXPECT_FALSE(cmd.output.json);
+    EXPECT_FALSE(cmd.monitor.timestamps);
+    EXPECT_FALSE(cmd.monitor.log);
+}
+
+TEST(MonitorCli, OptionsBeforeAndAfter)
+{
+    Command before = parse({"-j", "-d", "monitor"});
+    EXPECT_TRUE(before.output.json);
+    EXPECT_TRUE(before.output.details);
+    Command after = parse({"monitor", "-j", "-t"});
+    EXPECT_TRUE(after.output.json);
+    EXPECT_TRUE(after.monitor.timestamps);
+    Command both = parse({"-j", "mon", "--json", "--details", "--timestamp"});
+    EXPECT_EQ(both.object, Object::Monitor);
+    EXPECT_TRUE(both.output.json && both.output.details && both.monitor.timestamps);
+}
+
+TEST(MonitorCli, LogImpliesTimestamps)
+{
+    Command cmd = parse({"monitor", "-j", "--log", "/var/log/x.log"});
+    ASSERT_TRUE(cmd.monitor.log);
+    EXPECT_EQ(*cmd.monitor.log, "/var/log/x.log");
+    EXPECT_TRUE(cmd.monitor.timestamps);
+    EXPECT_EQ(parse({"monitor", "--log=f"}).monitor.log, "f");
+}
+
+TEST(MonitorCli, Help)
+{
+    for (auto args : std::vector<std::vector<std::string>>{
+             {"monitor", "help"}, {"monitor", "-h"}, {"help", "monitor"}, {"monitor", "--help"}}) {
+        Command cmd = parse(args);
+        EXPECT_EQ(cmd.action, Action::Help) << case_name(0, args);
+        EXPECT_EQ(cmd.object, Object::Monitor) << case_name(0, args);
+    }
+    EXPECT_NE(monitor_usage().find("--log FILE"), std::string::npos);
+    EXPECT_NE(usage(Object::Monitor).find("module-unload"), std::string::npos);
+}
+
+TEST(MonitorCli, UsageErrors)
+{
+    EXPECT_NE(usage_error({"monitor", "extra"}).find("unexpected argument 'extra'"),
+              std::string::npos);
+    EXPECT_NE(usage_error({"monitor", "--log"}).find("--log"), std::string::npos);
+    EXPECT_NE(usage_error({"monitor", "--log="}).find("--log"), std::string::npos);
+    EXPECT_NE(usage_error({"monitor", "-c", "3"}).find("monitor:"), std::string::npos);
+    EXPECT_NE(usage_error({"mo"}).find("ambiguous object 'mo'"), std::string::npos);
+}
+
+TEST(MonitorCli, MStillMeansModule)
+{
+    EXPECT_EQ(parse({"m"}).object, Object::Module);
+    EXPECT_EQ(parse({"mod"}).object, Object::Module);
+    EXPECT_EQ(parse({"moni"}).object, Object::Monitor);
+}
+
+// ---- Parsing notifications ----
+
+MsgPtr listener_event(uint8_t cmd, std::optional<uint32_t> reason = std::nullopt)
+{
+    MsgPtr msg = transport_reply(false, {}, cmd);
+    if (reason)
+        nla_put_u32(msg.get(), XRPCRDMA_A_TRANSPORT_REASON, *reason);
+    return msg;
+}
+
+const std::vector<int> queue_attrs = {
+    XRPCRDMA_A_TRANSPORT_SQ_DEPTH,          XRPCRDMA_A_TRANSPORT_SQ_FREE,
+    XRPCRDMA_A_TRANSPORT_RQ_DEPTH,          XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED,
+    XRPCRDMA_A_TRANSPORT_SENDCTX_FREE,      XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
+};
+
+// What the module sends: connect with the negotiated numbers, no queues
+// nor counters.
+MsgPtr connect_event()
+{
+    std::vector<int> omit = queue_attrs;
+    omit.push_back(XRPCRDMA_A_TRANSPORT_STAT);
+    return transport_reply(true, omit, XRPCRDMA_CMD_TRANSPORT_CONNECT_NTF);
+}
+
+// Disconnect: the peer, the reason and the counters.
+MsgPtr disconnect_event(uint32_t reason = XRPCRDMA_CLOSE_REASON_PEER)
+{
+    std::vector<int> omit = queue_attrs;
+    for (int type : {XRPCRDMA_A_TRANSPORT_CREDITS, XRPCRDMA_A_TRANSPORT_INLINE_SEND,
+                     XRPCRDMA_A_TRANSPORT_INLINE_RECV, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND,
+                     XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, XRPCRDMA_A_TRANSPORT_STATE})
+        omit.push_back(type);
+    MsgPtr msg = transport_reply(true, omit, XRPCRDMA_CMD_TRANSPORT_DISCONNECT_NTF);
+    nla_put_u32(msg.get(), XRPCRDMA_A_TRANSPORT_STATE, XRPCRDMA_TRANSPORT_STATE_CLOSING);
+    nla_put_u32(msg.get(), XRPCRDMA_A_TRANSPORT_REASON, reason);
+    return msg;
+}
+
+MsgPtr wc_event(bool with_id = true)
+{
+    MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_COMPLETION_ERROR_NTF);
+    nl_msg *m = msg.get();
+    if (with_id)
+        nla_put_u32(m, XRPCRDMA_A_WC_ERROR_TRANSPORT_ID, 3);
+    nla_put_string(m, XRPCRDMA_A_WC_ERROR_DEVICE, "rxe0");
+    nla_put_u32(m, XRPCRDMA_A_WC_ERROR_QP_NUM, 17);
+    nla_put_u32(m, XRPCRDMA_A_WC_ERROR_KIND, XRPCRDMA_WC_KIND_SEND);
+    nla_put_u32(m, XRPCRDMA_A_WC_ERROR_STATUS, 12);
+    nla_put_string(m, XRPCRDMA_A_WC_ERROR_STATUS_MSG, "transport retry counter exceeded");
+    nla_put_u32(m, XRPCRDMA_A_WC_ERROR_VENDOR_ERR, 0);
+    nla_put_u32(m, XRPCRDMA_A_WC_ERROR_SUPPRESSED, 4);
+    return msg;
+}
+
+MsgPtr device_event(uint8_t cmd)
+{
+    MsgPtr msg = device_reply();
+    genlmsg_hdr(nlmsg_hdr(msg.get()))->cmd = cmd;
+    return msg;
+}
+
+TEST(ParseEvent, DeviceAddAndDel)
+{
+    MsgPtr add = device_event(XRPCRDMA_CMD_DEVICE_ADD_NTF);
+    Event e = parse_event(hdr(add));
+    EXPECT_EQ(e.type, EventType::DeviceAdd);
+    EXPECT_EQ(e.device.name, "rxe0");
+    EXPECT_EQ(e.device.index, 3u);
+    ASSERT_EQ(e.device.ports.size(), 1u);
+    MsgPtr del = device_event(XRPCRDMA_CMD_DEVICE_DEL_NTF);
+    EXPECT_EQ(parse_event(hdr(del)).type, EventType::DeviceDel);
+}
+
+TEST(ParseEvent, ListenerAdd)
+{
+    MsgPtr msg = listener_event(XRPCRDMA_CMD_LISTENER_ADD_NTF);
+    Event e = parse_event(hdr(msg));
+    EXPECT_EQ(e.type, EventType::ListenerAdd);
+    EXPECT_EQ(e.transport.id, 1u);
+    EXPECT_EQ(e.transport.cls, "xrdma");
+    EXPECT_EQ(e.transport.local.addr, "0.0.0.0");
+    EXPECT_EQ(e.transport.local.port, 20050);
+    EXPECT_FALSE(e.transport.conn);
+    EXPECT_FALSE(e.reason);
+}
+
+TEST(ParseEvent, ListenerDelHasReason)
+{
+    MsgPtr msg = listener_event(XRPCRDMA_CMD_LISTENER_DEL_NTF, XRPCRDMA_CLOSE_REASON_LOCAL);
+    Event e = parse_event(hdr(msg));
+    EXPECT_EQ(e.type, EventType::ListenerDel);
+    EXPECT_EQ(e.reason, uint32_t(XRPCRDMA_CLOSE_REASON_LOCAL));
+
+    MsgPtr no_reason = listener_event(XRPCRDMA_CMD_LISTENER_DEL_NTF);
+    EXPECT_THROW(parse_event(hdr(no_reason)), ProtocolError);
+}
+
+TEST(ParseEvent, TransportConnect)
+{
+    MsgPtr msg = connect_event();
+    Event e = parse_event(hdr(msg));
+    EXPECT_EQ(e.type, EventType::TransportConnect);
+    EXPECT_TRUE(e.negotiated);
+    ASSERT_TRUE(e.transport.conn);
+    EXPECT_EQ(e.transport.conn->peer.addr, "10.99.0.1");
+    EXPECT_EQ(e.transport.conn->peer.port, 851);
+    EXPECT_EQ(e.transport.conn->credits, 64u);
+    EXPECT_EQ(e.transport.conn->peer_inline_recv, 2048u);
+    EXPECT_TRUE(e.transport.conn->stats.empty());
+
+    MsgPtr no_peer = transport_reply(
+        true, {XRPCRDMA_A_TRANSPORT_PEER_ADDR4}, XRPCRDMA_CMD_TRANSPORT_CONNECT_NTF);
+    EXPECT_THROW(parse_event(hdr(no_peer)), ProtocolError);
+    MsgPtr no_credits = transport_reply(
+        true, {XRPCRDMA_A_TRANSPORT_CREDITS}, XRPCRDMA_CMD_TRANSPORT_CONNECT_NTF);
+    EXPECT_THROW(parse_event(hdr(no_credits)), ProtocolError);
+}
+
+TEST(ParseEvent, TransportDisconnect)
+{
+    MsgPtr msg = disconnect_event(XRPCRDMA_CLOSE_REASON_SEND_ERROR);
+    Event e = parse_event(hdr(msg));
+    EXPECT_EQ(e.type, EventType::TransportDisconnect);
+    EXPECT_FALSE(e.negotiated);
+    EXPECT_EQ(e.reason, uint32_t(XRPCRDMA_CLOSE_REASON_SEND_ERROR));
+    EXPECT_EQ(e.transport.state, uint32_t(XRPCRDMA_TRANSPORT_STATE_CLOSING));
+    ASSERT_TRUE(e.transport.conn);
+    ASSERT_EQ(e.transport.conn->stats.size(), 2u);
+    EXPECT_EQ(e.transport.conn->stats[0].name, "calls-received");
+    EXPECT_EQ(e.transport.conn->stats[0].count, 12u);
+}
+
+TEST(ParseEvent, CompletionError)
+{
+    MsgPtr msg = wc_event();
+    Event e = parse_event(hdr(msg));
+    EXPECT_EQ(e.type, EventType::CompletionError);
+    EXPECT_EQ(e.wc.transport_id, 3u);
+    EXPECT_EQ(e.wc.device, "rxe0");
+    EXPECT_EQ(e.wc.qp_num, 17u);
+    EXPECT_EQ(e.wc.kind, uint32_t(XRPCRDMA_WC_KIND_SEND));
+    EXPECT_EQ(e.wc.status, 12u);
+    EXPECT_EQ(e.wc.status_msg, "transport retry counter exceeded");
+    EXPECT_EQ(e.wc.suppressed, 4u);
+
+    MsgPtr anonymous = wc_event(false);
+    EXPECT_FALSE(parse_event(hdr(anonymous)).wc.transport_id);
+}
+
+TEST(ParseEvent, CompletionErrorMalformed)
+{
+    MsgPtr no_status = new_genl_msg(XRPCRDMA_CMD_COMPLETION_ERROR_NTF);
+    nla_put_string(no_status.get(), XRPCRDMA_A_WC_ERROR_DEVICE, "rxe0");
+    nla_put_u32(no_status.get(), XRPCRDMA_A_WC_ERROR_QP_NUM, 1);
+    nla_put_u32(no_status.get(), XRPCRDMA_A_WC_ERROR_KIND, 0);
+    EXPECT_THROW(parse_event(hdr(no_status)), ProtocolError);
+
+    MsgPtr short_status = wc_event();
+    uint8_t one = 1;
+    put_raw(short_status.get(), XRPCRDMA_A_WC_ERROR_STATUS, &one, 1);
+    EXPECT_THROW(parse_event(hdr(short_status)), ProtocolError);
+}
+
+TEST(ParseEvent, UnknownCommandIsNoError)
+{
+    MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_MAX + 3);
+    Event e = parse_event(hdr(msg));
+    EXPECT_EQ(e.type, EventType::Unknown);
+    EXPECT_EQ(e.cmd, uint32_t(XRPCRDMA_CMD_MAX + 3));
+}
+
+// ---- Formatting ----
+
+Event parsed(const MsgPtr &msg)
+{
+    return parse_event(hdr(msg));
+}
+
+Event simple(EventType type)
+{
+    Event e;
+    e.type = type;
+    return e;
+}
+
+struct FormatCase {
+    const char *name;
+    std::function<Event()> make;
+    std::string text;
+    std::string json;
+};
+
+const std::vector<FormatCase> &format_cases()
+{
+    static const std::vector<FormatCase> cases = {
+        {"device_add", [] { return parsed(device_event(XRPCRDMA_CMD_DEVICE_ADD_NTF)); },
+         "device-add 3: rxe0: node_guid 5054:00ff:fe12:3456 state ACTIVE netdev veth0 usable yes "
+         "enabled yes\n",
+         R"({"event":"device-add","ifindex":3,"ifname":"rxe0","node_guid":"5054:00ff:fe12:3456",)"
+         R"("ports":[{"port":1,"state":"ACTIVE","netdev":"veth0"}],"usable":true,"enabled":true})"},
+        {"device_del", [] { return parsed(device_event(XRPCRDMA_CMD_DEVICE_DEL_NTF)); },
+         "device-del 3: rxe0: node_guid 5054:00ff:fe12:3456 state ACTIVE netdev veth0 usable yes "
+         "enabled yes\n",
+         R"({"event":"device-del","ifindex":3,"ifname":"rxe0","node_guid":"5054:00ff:fe12:3456",)"
+         R"("ports":[{"port":1,"state":"ACTIVE","netdev":"veth0"}],"usable":true,"enabled":true})"},
+        {"listener_add", [] { return parsed(listener_event(XRPCRDMA_CMD_LISTENER_ADD_NTF)); },
+         "listener-add 1: server-listener class xrdma serv nfsd state listening local "
+         "0.0.0.0:20050\n",
+         R"({"event":"listener-add","id":1,"role":"server-listener","class":"xrdma",)"
+         R"("serv":"nfsd","state":"listening","local_addr":"0.0.0.0","local_port":20050})"},
+        {"listener_del",
+         [] {
+             return parsed(
+                 listener_event(XRPCRDMA_CMD_LISTENER_DEL_NTF, XRPCRDMA_CLOSE_REASON_LOCAL));
+         },
+         "listener-del 1: server-listener class xrdma serv nfsd state listening local "
+         "0.0.0.0:20050 reason local\n",
+         R"({"event":"listener-del","id":1,"role":"server-listener","class":"xrdma",)"
+         R"("serv":"nfsd","state":"listening","local_addr":"0.0.0.0","local_port":20050,)"
+         R"("reason":"local"})"},
+        {"transport_connect", [] { return parsed(connect_event()); },
+         "transport-connect 3: server-connection class xrdma serv nfsd state connected local "
+         "10.99.0.1:20050 peer 10.99.0.1:851 credits 64 inline_send 4096 inline_recv 4096 "
+         "peer_inline_send 1024 peer_inline_recv 2048\n",
+         R"({"event":"transport-connect","id":3,"role":"server-connection","class":"xrdma",)"
+         R"("serv":"nfsd","state":"connected","local_addr":"10.99.0.1","local_port":20050,)"
+         R"("peer_addr":"10.99.0.1","peer_port":851,"credits":64,"inline_send":4096,)"
+         R"("inline_recv":4096,"peer_inline_send":1024,"peer_inline_recv":2048})"},
+        {"transport_disconnect", [] { return parsed(disconnect_event()); },
+         "transport-disconnect 3: server-connection class xrdma serv nfsd state closing local "
+         "10.99.0.1:20050 peer 10.99.0.1:851 reason peer\n",
+         R"({"event":"transport-disconnect","id":3,"role":"server-connection","class":"xrdma",)"
+         R"("serv":"nfsd","state":"closing","local_addr":"10.99.0.1","local_port":20050,)"
+         R"("peer_addr":"10.99.0.1","peer_port":851,"reason":"peer",)"
+         R"("stats":{"calls-received":12,"bad-headers":0}})"},
+        {"completion_error", [] { return parsed(wc_event()); },
+         "completion-error transport 3 device rxe0 qp 17 kind send status 12 (transport retry "
+         "counter exceeded) vendor_err 0 suppressed 4\n",
+         R"({"event":"completion-error","transport_id":3,"device":"rxe0","qp_num":17,)"
+         R"("kind":"send","status":12,"status_msg":"transport retry counter exceeded",)"
+         R"("vendor_err":0,"suppressed":4})"},
+        {"completion_error_no_transport", [] { return parsed(wc_event(false)); },
+         "completion-error device rxe0 qp 17 kind send status 12 (transport retry counter "
+         "exceeded) vendor_err 0 suppressed 4\n",
+         R"({"event":"completion-error","device":"rxe0","qp_num":17,"kind":"send","status":12,)"
+         R"("status_msg":"transport retry counter exceeded","vendor_err":0,"suppressed":4})"},
+        {"module_unload", [] { return simple(EventType::ModuleUnload); }, "module-unload\n",
+         R"({"event":"module-unload"})"},
+        {"module_load", [] { return simple(EventType::ModuleLoad); }, "module-load\n",
+         R"({"event":"module-load"})"},
+        {"events_lost", [] { return simple(EventType::EventsLost); }, "events-lost\n",
+         R"({"event":"events-lost"})"},
+        {"unknown",
+         [] {
+             Event e = simple(EventType::Unknown);
+             e.cmd = 42;
+             return e;
+         },
+         "unknown cmd 42\n", R"({"event":"unknown","cmd":42})"},
+        {"error",
+         [] {
+             Event e = simple(EventType::Error);
+             e.message = "malformed event: x";
+             return e;
+         },
+         "error malformed event: x\n", R"({"event":"error","message":"malformed event: x"})"},
+    };
+    return cases;
+}
+
+class Formats : public ::testing::TestWithParam<FormatCase> {};
+
+TEST_P(Formats, TextAndJson)
+{
+    const FormatCase &c = GetParam();
+    Event e = c.make();
+    EXPECT_EQ(event_text(e, false), c.text);
+    OutputOptions text_opts;
+    EXPECT_EQ(event_line(e, text_opts), c.text);
+    OutputOptions json_opts;
+    json_opts.json = true;
+    json_opts.pretty = true; // still one line
+    EXPECT_EQ(event_line(e, json_opts), c.json + "\n");
+    EXPECT_EQ(event_json(e).dump(), c.json);
+}
+
+INSTANTIATE_TEST_SUITE_P(Events, Formats, ::testing::ValuesIn(format_cases()),
+                         [](const ::testing::TestParamInfo<FormatCase> &info) {
+                             return std::string(info.param.name);
+                         });
+
+TEST(FormatEvent, EveryTypeHasAName)
+{
+    for (EventType t : {EventType::DeviceAdd, EventType::DeviceDel, EventType::ListenerAdd,
+                        EventType::ListenerDel, EventType::TransportConnect,
+                        EventType::TransportDisconnect, EventType::CompletionError,
+                        EventType::ModuleUnload, EventType::ModuleLoad, EventType::EventsLost,
+                        EventType::Unknown, EventType::Error})
+        EXPECT_FALSE(event_name(t).empty());
+}
+
+TEST(FormatEvent, DisconnectCountersWithDetails)
+{
+    Event e = parsed(disconnect_event());
+    EXPECT_EQ(event_text(e, true),
+              "transport-disconnect 3: server-connection class xrdma serv nfsd state closing "
+              "local 10.99.0.1:20050 peer 10.99.0.1:851 reason peer stats: calls-received 12 "
+              "bad-headers 0\n");
+}
+
+TEST(FormatEvent, TimeComesFirst)
+{
+    Event e = simple(EventType::ModuleLoad);
+    e.time = "2026-11-22T03:40:00.123Z";
+    EXPECT_EQ(event_text(e, false), "[2026-11-22T03:40:00.123Z] module-load\n");
+    EXPECT_EQ(event_json(e).dump(),
+              R"({"event":"module-load","time":"2026-11-22T03:40:00.123Z"})");
+}
+
+TEST(FormatEvent, SeveralPortsStayOnOneLine)
+{
+    MsgPtr msg = device_event(XRPCRDMA_CMD_DEVICE_ADD_NTF);
+    put_port(msg.get(), 2, XRPCRDMA_PORT_STATE_DOWN);
+    EXPECT_EQ(event_text(parsed(msg), false),
+              "device-add 3: rxe0: node_guid 5054:00ff:fe12:3456 usable yes enabled yes "
+              "port 1 state ACTIVE netdev veth0 port 2 state DOWN\n");
+}
+
+TEST(FormatEvent, ReasonsAndKindsByName)
+{
+    EXPECT_EQ(close_reason_name(XRPCRDMA_CLOSE_REASON_UNKNOWN), "unknown");
+    EXPECT_EQ(close_reason_name(XRPCRDMA_CLOSE_REASON_DEVICE_REMOVAL), "device-removal");
+    EXPECT_EQ(close_reason_name(XRPCRDMA_CLOSE_REASON_RECV_ERROR), "recv-error");
+    EXPECT_EQ(close_reason_name(XRPCRDMA_CLOSE_REASON_CM_ERROR), "cm-error");
+    EXPECT_EQ(close_reason_name(99), "99");
+    EXPECT_EQ(wc_kind_name(XRPCRDMA_WC_KIND_RECV), "recv");
+    EXPECT_EQ(wc_kind_name(XRPCRDMA_WC_KIND_RDMA_READ), "rdma-read");
+    EXPECT_EQ(wc_kind_name(XRPCRDMA_WC_KIND_RDMA_WRITE), "rdma-write");
+    EXPECT_EQ(wc_kind_name(7), "7");
+}
+
+// ---- The loop and the command ----
+
+// Hands out scripted batches, then asks the loop to stop.
+class FakeSource : public EventSource {
+public:
+    explicit FakeSource(std::deque<std::vector<Event>> batches) : batches_(std::move(batches)) {}
+
+    std::vector<Event> wait(int timeout_ms) override
+    {
+        EXPECT_GT(timeout_ms, 0);
+        waits++;
+        if (batches_.empty()) {
+            request_monitor_stop();
+            return {};
+        }
+        std::vector<Event> batch = std::move(batches_.front());
+        batches_.pop_front();
+        return batch;
+    }
+
+    int waits = 0;
+
+private:
+    std::deque<std::vector<Event>> batches_;
+};
+
+TEST(MonitorLoop, EveryEventALineInOrder)
+{
+    FakeSource source({{parsed(listener_event(XRPCRDMA_CMD_LISTENER_ADD_NTF))},
+                       {},
+                       {simple(EventType::ModuleUnload), simple(EventType::ModuleLoad)}});
+    std::vector<std::string> lines;
+    OutputOptions opts;
+    opts.json = true;
+    monitor_loop(source, opts, false, [&](const std::string &line) {
+        lines.push_back(line);
+        return true;
+    });
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(Json::parse(lines[0])["event"], "listener-add");
+    EXPECT_EQ(lines[1], "{\"event\":\"module-unload\"}\n");
+    EXPECT_EQ(lines[2], "{\"event\":\"module-load\"}\n");
+    EXPECT_EQ(source.waits, 4);
+}
+
+TEST(MonitorLoop, Timestamps)
+{
+    FakeSource source({{simple(EventType::EventsLost)}});
+    std::vector<std::string> lines;
+    monitor_loop(source, OutputOptions{}, true, [&](const std::string &line) {
+        lines.push_back(line);
+        return true;
+    });
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_TRUE(::testing::internal::RE::FullMatch(
+        lines[0], "\\[20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9:]+\\.[0-9][0-9][0-9]Z\\] "
+                  "events-lost\n"))
+        << lines[0];
+}
+
+TEST(MonitorLoop, WriteFailureIsAnError)
+{
+    FakeSource source({{simple(EventType::ModuleLoad)}});
+    EXPECT_THROW(monitor_loop(source, OutputOptions{}, false,
+                              [](const std::string &) { return false; }),
+                 Error);
+}
+
+int run_monitor_cmd(std::vector<std::string> args, std::ostringstream &out,
+                    std::ostringstream &err, const EventSourceFactory &make_source)
+{
+    Argv argv(std::move(args));
+    return run(
+        argv.argc(), argv.argv(), out, err,
+        []() -> std::unique_ptr<Client> { throw std::logic_error("monitor needs no client"); },
+        make_source);
+}
+
+TEST(RunMonitor, ForegroundUntilStopped)
+{
+    std::ostringstream out, err;
+    int rc = run_monitor_cmd({"-j", "monitor"}, out, err, [] {
+        return std::make_unique<FakeSource>(std::deque<std::vector<Event>>{
+            {parsed(connect_event()), parsed(disconnect_event())}});
+    });
+    EXPECT_EQ(rc, exit_ok);
+    EXPECT_EQ(err.str(), "");
+    std::istringstream lines(out.str());
+    std::string line;
+    std::vector<std::string> events;
+    while (std::getline(lines, line))
+        events.push_back(Json::parse(line)["event"]);
+    EXPECT_EQ(events, (std::vector<std::string>{"transport-connect", "transport-disconnect"}));
+}
+
+TEST(RunMonitor, NoModuleIsExit1)
+{
+    std::ostringstream out, err;
+    int rc = run_monitor_cmd({"monitor"}, out, err, []() -> std::unique_ptr<EventSource> {
+        throw FamilyNotFound(XRPCRDMA_FAMILY_NAME);
+    });
+    EXPECT_EQ(rc, exit_error);
+    EXPECT_NE(err.str().find("the xrpcrdma module is not loaded"), std::string::npos);
+    EXPECT_EQ(out.str(), "");
+}
+
+TEST(RunMonitor, UnwritableLogIsExit1)
+{
+    std::ostringstream out, err;
+    bool made = false;
+    int rc = run_monitor_cmd({"monitor", "--log", "/nonexistent/dir/log"}, out, err, [&] {
+        made = true;
+        return std::make_unique<FakeSource>(std::deque<std::vector<Event>>{});
+    });
+    EXPECT_EQ(rc, exit_error);
+    EXPECT_FALSE(made);
+    EXPECT_NE(err.str().find("cannot open /nonexistent/dir/log"), std::string::npos);
+}
+
+TEST(RunMonitor, UsageErrorIsExit2)
+{
+    std::ostringstream out, err;
+    int rc = run_monitor_cmd({"monitor", "now"}, out, err,
+                             [] { return std::unique_ptr<EventSource>(); });
+    EXPECT_EQ(rc, exit_usage);
+}
+
+TEST(RunMonitor, Help)
+{
+    std::ostringstream out, err;
+    EXPECT_EQ(run_monitor_cmd({"monitor", "help"}, out, err,
+                              [] { return std::unique_ptr<EventSource>(); }),
+              exit_ok);
+    EXPECT_EQ(out.str(), monitor_usage());
+}
+
+} // namespace

@@ -1,0 +1,233 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The events group through `rdmactl monitor -j --log FILE`, a daemon: every
+# event type the module sends is caused and must show in FILE as one JSON
+# object a line: the RDMA device removed and re-added, an nfsd listener
+# added and deleted, a connection from rdmactl ping up and down, one cut
+# by a completion error; then the module is unloaded and loaded again, and
+# the same daemon must say so and go on logging.
+#
+# A completion error comes from a Send larger than the server's receive
+# buffers (rdmactl ping --raw). Not covered: a device removed under a live
+# connection. Removing it under a live rdmactl ping does not cut the
+# connection: rdma_cm waits for the userspace client to release the
+# device, so `rdma link delete` returns only once ping is done and the
+# connection ends as a plain peer disconnect.
+set -u
+source "$(dirname "$0")/nfs_lib.sh"
+
+skip_all() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit 4
+}
+
+need_env XR_TESTHOST XR_MODULE XR_RDMA_DEV XR_NETDEV XR_ADDR
+need_rdmactl
+[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+missing=$(nfs_missing_tools)
+[ -z "$missing" ] || skip_all "missing: ${missing//$'\n'/ }"
+
+LOG=$(mktemp)
+OUT=$(mktemp)
+MON_PID=
+
+cleanup() {
+	[ -n "$MON_PID" ] && kill "$MON_PID" 2>/dev/null
+	nfs_server_stop >/dev/null 2>&1
+	if ! "$RDMA" link show "$XR_RDMA_DEV/1" >/dev/null 2>&1; then
+		"$RDMA" link add "$XR_RDMA_DEV" type rxe netdev "$XR_NETDEV"
+	fi
+	module_loaded || insmod "$XR_MODULE"
+	rm -f "$LOG" "$OUT"
+}
+trap cleanup EXIT
+
+# logged FILTER: some line of the log matches the jq (or Python) FILTER,
+# a boolean expression over the event object `e`, e.g.
+# 'e.event == "device-add"'. Only lines after line $FROM count.
+FROM=0
+logged() {
+	if command -v jq >/dev/null; then
+		tail -n +$((FROM + 1)) "$LOG" |
+			jq -e -n "[inputs | . as \$e | select($(sed 's/\be\./$e./g' <<<"$1"))] | length > 0" \
+			>/dev/null
+	else
+		tail -n +$((FROM + 1)) "$LOG" | python3 -c "
+import json, sys
+class E(dict):
+    __getattr__ = lambda self, k: self.get(k)
+ok = any(eval(sys.argv[1], {}, {'e': E(json.loads(l))}) for l in sys.stdin if l.strip())
+sys.exit(0 if ok else 1)" "$1"
+	fi
+}
+
+# expect_event TIMEOUT FILTER: wait until the log has a matching event.
+expect_event() {
+	wait_for "$1" logged "$2" && return 0
+	fail "no event matching '$2' within $1 s; the log from line $((FROM + 1)):"
+	tail -n +$((FROM + 1)) "$LOG" | sed 's/^/# log: /'
+	return 1
+}
+
+# mark: later expect_event calls look only at lines logged from now on.
+mark() {
+	FROM=$(wc -l <"$LOG")
+}
+
+transports_released() {
+	[ "$(live_objects svc-xprt)" -eq 0 ]
+}
+
+monitor_alive() {
+	[ -n "$MON_PID" ] && kill -0 "$MON_PID" 2>/dev/null
+}
+
+module_mode() {
+	"$RDMACTL" -j module show | python3 -c "import json,sys; print(json.load(sys.stdin)['mode'])"
+}
+
+# Our listener's class and port in the module's mode.
+our_class() {
+	if [ "$(module_mode)" = dropin ]; then echo rdma; else echo xrdma; fi
+}
+our_port() {
+	if [ "$(module_mode)" = dropin ]; then echo 20049; else echo 20050; fi
+}
+
+dev_active() {
+	"$RDMACTL" -j dev show "$XR_RDMA_DEV" 2>/dev/null | python3 -c "
+import json, sys
+d = json.load(sys.stdin)[0]
+sys.exit(0 if d['usable'] and d['ports'][0]['state'] == 'ACTIVE' else 1)"
+}
+
+readd_device() {
+	"$RDMA" link add "$XR_RDMA_DEV" type rxe netdev "$XR_NETDEV" || fail "rdma link add" || return 1
+	wait_for 20 dev_active || fail "$XR_RDMA_DEV not active after re-add"
+}
+
+monitor_starts() {
+	MON_PID=$("$RDMACTL" -j monitor --log "$LOG") || fail "rdmactl monitor --log failed" || return 1
+	[[ $MON_PID =~ ^[0-9]+$ ]] || fail "not a PID: '$MON_PID'" || return 1
+	monitor_alive || fail "the monitor is not running"
+}
+
+device_remove_add() {
+	mark
+	"$RDMA" link delete "$XR_RDMA_DEV" || fail "rdma link delete" || return 1
+	expect_event 10 "e.event == \"device-del\" and e.ifname == \"$XR_RDMA_DEV\"" || return 1
+	readd_device || return 1
+	expect_event 10 "e.event == \"device-add\" and e.ifname == \"$XR_RDMA_DEV\""
+}
+
+listener_add_del() {
+	local class port
+
+	nfs_server_start || return 1
+	class=$(our_class)
+	port=$(our_port)
+	mark
+	nfs_listen "$class" "$port" || return 1
+	expect_event 10 "e.event == \"listener-add\" and e.class == \"$class\" and \
+e.local_port == $port and e.serv == \"nfsd\" and e.state == \"listening\"" || return 1
+	"$RDMACTL" listener del "$port" || fail "rdmactl listener del $port" || return 1
+	expect_event 20 "e.event == \"listener-del\" and e.local_port == $port and \
+e.reason == \"local\"" || return 1
+	# Back for the connections that follow: nfsd listens again.
+	mark
+	"$RDMACTL" listener add "$port" || fail "rdmactl listener add $port" || return 1
+	expect_event 10 "e.event == \"listener-add\" and e.local_port == $port"
+}
+
+connect_disconnect() {
+	local port
+
+	port=$(our_port)
+	mark
+	"$RDMACTL" ping -c 2 -i 0 "$XR_ADDR:$port" >"$OUT" 2>&1 ||
+		{ sed 's/^/# ping: /' "$OUT"; fail "rdmactl ping"; return 1; }
+	expect_event 10 "e.event == \"transport-connect\" and e.local_port == $port and \
+e.peer_addr == \"$XR_ADDR\" and e.credits > 0 and e.state == \"connected\"" || return 1
+	expect_event 20 "e.event == \"transport-disconnect\" and e.local_port == $port and \
+e.reason == \"peer\" and e.stats[\"calls-received\"] >= 2" || return 1
+}
+
+# 8 KiB inline Send to the server's 4096-byte receive buffers: the
+# server's Receive completes with a length error, a real completion error
+# that the module reports and that closes the connection.
+completion_error_oversized() {
+	local port big
+
+	port=$(our_port)
+	big=$(mktemp)
+	python3 -c "
+import struct, sys
+x = 0x11223344
+m = struct.pack('>7I', x, 1, 32, 0, 0, 0, 0)
+m += struct.pack('>10I', x, 0, 2, 100003, 3, 0, 0, 0, 0, 0)
+sys.stdout.buffer.write(m + bytes(8192 - len(m)))" >"$big" || return 1
+	mark
+	"$RDMACTL" ping -t 5 --raw "$big" --expect disconnect "$XR_ADDR:$port" >"$OUT" 2>&1 ||
+		{ sed 's/^/# ping: /' "$OUT"; rm -f "$big"; fail "rdmactl ping --raw"; return 1; }
+	rm -f "$big"
+	expect_event 10 "e.event == \"completion-error\" and e.kind == \"recv\" and \
+e.device == \"$XR_RDMA_DEV\" and e.transport_id > 0 and e.status > 0" || return 1
+	expect_event 20 "e.event == \"transport-disconnect\" and e.local_port == $port and \
+e.reason == \"recv-error\"" || return 1
+	tail -n +$((FROM + 1)) "$LOG" | grep -E '"(completion-error|transport-disconnect)"' |
+		sed 's/^/# /'
+}
+
+module_reload() {
+	mark
+	nfs_server_stop || fail "nfs_server_stop" || return 1
+	expect_event 20 "e.event == \"listener-del\"" || return 1
+	wait_for 30 transports_released || fail "transports left: $("$RDMACTL" -j module show)" ||
+		return 1
+	rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
+	expect_event 10 "e.event == \"module-unload\"" || return 1
+	monitor_alive || fail "the monitor died with the module" || return 1
+	insmod "$XR_MODULE" || fail "insmod" || return 1
+	expect_event 10 "e.event == \"module-load\"" || return 1
+	monitor_alive || fail "the monitor died" || return 1
+}
+
+logs_after_reload() {
+	mark
+	"$RDMA" link delete "$XR_RDMA_DEV" || fail "rdma link delete" || return 1
+	expect_event 10 "e.event == \"device-del\" and e.ifname == \"$XR_RDMA_DEV\"" || return 1
+	readd_device || return 1
+	expect_event 10 "e.event == \"device-add\" and e.ifname == \"$XR_RDMA_DEV\""
+}
+
+every_line_json_with_time() {
+	python3 - "$LOG" <<'PY' || fail "the log is not one JSON object a line with a time"
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    assert isinstance(e, dict) and e["event"] and e["time"].endswith("Z"), line
+    n += 1
+print("# %d events logged" % n)
+PY
+}
+
+monitor_stops_on_sigterm() {
+	kill -TERM "$MON_PID" || fail "kill" || return 1
+	wait_for 5 eval "! kill -0 $MON_PID 2>/dev/null" || fail "still running after SIGTERM" ||
+		return 1
+	MON_PID=
+}
+
+ktap_header 9
+run_test monitor_starts monitor_starts
+run_test device_remove_add device_remove_add
+run_test listener_add_del listener_add_del
+run_test connect_disconnect connect_disconnect
+run_test completion_error_oversized completion_error_oversized
+run_test module_reload module_reload
+run_test logs_after_reload logs_after_reload
+run_test every_line_json_with_time every_line_json_with_time
+run_test monitor_stops_on_sigterm monitor_stops_on_sigterm
+ktap_finish
