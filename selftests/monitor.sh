@@ -16,12 +16,6 @@
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
-skip_all() {
-	echo "TAP version 13"
-	echo "1..0 # SKIP $*"
-	exit 4
-}
-
 need_env XR_TESTHOST XR_MODULE XR_RDMA_DEV XR_NETDEV XR_ADDR
 need_rdmactl
 [ "$(id -u)" -eq 0 ] || skip_all "needs root"
@@ -75,16 +69,8 @@ mark() {
 	FROM=$(wc -l <"$LOG")
 }
 
-transports_released() {
-	[ "$(live_objects svc-xprt)" -eq 0 ]
-}
-
 monitor_alive() {
 	[ -n "$MON_PID" ] && kill -0 "$MON_PID" 2>/dev/null
-}
-
-module_mode() {
-	"$RDMACTL" -j module show | python3 -c "import json,sys; print(json.load(sys.stdin)['mode'])"
 }
 
 # Our listener's class and port in the module's mode.
