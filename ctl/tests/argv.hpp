@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-// An argv for "rdmactl ARGS...".
+// An argv for "rdmactl ARGS...", and the command line parsed from one.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <cctype>
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include "cli.hpp"
+#include "errors.hpp"
 
 namespace testing_helpers {
 
@@ -38,6 +43,25 @@ inline std::string case_name(size_t index, const std::vector<std::string> &args)
             name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     }
     return name;
+}
+
+// The command "rdmactl ARGS..." stands for.
+inline rdmactl::Command parse(std::vector<std::string> args)
+{
+    Argv argv(std::move(args));
+    return rdmactl::parse_command_line(argv.argc(), argv.argv());
+}
+
+// The UsageError message for args; fails the test if they parse.
+inline std::string usage_error(std::vector<std::string> args)
+{
+    try {
+        parse(std::move(args));
+    } catch (const rdmactl::UsageError &e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "no usage error";
+    return {};
 }
 
 } // namespace testing_helpers

@@ -12,26 +12,10 @@
 using namespace rdmactl;
 using testing_helpers::Argv;
 using testing_helpers::case_name;
+using testing_helpers::parse;
+using testing_helpers::usage_error;
 
 namespace {
-
-Command parse(std::vector<std::string> args)
-{
-    Argv argv(std::move(args));
-    return parse_command_line(argv.argc(), argv.argv());
-}
-
-// The UsageError message for args; fails the test if they parse.
-std::string usage_error(std::vector<std::string> args)
-{
-    try {
-        parse(std::move(args));
-    } catch (const UsageError &e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "no usage error";
-    return {};
-}
 
 struct Expect {
     std::vector<std::string> args;

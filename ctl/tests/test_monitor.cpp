@@ -27,23 +27,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-Command parse(std::vector<std::string> args)
-{
-    Argv argv(std::move(args));
-    return parse_command_line(argv.argc(), argv.argv());
-}
-
-std::string usage_error(std::vector<std::string> args)
-{
-    try {
-        parse(std::move(args));
-    } catch (const UsageError &e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "no usage error";
-    return {};
-}
-
 // ---- Command line ----
 
 TEST(MonitorCli, Plain)

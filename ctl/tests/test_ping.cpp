@@ -25,6 +25,7 @@ extern "C" {
 using namespace rdmactl;
 using testing_helpers::Argv;
 using testing_helpers::case_name;
+using testing_helpers::parse;
 
 namespace {
 
@@ -52,12 +53,6 @@ std::string ping_usage_error(std::vector<std::string> args)
         return e.what();
     }
     return "(no usage error)";
-}
-
-Command parse(std::vector<std::string> args)
-{
-    Argv argv(std::move(args));
-    return parse_command_line(argv.argc(), argv.argv());
 }
 
 // ---- A scripted server ----
