@@ -11,6 +11,7 @@
 #   make demo     boot a test host and show the module working with rdmactl
 #   make htmldocs build Documentation/ with Sphinx into build/docs/html
 #   make dkms-check  build the module with dkms.conf for every installed kernel
+#   make install  the module, rdmactl, rdmactl(8) and its bash completion
 
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
@@ -76,8 +77,13 @@ htmldocs: kernel-src
 dkms-check:
 	@scripts/dkms-check.sh
 
+# The module for KVER, and rdmactl with its manual page and bash
+# completion under PREFIX (DESTDIR is honoured, as usual).
+PREFIX ?= /usr/local
+
 install: all
 	$(MAKE) -C $(KDIR) M=$(KMOD_DIR) modules_install
+	cmake --install $(BUILD)/ctl --prefix $(PREFIX)
 	install -D -m 0755 $(RDMACTL) $(DESTDIR)/usr/local/sbin/rdmactl
 
 clean:

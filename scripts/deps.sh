@@ -17,7 +17,7 @@ pkgs=(
 	python3 python3-yaml python3-jsonschema sparse
 	clang libclang-rt-14-dev
 	build-essential bc kmod cpio xz-utils
-	python3-sphinx dkms
+	python3-sphinx dkms groff-base man-db
 )
 
 missing_pkgs() {

@@ -250,6 +250,9 @@ struct VerbSpec {
     const char *name;
     Verb verb;
     ArgsParser parse_args;
+    // What each argument may be, for completion: literal words, or one of
+    // the ArgKind placeholders ("DEV", "TRANSPORT").
+    std::vector<std::vector<const char *>> arg_slots = {};
 };
 
 struct ObjectSpec {
@@ -263,20 +266,21 @@ const std::vector<ObjectSpec> &grammar()
     static const std::vector<ObjectSpec> objects = {
         {Object::Dev,
          {"dev", "device"},
-         {{"show", Verb::Show, dev_show_args},
-          {"set", Verb::Set, dev_set_args},
+         {{"show", Verb::Show, dev_show_args, {{"DEV"}}},
+          {"set", Verb::Set, dev_set_args, {{"DEV"}, {"enabled"}, {"on", "off"}}},
           {"help", Verb::Help, no_args}}},
         {Object::Module,
          {"module", "mod", "m"},
          {{"show", Verb::Show, no_args}, {"help", Verb::Help, no_args}}},
         {Object::Transport,
          {"transport", "xprt"},
-         {{"show", Verb::Show, transport_show_args}, {"help", Verb::Help, no_args}}},
+         {{"show", Verb::Show, transport_show_args, {{"TRANSPORT"}}},
+          {"help", Verb::Help, no_args}}},
         {Object::Listener,
          {"listener"},
          {{"show", Verb::Show, no_args},
           {"add", Verb::Add, listener_add_args},
-          {"del", Verb::Del, listener_del_args},
+          {"del", Verb::Del, listener_del_args, {{"id"}, {"LISTENER"}}},
           {"help", Verb::Help, no_args}}},
         {Object::Stats,
          {"stats", "statistics"},
@@ -431,6 +435,22 @@ std::string listen_spec_text(const ListenSpec &spec)
     return text;
 }
 
+std::vector<ObjectInfo> command_table()
+{
+    std::vector<ObjectInfo> table;
+    for (const ObjectSpec &spec : grammar()) {
+        ObjectInfo info{spec.object, {spec.names.begin(), spec.names.end()}, {}};
+        for (const VerbSpec &verb : spec.verbs) {
+            VerbInfo v{verb.name, {}};
+            for (const auto &slot : verb.arg_slots)
+                v.arg_slots.emplace_back(slot.begin(), slot.end());
+            info.verbs.push_back(std::move(v));
+        }
+        table.push_back(std::move(info));
+    }
+    return table;
+}
+
 std::string usage(Object object)
 {
     switch (object) {
@@ -476,6 +496,9 @@ std::string usage(Object object)
            "       rdmactl [OPTIONS] ping [PING-OPTIONS] ADDR[:PORT]\n"
            "       rdmactl [OPTIONS] monitor [-t] [--log FILE]\n"
            "where  OBJECT := { dev | module | transport | listener | stats | monitor }\n"
+           "Shows and configures xrpcrdma, the RPC-over-RDMA version 1 transport\n"
+           "module, through its generic netlink family \"xrpcrdma\". Showing needs no\n"
+           "privilege; changing anything needs CAP_NET_ADMIN.\n"
            "Objects and commands may be shortened to a unique prefix (rdmactl d sh).\n"
            "\n"
            "Options (before or after the object):\n"
@@ -483,7 +506,9 @@ std::string usage(Object object)
            "  -p, --pretty    indent the JSON output\n"
            "  -d, --details   show more details\n"
            "  -V, --version   print the version of rdmactl\n"
-           "  -h, --help      print this help\n";
+           "  -h, --help      print this help\n"
+           "Exit status: 0 on success, 1 when the kernel or the system reports an\n"
+           "error (the message says which), 2 on usage errors.\n";
 }
 
 } // namespace rdmactl

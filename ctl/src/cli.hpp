@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "output.hpp"
 #include "monitor.hpp"
@@ -47,7 +48,25 @@ struct Command {
 // Throws UsageError with a message for anything it cannot make sense of.
 Command parse_command_line(int argc, const char *const *argv);
 
-// The general usage, or that of one object.
+// The general usage, or that of one object. These texts are the one
+// source of the help, the manual page and the option completion.
 std::string usage(Object object = Object::None);
+
+// The grammar as data, for completion and the manual page.
+struct VerbInfo {
+    std::string name;
+    // Per argument: the literal words it may be, or a placeholder in
+    // capitals ("DEV", "TRANSPORT", "LISTENER") for values to look up.
+    std::vector<std::vector<std::string>> arg_slots;
+};
+
+struct ObjectInfo {
+    Object object;
+    std::vector<std::string> names; // the first is the canonical one
+    std::vector<VerbInfo> verbs;    // the first is the default
+};
+
+// Every object in the order of the general usage.
+std::vector<ObjectInfo> command_table();
 
 } // namespace rdmactl

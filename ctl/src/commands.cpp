@@ -7,6 +7,7 @@
 #include <linux/xrpcrdma.h>
 
 #include "cli.hpp"
+#include "complete.hpp"
 #include "errors.hpp"
 #include "output.hpp"
 #include "rpcrdma_conn.hpp"
@@ -166,11 +167,65 @@ int execute(const Command &cmd, std::ostream &out, std::ostream &err,
     return exit_ok;
 }
 
+// The values of a completion placeholder, from the kernel. Completion
+// must never complain: without the module there are none.
+std::vector<std::string> lookup_values(const std::string &placeholder,
+                                       const ClientFactory &make_client)
+{
+    std::vector<std::string> values;
+    try {
+        std::unique_ptr<Client> client = make_client();
+        if (placeholder == "DEV") {
+            for (const Device &dev : client->list_devices())
+                values.push_back(dev.name);
+        } else if (placeholder == "TRANSPORT" || placeholder == "LISTENER") {
+            std::vector<Transport> list = placeholder == "TRANSPORT"
+                                              ? client->list_transports()
+                                              : client->list_listeners();
+            for (const Transport &t : list)
+                values.push_back(std::to_string(t.id));
+        }
+    } catch (const std::exception &) {
+        values.clear();
+    }
+    return values;
+}
+
+// rdmactl __complete CWORD WORD...: one candidate a line for WORD[CWORD]
+// (counted from 0, the word after "rdmactl").
+int run_complete(int argc, const char *const *argv, std::ostream &out,
+                 const ClientFactory &make_client)
+{
+    if (argc < 3)
+        return exit_usage;
+    size_t cword;
+    try {
+        size_t used;
+        cword = std::stoul(argv[2], &used);
+        if (used != std::string(argv[2]).size())
+            return exit_usage;
+    } catch (const std::exception &) {
+        return exit_usage;
+    }
+    std::vector<std::string> words(argv + 3, argv + argc);
+    if (cword > words.size())
+        return exit_usage;
+    auto lookup = [&make_client](const std::string &placeholder) {
+        return lookup_values(placeholder, make_client);
+    };
+    for (const std::string &candidate : complete(words, cword, lookup))
+        out << candidate << '\n';
+    return exit_ok;
+}
+
 } // namespace
 
 int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
         const ClientFactory &make_client, const EventSourceFactory &make_source)
 {
+    if (argc >= 2 && std::string(argv[1]) == complete_command)
+        return run_complete(argc, argv, out, make_client);
+
     Command cmd;
     try {
         cmd = parse_command_line(argc, argv);

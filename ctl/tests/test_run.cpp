@@ -432,4 +432,58 @@ TEST_F(Run, WriteErrorIsReported)
     EXPECT_EQ(err.str(), "rdmactl: cannot write the output\n");
 }
 
+// ---- __complete, as the bash completion runs it ----
+
+TEST_F(Run, CompleteDeviceNamesFromTheKernel)
+{
+    Result r = run_tool({"__complete", "2", "dev", "show", ""});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "rxe0\nrxe1\n");
+    EXPECT_EQ(script.calls, std::vector<std::string>{"list"});
+}
+
+TEST_F(Run, CompleteListenerIds)
+{
+    Result r = run_tool({"__complete", "3", "listener", "del", "id", ""});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "1\n2\n4\n");
+}
+
+TEST_F(Run, CompleteTransportIdsByPrefix)
+{
+    Result r = run_tool({"__complete", "3", "-j", "transport", "show", "3"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "3\n");
+}
+
+TEST_F(Run, CompleteWithoutTheModuleIsQuiet)
+{
+    factory_fail = [] { throw Error("the xrpcrdma module is not loaded"); };
+    Result r = run_tool({"__complete", "2", "dev", "set", ""});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "");
+}
+
+TEST_F(Run, CompleteNeedsNoKernelForKeywords)
+{
+    Result r = run_tool({"__complete", "1", "listener", ""});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "show\nadd\ndel\nhelp\n");
+    EXPECT_EQ(clients_made, 0);
+}
+
+TEST_F(Run, CompleteRejectsABadWordIndex)
+{
+    for (std::vector<std::string> args : {std::vector<std::string>{"__complete"},
+                                          {"__complete", "x", "dev"},
+                                          {"__complete", "1x", "dev"},
+                                          {"__complete", "-1", "dev"},
+                                          {"__complete", "3", "dev"}}) {
+        Result r = run_tool(args);
+        EXPECT_EQ(r.code, 2) << args.size();
+        EXPECT_EQ(r.out, "");
+    }
+}
+
 } // namespace
