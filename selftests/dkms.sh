@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DKMS installs the module where modprobe finds it: `dkms install` of the
+# build scripts/dkms-check.sh made for this kernel (a test host compiles
+# too slowly under emulation to build it again), into the guest's real
+# /lib/modules (a tmpfs overlay: nothing reaches the host). Then modprobe
+# loads that copy, and `dkms remove` takes it away again. Its depmod takes
+# a minute or two under emulation. The module
+# given to the test host is loaded again at the end.
+set -u
+source "$(dirname "$0")/lib.sh"
+
+need_env XR_MODULE XR_RDMA_DEV
+need_rdmactl
+command -v dkms >/dev/null || skip_all "dkms is not installed (make deps)"
+
+KVER=$(uname -r)
+VERSION=$(cat "$XR_TOP/VERSION")
+DKMS_DIR=$XR_TOP/build/dkms
+TREES=(--sourcetree "$DKMS_DIR/src" --dkmstree "$DKMS_DIR/tree")
+BUILT=$DKMS_DIR/tree/xrpcrdma/$VERSION/$KVER/x86_64/module
+ls "$BUILT"/xrpcrdma.ko* >/dev/null 2>&1 ||
+	skip_all "no DKMS build for $KVER: run scripts/dkms-check.sh first"
+
+# The file modprobe would load, or nothing.
+module_file() {
+	modinfo -k "$KVER" -n xrpcrdma 2>/dev/null
+}
+
+dkms_install() {
+	if module_loaded; then
+		rmmod xrpcrdma || { fail "rmmod of the test host's module failed"; return 1; }
+	fi
+	dkms install "${TREES[@]}" -m xrpcrdma -v "$VERSION" -k "$KVER" ||
+		{ fail "dkms install failed"; return 1; }
+	dkms status "${TREES[@]}" -m xrpcrdma -v "$VERSION" -k "$KVER" | grep -q ": installed" ||
+		{ fail "dkms status: $(dkms status "${TREES[@]}" -m xrpcrdma)"; return 1; }
+}
+
+modprobe_loads_the_dkms_copy() {
+	local file version
+
+	file=$(module_file)
+	case "$file" in
+	/lib/modules/"$KVER"/updates/dkms/xrpcrdma.ko*) ;;
+	*) fail "modprobe would load '$file', not the DKMS copy"; return 1 ;;
+	esac
+	modprobe xrpcrdma || { fail "modprobe xrpcrdma failed"; return 1; }
+	version=$("$RDMACTL" -j module show |
+		python3 -c "import json,sys; print(json.load(sys.stdin)['version'])") ||
+		{ fail "rdmactl module show failed"; return 1; }
+	[ "$version" = "$VERSION" ] || { fail "version $version, VERSION says $VERSION"; return 1; }
+	"$RDMACTL" dev show "$XR_RDMA_DEV" >/dev/null ||
+		{ fail "the DKMS module does not see $XR_RDMA_DEV"; return 1; }
+}
+
+dkms_remove() {
+	rmmod xrpcrdma || { fail "rmmod of the DKMS module failed"; return 1; }
+	# No second depmod (over a minute under emulation): the file is gone.
+	dkms remove --no-depmod "${TREES[@]}" -m xrpcrdma -v "$VERSION" -k "$KVER" ||
+		{ fail "dkms remove failed"; return 1; }
+	! ls /lib/modules/"$KVER"/updates/dkms/xrpcrdma.ko* >/dev/null 2>&1 ||
+		{ fail "still installed: $(ls /lib/modules/"$KVER"/updates/dkms/)"; return 1; }
+	! dkms status "${TREES[@]}" -m xrpcrdma -k "$KVER" | grep -q installed ||
+		{ fail "dkms still lists it: $(dkms status "${TREES[@]}" -m xrpcrdma)"; return 1; }
+}
+
+reload_test_module() {
+	insmod "$XR_MODULE" || { fail "insmod $XR_MODULE failed"; return 1; }
+}
+
+ktap_header 4
+run_test dkms_install dkms_install
+run_test modprobe_loads_the_dkms_copy modprobe_loads_the_dkms_copy
+run_test dkms_remove dkms_remove
+run_test reload_test_module reload_test_module
+ktap_finish
