@@ -11,6 +11,7 @@
 #   make demo     boot a test host and show the module working with rdmactl
 #   make htmldocs build Documentation/ with Sphinx into build/docs/html
 #   make dkms-check  build the module with dkms.conf for every installed kernel
+#   make bench    measure xrpcrdma against the in-tree rpcrdma and TCP (test host)
 #   make install  the module, rdmactl, rdmactl(8) and its bash completion
 
 TOP := $(CURDIR)
@@ -30,7 +31,7 @@ MODULE_SRCS := Kbuild VERSION $(wildcard module/*.c module/*.h) module/Kbuild \
 	uapi/linux/xrpcrdma.h
 
 .PHONY: all deps module modules-all ctl kernel-src regen check demo install clean
-.PHONY: htmldocs dkms-check
+.PHONY: htmldocs dkms-check bench
 
 all: module ctl
 
@@ -66,6 +67,9 @@ check: deps
 
 demo: deps
 	@scripts/demo.sh
+
+bench: deps
+	@bench/run.sh $(BENCH_KVER)
 
 # Documentation: warnings are errors. conf.py generates the netlink
 # reference from the spec with ynl-gen-rst.py (from kernel-src).

@@ -18,6 +18,7 @@ pkgs=(
 	clang libclang-rt-14-dev
 	build-essential bc kmod cpio xz-utils
 	python3-sphinx dkms groff-base man-db
+	fio python3-matplotlib
 )
 
 missing_pkgs() {

@@ -1,0 +1,217 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bench/guest.sh OUTDIR: the measurements of `make bench`, inside one test
+# host (see bench/run.sh). Every figure of the three NFS transports is
+# taken in this one guest run, so they can be compared:
+#   tcp       nfsd's TCP listener and the in-kernel TCP client
+#   in-tree   the in-tree rpcrdma (server and client)
+#   xrpcrdma  xrpcrdma in drop-in mode (our server and our client)
+# plus the soft-RoCE ceiling (ib_send_bw, ib_send_lat) and RPC NULL round
+# trips from rdmactl ping against both RDMA servers. Results go to
+# OUTDIR/raw.json (one record per measurement and repetition); a step
+# that fails is recorded with its error instead of a figure.
+#
+# Knobs: XR_BENCH_REPS (3), XR_BENCH_SIZE_MB (256), XR_BENCH_RAND_S (5),
+# XR_BENCH_VERS ("3 4.1"), XR_BENCH_PINGS (500).
+set -u
+source "$(dirname "$0")/../selftests/nfs_lib.sh"
+
+OUT=${1:?usage: guest.sh OUTDIR}
+REPS=${XR_BENCH_REPS:-3}
+SIZE_MB=${XR_BENCH_SIZE_MB:-256}
+RAND_S=${XR_BENCH_RAND_S:-5}
+VERS=${XR_BENCH_VERS:-3 4.1}
+PINGS=${XR_BENCH_PINGS:-500}
+MNT=$NFS_RUN/mnt/bench
+RAW=$OUT/raw.jsonl
+BLOCK=/etc/modprobe.d/xr-bench.conf
+# The bench is long: a stuck step ends by its own bound, not the guest's.
+export XR_NFS_IO_TIMEOUT=$((120 + SIZE_MB))
+
+need_env XR_MODULE XR_RDMA_DEV XR_ADDR
+need_rdmactl
+command -v fio >/dev/null || skip_all "fio is not installed (make deps)"
+mkdir -p "$OUT" && : >"$RAW"
+
+# record KIND TRANSPORT VERS REP JSON-OBJECT
+record() {
+	printf '{"kind":"%s","transport":"%s","vers":"%s","rep":%s,"data":%s}\n' \
+		"$1" "$2" "$3" "$4" "$5" >>"$RAW"
+}
+
+record_error() {
+	local msg=${5//\"/\'}
+	record "$1" "$2" "$3" "$4" "{\"error\":\"$msg\"}"
+	echo "# $1 $2 vers=$3 rep=$4: $5"
+}
+
+cleanup() {
+	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
+	nfs_server_stop >/dev/null 2>&1
+	rm -f "$BLOCK"
+	module_loaded || insmod "$XR_MODULE"
+}
+trap cleanup EXIT
+
+# ---- soft-RoCE ceiling ----
+
+# perftest TOOL ARGS...: server and client of one perftest tool on rxe0.
+perftest() {
+	local tool=$1 spid out
+
+	shift
+	timeout 60 "$tool" -d "$XR_RDMA_DEV" "$@" >/dev/null 2>&1 &
+	spid=$!
+	sleep 1
+	out=$(timeout 60 "$tool" -d "$XR_RDMA_DEV" "$@" "$XR_ADDR" 2>&1)
+	wait "$spid"
+	echo "$out"
+}
+
+ceiling() {
+	local rep out bw lat
+
+	for rep in $(seq 1 "$REPS"); do
+		out=$(perftest ib_send_bw -s 1048576 -n 200 -F)
+		bw=$(echo "$out" | awk '$1 == 1048576 {print $4}')
+		if [ -n "$bw" ]; then
+			record send_bw rxe - "$rep" "{\"mb_s\":$bw}"
+		else
+			record_error send_bw rxe - "$rep" "no ib_send_bw result"
+		fi
+		out=$(perftest ib_send_lat -s 2 -n 1000 -F)
+		lat=$(echo "$out" | awk '$1 == 2 {print $5}')
+		if [ -n "$lat" ]; then
+			record send_lat rxe - "$rep" "{\"typical_us\":$lat}"
+		else
+			record_error send_lat rxe - "$rep" "no ib_send_lat result"
+		fi
+	done
+}
+
+# ---- RPC NULL round trips (rdmactl ping, one call in flight) ----
+
+ping_server() {
+	local name=$1 port=$2 rep out
+
+	for rep in $(seq 1 "$REPS"); do
+		if ! out=$(timeout 120 "$RDMACTL" ping -c "$PINGS" -i 0 "$XR_ADDR:$port"); then
+			record_error rpc_null "$name" - "$rep" "rdmactl ping failed"
+			continue
+		fi
+		echo "$out" | awk -v k="$name" -v r="$rep" '
+			/ time=/ { for (i = 1; i <= NF; i++) if ($i ~ /^time=/) {
+				sub("time=", "", $i); v[n++] = $i } }
+			END { printf "{\"kind\":\"rpc_null\",\"transport\":\"%s\",\"vers\":\"-\",", k
+			      printf "\"rep\":%s,\"data\":{\"rtt_us\":[", r
+			      for (i = 0; i < n; i++) printf "%s%s", (i ? "," : ""), v[i]
+			      printf "]}}\n" }' >>"$RAW"
+	done
+}
+
+# ---- NFS with fio ----
+
+# fio_run NAME ARGS...: one fio job on the mount, its JSON on stdout.
+fio_run() {
+	local name=$1
+
+	shift
+	timeout "$XR_NFS_IO_TIMEOUT" fio --name="$name" --directory="$MNT" --direct=1 \
+		--ioengine=psync --output-format=json "$@" 2>/dev/null
+}
+
+# fio_figures JSON: {"read_mib_s":..,"write_mib_s":..,"read_iops":..,"write_iops":..}
+fio_figures() {
+	python3 -c '
+import json, sys
+j = json.load(sys.stdin)["jobs"][0]
+print(json.dumps({"read_mib_s": j["read"]["bw"] / 1024, "write_mib_s": j["write"]["bw"] / 1024,
+                  "read_iops": j["read"]["iops"], "write_iops": j["write"]["iops"]}))'
+}
+
+# nfs_figures TRANSPORT VERS REP: sequential write, then read after a fresh
+# mount (no cache), then 4 KiB random read and write.
+nfs_figures() {
+	local t=$1 v=$2 rep=$3 kind json
+
+	for kind in seq_write seq_read rand_rw; do
+		case $kind in
+		seq_write) json=$(fio_run sw --rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1) ;;
+		seq_read) json=$(fio_run sw --rw=read --bs=1M --size="${SIZE_MB}M") ;;
+		rand_rw) json=$(fio_run rr --rw=randrw --bs=4k --size=32M --time_based \
+			--runtime="$RAND_S" --iodepth=1) ;;
+		esac
+		if [ $? -eq 0 ] && json=$(echo "$json" | fio_figures); then
+			record "$kind" "$t" "$v" "$rep" "$json"
+		else
+			record_error "$kind" "$t" "$v" "$rep" "fio failed"
+		fi
+	done
+}
+
+# mount_for TRANSPORT VERS
+mount_for() {
+	local t=$1 v=$2 src opts
+
+	case "$v" in
+	3) src=$XR_ADDR:$NFS_EXPORT ;;
+	*) src=$XR_ADDR:/ ;;
+	esac
+	case "$t" in
+	tcp) opts=vers=$v,proto=tcp ;;
+	*) opts=vers=$v,proto=rdma,port=20049 ;;
+	esac
+	mkdir -p "$MNT"
+	timeout -k 5 "$NFS_OP_TIMEOUT" mount -t nfs -o "$opts" "$src" "$MNT"
+}
+
+nfs_transport() {
+	local t=$1 v rep
+
+	for v in $VERS; do
+		for rep in $(seq 1 "$REPS"); do
+			if ! mount_for "$t" "$v"; then
+				record_error seq_write "$t" "$v" "$rep" "mount failed"
+				continue
+			fi
+			nfs_figures "$t" "$v" "$rep"
+			rm -f "$MNT"/sw* "$MNT"/rr*
+			nfs_umount "$MNT"
+		done
+	done
+}
+
+# ---- the three set-ups ----
+
+intree_setup() {
+	module_loaded && { rmmod xrpcrdma || return 1; }
+	modprobe rpcrdma && nfs_server_start && nfs_listen rdma 20049
+}
+
+xrpcrdma_setup() {
+	nfs_server_stop || return 1
+	rmmod rpcrdma 2>/dev/null
+	[ -d /sys/module/rpcrdma ] && return 1
+	echo "install rpcrdma /bin/false" >"$BLOCK"
+	insmod "$XR_MODULE" mode=dropin && nfs_server_start && nfs_listen rdma 20049
+}
+
+echo "# ceiling"
+ceiling
+if intree_setup; then
+	echo "# tcp"
+	nfs_transport tcp
+	echo "# in-tree"
+	ping_server in-tree 20049
+	nfs_transport in-tree
+else
+	record_error seq_write in-tree - 0 "in-tree set-up failed"
+fi
+if xrpcrdma_setup; then
+	echo "# xrpcrdma"
+	ping_server xrpcrdma 20049
+	nfs_transport xrpcrdma
+else
+	record_error seq_write xrpcrdma - 0 "xrpcrdma set-up failed"
+fi
+echo "# done: $(wc -l <"$RAW") records"

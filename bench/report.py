@@ -1,0 +1,165 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""report.py RAW.jsonl OUTDIR: medians, ratios, a Markdown table, a JSON
+file and a latency plot from the records of bench/guest.sh.
+
+Every figure is the median of its repetitions; ratios compare xrpcrdma
+with the in-tree rpcrdma (and with TCP, and with the soft-RoCE ceiling)
+measured in the same run. Errors are carried into the table as such."""
+
+import json
+import statistics
+import sys
+from pathlib import Path
+
+TRANSPORTS = ["xrpcrdma", "in-tree", "tcp"]
+NFS_FIGURES = [
+    ("seq_write", "write_mib_s", "sequential write, MiB/s"),
+    ("seq_read", "read_mib_s", "sequential read, MiB/s"),
+    ("rand_rw", "read_iops", "4 KiB random read, IOPS"),
+    ("rand_rw", "write_iops", "4 KiB random write, IOPS"),
+]
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def values(records, kind, transport, vers, key):
+    return [r["data"][key] for r in records
+            if r["kind"] == kind and r["transport"] == transport and r["vers"] == vers
+            and key in r["data"]]
+
+
+def errors(records, kind, transport, vers):
+    return sorted({r["data"]["error"] for r in records
+                   if r["kind"] == kind and r["transport"] == transport
+                   and r["vers"] in (vers, "-") and "error" in r["data"]})
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def percentile(xs, p):
+    xs = sorted(xs)
+    if not xs:
+        return None
+    return xs[min(len(xs) - 1, int(len(xs) * p / 100))]
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def summarize(records):
+    out = {"ceiling": {}, "rpc_null": {}, "nfs": {}}
+    out["ceiling"]["send_bw_mb_s"] = median(values(records, "send_bw", "rxe", "-", "mb_s"))
+    out["ceiling"]["send_lat_us"] = median(values(records, "send_lat", "rxe", "-", "typical_us"))
+    for t in ("xrpcrdma", "in-tree"):
+        reps = [r["data"]["rtt_us"] for r in records
+                if r["kind"] == "rpc_null" and r["transport"] == t and "rtt_us" in r["data"]]
+        fig = {"p50_us": median([percentile(x, 50) for x in reps if x]),
+               "p99_us": median([percentile(x, 99) for x in reps if x]),
+               "ops_s": median([len(x) / (sum(x) / 1e6) for x in reps if x])}
+        fig["errors"] = errors(records, "rpc_null", t, "-")
+        out["rpc_null"][t] = fig
+    x, i = out["rpc_null"]["xrpcrdma"], out["rpc_null"]["in-tree"]
+    out["rpc_null"]["ratio_ops"] = ratio(x["ops_s"], i["ops_s"])
+    out["rpc_null"]["ratio_p99"] = ratio(x["p99_us"], i["p99_us"])
+    versions = sorted({r["vers"] for r in records if r["vers"] not in ("-",)})
+    for v in versions:
+        rows = {}
+        for kind, key, label in NFS_FIGURES:
+            row = {t: median(values(records, kind, t, v, key)) for t in TRANSPORTS}
+            row["errors"] = {t: errors(records, kind, t, v) for t in TRANSPORTS
+                             if errors(records, kind, t, v)}
+            row["xrpcrdma/in-tree"] = ratio(row["xrpcrdma"], row["in-tree"])
+            row["xrpcrdma/tcp"] = ratio(row["xrpcrdma"], row["tcp"])
+            if kind.startswith("seq"):
+                bw = out["ceiling"]["send_bw_mb_s"]
+                mib = row["xrpcrdma"]
+                row["xrpcrdma/ceiling"] = ratio(mib * 1.048576 if mib else None, bw)
+            rows[label] = row
+        out["nfs"]["NFSv" + v] = rows
+    return out
+
+
+def fmt(x, digits=1):
+    if x is None:
+        return "n/a"
+    return f"{x:.{digits}f}"
+
+
+def markdown(s):
+    lines = ["| figure | xrpcrdma | in-tree | tcp | xrpcrdma / in-tree | xrpcrdma / tcp "
+             "| xrpcrdma / ceiling |", "|---|---|---|---|---|---|---|"]
+    for vers, rows in s["nfs"].items():
+        for label, row in rows.items():
+            lines.append(f"| {vers} {label} | {fmt(row['xrpcrdma'])} | {fmt(row['in-tree'])} "
+                         f"| {fmt(row['tcp'])} | {fmt(row['xrpcrdma/in-tree'], 2)} "
+                         f"| {fmt(row['xrpcrdma/tcp'], 2)} "
+                         f"| {fmt(row.get('xrpcrdma/ceiling'), 2)} |")
+    x, i = s["rpc_null"]["xrpcrdma"], s["rpc_null"]["in-tree"]
+    lines.append(f"| RPC NULL (c=1), ops/s | {fmt(x['ops_s'])} | {fmt(i['ops_s'])} | n/a "
+                 f"| {fmt(s['rpc_null']['ratio_ops'], 2)} | n/a | n/a |")
+    lines.append(f"| RPC NULL (c=1), p50 us | {fmt(x['p50_us'])} | {fmt(i['p50_us'])} | n/a "
+                 f"| {fmt(ratio(x['p50_us'], i['p50_us']), 2)} | n/a | n/a |")
+    lines.append(f"| RPC NULL (c=1), p99 us | {fmt(x['p99_us'])} | {fmt(i['p99_us'])} | n/a "
+                 f"| {fmt(s['rpc_null']['ratio_p99'], 2)} | n/a | n/a |")
+    c = s["ceiling"]
+    lines.append("")
+    lines.append(f"Soft-RoCE ceiling: ib_send_bw 1 MiB {fmt(c['send_bw_mb_s'])} MB/s, "
+                 f"ib_send_lat 2 B {fmt(c['send_lat_us'], 2)} us (typical).")
+    errs = []
+    for vers, rows in s["nfs"].items():
+        for label, row in rows.items():
+            for t, e in row["errors"].items():
+                errs.append(f"- {vers} {label}, {t}: {'; '.join(e)}")
+    for t in ("xrpcrdma", "in-tree"):
+        for e in s["rpc_null"][t]["errors"]:
+            errs.append(f"- RPC NULL, {t}: {e}")
+    if errs:
+        lines += ["", "Failed steps (their figures are n/a or medians of fewer runs):"] + errs
+    return "\n".join(lines) + "\n"
+
+
+def plot(records, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for t in ("xrpcrdma", "in-tree"):
+        xs = sorted(v for r in records if r["kind"] == "rpc_null" and r["transport"] == t
+                    for v in r["data"].get("rtt_us", []))
+        if xs:
+            ax.plot(xs, [(k + 1) / len(xs) for k in range(len(xs))], label=t)
+    ax.set_xscale("log")
+    ax.set_xlabel("RPC NULL round trip, us (rdmactl ping, one call in flight)")
+    ax.set_ylabel("fraction of calls")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    return True
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: report.py RAW.jsonl OUTDIR")
+    records = load(sys.argv[1])
+    out = Path(sys.argv[2])
+    s = summarize(records)
+    (out / "results.json").write_text(json.dumps(s, indent=2) + "\n", encoding="utf-8")
+    table = markdown(s)
+    (out / "results.md").write_text(table, encoding="utf-8")
+    plot(records, out / "latency.png")
+    sys.stdout.write(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bench/run.sh [KVER]: `make bench`. Builds the module and rdmactl, boots
+# one test host (the newest installed kernel, or KVER), runs bench/guest.sh
+# in it, and turns its records into build/bench/KVER/{results.md,
+# results.json,latency.png} with bench/report.py. Prints the table.
+# XR_BENCH_* knobs (see guest.sh) pass through to the guest.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+kver=${1:-$(for d in /lib/modules/*/build; do
+	[ -f "$d/Makefile" ] && basename "$(dirname "$d")"; done | sort -V | tail -n 1)}
+[ -n "$kver" ] || { echo "bench: no kernel headers installed (make deps)" >&2; exit 1; }
+
+make --no-print-directory module KVER="$kver" KDIR="/lib/modules/$kver/build" >/dev/null
+make --no-print-directory ctl >/dev/null
+command -v fio >/dev/null || { echo "bench: fio is missing (make deps)" >&2; exit 1; }
+
+out=$top/build/bench/$kver
+ko=$top/build/kmod/$kver/module/xrpcrdma.ko
+rm -rf "$out"
+mkdir -p "$out"
+knobs=()
+for v in XR_BENCH_REPS XR_BENCH_SIZE_MB XR_BENCH_RAND_S XR_BENCH_VERS XR_BENCH_PINGS; do
+	[ -n "${!v:-}" ] && knobs+=("$v=${!v}")
+done
+
+start=$(date +%s)
+selftests/testhost/run.sh --kernel "$kver" --module "$ko" --share "$out" \
+	--timeout "${XR_BENCH_TIMEOUT:-1500}" --log "$out/console.log" -- \
+	env XR_MODULE="$ko" "${knobs[@]}" bench/guest.sh "$out"
+echo "bench: kernel $kver, $(($(date +%s) - start)) s in the test host"
+bench/report.py "$out/raw.jsonl" "$out"
+echo "bench: results in ${out#"$top"/}/ (results.md, results.json, latency.png)"
