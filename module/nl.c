@@ -449,6 +449,124 @@ static int xr_nl_fill_transport(struct sk_buff *msg, struct xr_svc_xprt *sx,
 	return xr_nl_fill_connection(msg, sx);
 }
 
+/* Every client counter, named by stats.c, as transport stat nests. */
+static int xr_nl_put_client_stats(struct sk_buff *msg, struct xr_xprt *rx)
+{
+	enum xr_xprt_stat stat;
+	struct nlattr *nest;
+	const char *name;
+	unsigned int pos;
+
+	for (pos = 0; pos < XR_XPRT_STAT_COUNT; pos++) {
+		name = xr_xprt_stat_at(pos, &stat);
+		nest = nla_nest_start(msg, XRPCRDMA_A_TRANSPORT_STAT);
+		if (!nest)
+			return -EMSGSIZE;
+		if (nla_put_string(msg, XRPCRDMA_A_STAT_NAME, name) ||
+		    nla_put_u64_64bit(msg, XRPCRDMA_A_STAT_VALUE,
+				      atomic64_read(&rx->rx_stats[stat]),
+				      XRPCRDMA_A_STAT_PAD)) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+/*
+ * What every client transport has: number, role, state, class and the
+ * server it connects to; with @c, its connection's local end.
+ */
+static int xr_nl_fill_client_base(struct sk_buff *msg, struct xr_xprt *rx,
+				  struct xr_xconn *c, u32 state)
+{
+	struct rpc_xprt *xprt = &rx->rx_xprt;
+
+	if (nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_ID, rx->rx_id) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_ROLE,
+			XRPCRDMA_TRANSPORT_ROLE_CLIENT) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_STATE, state) ||
+	    nla_put_string(msg, XRPCRDMA_A_TRANSPORT_CLASS,
+			   xprt->xprt_class->name) ||
+	    (c && xr_nl_put_sockaddr(msg, &c->xc_local,
+				     XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4,
+				     XRPCRDMA_A_TRANSPORT_LOCAL_ADDR6,
+				     XRPCRDMA_A_TRANSPORT_LOCAL_PORT)) ||
+	    xr_nl_put_sockaddr(msg, &xprt->addr,
+			       XRPCRDMA_A_TRANSPORT_PEER_ADDR4,
+			       XRPCRDMA_A_TRANSPORT_PEER_ADDR6,
+			       XRPCRDMA_A_TRANSPORT_PEER_PORT))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* What a client connection settled on with its server. */
+static int xr_nl_put_client_negotiated(struct sk_buff *msg, struct xr_xprt *rx,
+				       struct xr_xconn *c)
+{
+	u32 credits = READ_ONCE(rx->rx_xprt.cwnd) >> RPC_CWNDSHIFT;
+
+	if (nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_CREDITS, credits) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_INLINE_SEND,
+			c->xc_inline_send) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_INLINE_RECV,
+			c->xc_inline_recv) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND,
+			c->xc_ep.ep_peer.cp_send_size) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV,
+			c->xc_ep.ep_peer.cp_recv_size))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * A client transport as transport-get shows it. Its connection stays
+ * published (and its queues in place) while rx_mutex is held. Caller
+ * holds xr_svc_lock(), which keeps @rx in memory.
+ */
+static int xr_nl_fill_client(struct sk_buff *msg, struct xr_xprt *rx)
+{
+	struct xr_xconn *c;
+	int err;
+
+	mutex_lock(&rx->rx_mutex);
+	c = rx->rx_conn;
+	err = xr_nl_fill_client_base(msg, rx, c, xr_xprt_state(rx));
+	if (!err && c)
+		err = xr_nl_put_client_negotiated(msg, rx, c);
+	if (!err && c &&
+	    (nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_SQ_DEPTH,
+			 c->xc_ep.ep_sq_depth) ||
+	     nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_SQ_FREE,
+			 xr_sendq_slots_free(&c->xc_sq)) ||
+	     nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_RQ_DEPTH,
+			 c->xc_ep.ep_rq_depth) ||
+	     nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED,
+			 atomic_read(&c->xc_sq.sq_allocated)) ||
+	     nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_SENDCTX_FREE,
+			 xr_sendq_free_count(&c->xc_sq)) ||
+	     nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
+			 atomic_read(&c->xc_rq.rq_allocated))))
+		err = -EMSGSIZE;
+	mutex_unlock(&rx->rx_mutex);
+	return err ?: xr_nl_put_client_stats(msg, rx);
+}
+
+/* One transport of either role, as the registry lists it. */
+struct xr_nl_any_xprt {
+	struct xr_svc_xprt	*ax_sx;
+	struct xr_xprt		*ax_rx;
+};
+
+/* transport-get of either role. Caller holds xr_svc_lock(). */
+static int xr_nl_fill_any(struct sk_buff *msg, struct xr_nl_any_xprt *ax)
+{
+	if (ax->ax_rx)
+		return xr_nl_fill_client(msg, ax->ax_rx);
+	return xr_nl_fill_transport(msg, ax->ax_sx, false);
+}
+
 /*
  * Look up the transport named by the request's id attribute (present, and
  * checked by the policy), or with @listener, the listener. Caller holds
@@ -461,12 +579,12 @@ static struct xr_svc_xprt *xr_nl_find_transport(struct genl_info *info,
 	struct xr_svc_xprt *sx;
 
 	sx = xr_svc_find(nla_get_u32(attr));
-	if (!sx) {
+	if (!sx && !xr_svc_find_client(nla_get_u32(attr))) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "no transport with that id");
 		return ERR_PTR(-ENOENT);
 	}
-	if (listener && !xr_svc_is_listener(sx)) {
+	if (listener && (!sx || !xr_svc_is_listener(sx))) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "that transport is not a listener");
 		return ERR_PTR(-EINVAL);
@@ -478,13 +596,21 @@ static struct xr_svc_xprt *xr_nl_find_transport(struct genl_info *info,
 static int xr_nl_fill_transport_reply(struct sk_buff *msg,
 				      struct genl_info *info, void *arg)
 {
+	u32 id = nla_get_u32(info->attrs[XRPCRDMA_A_TRANSPORT_ID]);
 	bool listener = *(bool *)arg;
 	struct xr_svc_xprt *sx;
+	struct xr_xprt *rx;
 	int err;
 
 	xr_svc_lock();
 	sx = xr_nl_find_transport(info, listener);
-	err = IS_ERR(sx) ? PTR_ERR(sx) : xr_nl_fill_transport(msg, sx, listener);
+	rx = sx ? NULL : xr_svc_find_client(id);
+	if (rx)
+		err = xr_nl_fill_client(msg, rx);
+	else if (IS_ERR(sx))
+		err = PTR_ERR(sx);
+	else
+		err = xr_nl_fill_transport(msg, sx, listener);
 	xr_svc_unlock();
 	return err;
 }
@@ -507,13 +633,14 @@ static int xr_nl_transport_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb, u8 cmd,
 				  bool listener)
 {
-	struct xr_svc_xprt *sx;
+	struct xr_nl_any_xprt ax;
 	int err = 0;
 	void *hdr;
+	u32 id;
 
 	xr_svc_lock();
-	for (sx = xr_svc_next(cb->args[0]); sx; sx = xr_svc_next(cb->args[0])) {
-		if (listener && !xr_svc_is_listener(sx))
+	while ((id = xr_svc_next_any(cb->args[0], &ax.ax_sx, &ax.ax_rx))) {
+		if (listener && (!ax.ax_sx || !xr_svc_is_listener(ax.ax_sx)))
 			goto next;
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &xrpcrdma_nl_family,
@@ -522,14 +649,15 @@ static int xr_nl_transport_dumpit(struct sk_buff *skb,
 			err = -EMSGSIZE;
 			break;
 		}
-		err = xr_nl_fill_transport(skb, sx, listener);
+		err = listener ? xr_nl_fill_transport(skb, ax.ax_sx, true) :
+				 xr_nl_fill_any(skb, &ax);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
 		genlmsg_end(skb, hdr);
 next:
-		cb->args[0] = (unsigned long)sx->sx_id + 1;
+		cb->args[0] = (unsigned long)id + 1;
 	}
 	xr_svc_unlock();
 
@@ -806,6 +934,57 @@ void xr_nl_notify_connection(struct xr_svc_xprt *sx, bool up)
 {
 	xr_nl_xprt_event(sx, up ? XRPCRDMA_CMD_TRANSPORT_CONNECT_NTF :
 			 XRPCRDMA_CMD_TRANSPORT_DISCONNECT_NTF);
+}
+
+/* One client connection event. */
+struct xr_nl_client_event {
+	struct xr_xprt		*ce_rx;
+	struct xr_xconn		*ce_conn;
+	bool			ce_up;
+};
+
+static int xr_nl_fill_client_event(struct sk_buff *msg, void *arg)
+{
+	struct xr_nl_client_event *ev = arg;
+	struct xr_xconn *c = ev->ce_conn;
+	u32 state = ev->ce_up ? XRPCRDMA_TRANSPORT_STATE_CONNECTED :
+				XRPCRDMA_TRANSPORT_STATE_CLOSING;
+
+	if (xr_nl_fill_client_base(msg, ev->ce_rx, c, state))
+		return -EMSGSIZE;
+	if (ev->ce_up)
+		return xr_nl_put_client_negotiated(msg, ev->ce_rx, c);
+	if (nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_REASON,
+			xr_ep_close_reason(&c->xc_ep)))
+		return -EMSGSIZE;
+	return xr_nl_put_client_stats(msg, ev->ce_rx);
+}
+
+/**
+ * xr_nl_notify_client - announce a client connection up or gone
+ * @rx: the client transport, numbered
+ * @c: its connection, which was published; the caller holds a reference
+ * @up: true once it is established and published, false once it was
+ *	closed and drained (the event then says why, from
+ *	xr_ep_close_reason(), and carries the transport's counters)
+ *
+ * Process context: sleeps.
+ */
+void xr_nl_notify_client(struct xr_xprt *rx, struct xr_xconn *c, bool up)
+{
+	struct xr_nl_client_event ev = {
+		.ce_rx = rx,
+		.ce_conn = c,
+		.ce_up = up,
+	};
+	struct net *net = rx->rx_xprt.xprt_net;
+
+	might_sleep();
+	if (!rx->rx_id || !xr_nl_listening(net))
+		return;
+	xr_nl_event(net, up ? XRPCRDMA_CMD_TRANSPORT_CONNECT_NTF :
+		    XRPCRDMA_CMD_TRANSPORT_DISCONNECT_NTF,
+		    xr_nl_fill_client_event, &ev, GFP_KERNEL);
 }
 
 /*

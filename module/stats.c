@@ -4,7 +4,8 @@
  * everywhere from this definition: live-object counts, which make the
  * module its own leak checker (the test kernels have no kmemleak), and the
  * names of the server's per-connection counters with the module-wide
- * totals of the connections already gone.
+ * totals of the connections already gone, and the names of the client
+ * transport's counters.
  *
  * Per-connection counters are atomic64_t in the connection (struct
  * xr_svc_stats): one atomic add per event, on a cache line the connection
@@ -169,4 +170,48 @@ void xr_svc_stats_retired(u64 *sum)
 
 	for (stat = 0; stat < XR_SVC_STAT_COUNT; stat++)
 		sum[stat] += atomic64_read(&xr_svc_stats_gone[stat]);
+}
+
+/* The client transport's counters, in the order they are listed. */
+static const struct {
+	enum xr_xprt_stat	stat;
+	const char		*name;
+} xr_xprt_stat_defs[] = {
+	{ XR_XPRT_STAT_RPCS_SENT,		"rpcs-sent" },
+	{ XR_XPRT_STAT_INLINE_CALLS,		"inline-calls" },
+	{ XR_XPRT_STAT_READ_CHUNK_CALLS,	"read-chunk-calls" },
+	{ XR_XPRT_STAT_WRITE_CHUNK_CALLS,	"write-chunk-calls" },
+	{ XR_XPRT_STAT_REPLY_CHUNK_CALLS,	"reply-chunk-calls" },
+	{ XR_XPRT_STAT_NOMSG_CALLS,		"nomsg-calls" },
+	{ XR_XPRT_STAT_REGISTRATIONS,		"registrations" },
+	{ XR_XPRT_STAT_LOCAL_INVS,		"local-invs" },
+	{ XR_XPRT_STAT_RECONNECTS,		"reconnects" },
+	{ XR_XPRT_STAT_TIMEOUTS,		"timeouts" },
+	{ XR_XPRT_STAT_ENOBUFS,			"enobufs" },
+	{ XR_XPRT_STAT_BAD_REPLIES,		"bad-replies" },
+	{ XR_XPRT_STAT_READ_SEGS,		"read-segs" },
+	{ XR_XPRT_STAT_WRITE_SEGS,		"write-segs" },
+	{ XR_XPRT_STAT_REPLY_SEGS,		"reply-segs" },
+	{ XR_XPRT_STAT_RDMA_REQ_BYTES,		"rdma-req-bytes" },
+	{ XR_XPRT_STAT_RDMA_REPLY_BYTES,	"rdma-reply-bytes" },
+	{ XR_XPRT_STAT_PULLUP_BYTES,		"pullup-bytes" },
+	{ XR_XPRT_STAT_FIXUP_BYTES,		"fixup-bytes" },
+	{ XR_XPRT_STAT_FAILED_MARSHAL,		"failed-marshal" },
+	{ XR_XPRT_STAT_MRS_ALLOCATED,		"mrs-allocated" },
+	{ XR_XPRT_STAT_EMPTY_SENDCTX,		"empty-sendctx" },
+};
+
+static_assert(ARRAY_SIZE(xr_xprt_stat_defs) == XR_XPRT_STAT_COUNT);
+
+/**
+ * xr_xprt_stat_at - the client counter listed at position @pos
+ * @pos: 0 to %XR_XPRT_STAT_COUNT - 1
+ * @stat: set to the counter
+ *
+ * Return: its stable name, as shown through netlink (a static string).
+ */
+const char *xr_xprt_stat_at(unsigned int pos, enum xr_xprt_stat *stat)
+{
+	*stat = xr_xprt_stat_defs[pos].stat;
+	return xr_xprt_stat_defs[pos].name;
 }

@@ -19,6 +19,10 @@
  * made, and leaves it before anything of it is freed: under the mutex its
  * memory is there, though svc may already have dropped its last reference.
  * A mutex, not a spinlock, because a dump fills messages while holding it.
+ * Client transports (xprt_transport.c) are numbered from the same
+ * registry, so a number names one transport of either role; their
+ * entries carry the tag XR_SVC_REG_CLIENT, and the functions here that
+ * return server transports skip them.
  */
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -55,6 +59,8 @@ static struct workqueue_struct *xr_svc_wq;
 static DEFINE_MUTEX(xr_svc_registry_lock);
 static DEFINE_XARRAY_ALLOC1(xr_svc_registry);
 static u32 xr_svc_next_id;
+/* xa_tag_pointer() tag of a client transport's registry entry */
+#define XR_SVC_REG_CLIENT	1
 static const struct xr_ep_ops xr_svc_listener_ep_ops;
 static const struct xr_ep_ops xr_svc_conn_ep_ops;
 
@@ -146,8 +152,98 @@ void xr_svc_unlock(void)
  */
 struct xr_svc_xprt *xr_svc_find(u32 id)
 {
+	void *entry;
+
 	lockdep_assert_held(&xr_svc_registry_lock);
-	return id ? xa_load(&xr_svc_registry, id) : NULL;
+	entry = id ? xa_load(&xr_svc_registry, id) : NULL;
+	if (!entry || xa_pointer_tag(entry) == XR_SVC_REG_CLIENT)
+		return NULL;
+	return entry;
+}
+
+/**
+ * xr_svc_find_client - the client transport numbered @id
+ * @id: its number
+ *
+ * Caller holds xr_svc_lock().
+ *
+ * Return: the transport, or NULL when no client transport has that number.
+ */
+struct xr_xprt *xr_svc_find_client(u32 id)
+{
+	void *entry;
+
+	lockdep_assert_held(&xr_svc_registry_lock);
+	entry = id ? xa_load(&xr_svc_registry, id) : NULL;
+	if (!entry || xa_pointer_tag(entry) != XR_SVC_REG_CLIENT)
+		return NULL;
+	return xa_untag_pointer(entry);
+}
+
+/**
+ * xr_svc_next_any - the transport of either role with the lowest number
+ *	at or above @id
+ * @id: where to start
+ * @sx: set to the server transport found, or NULL
+ * @rx: set to the client transport found, or NULL
+ *
+ * Caller holds xr_svc_lock(); see xr_svc_next() for the walk.
+ *
+ * Return: the number of the transport found, or 0 when there is none.
+ */
+u32 xr_svc_next_any(unsigned long id, struct xr_svc_xprt **sx,
+		    struct xr_xprt **rx)
+{
+	unsigned long index = id;
+	void *entry;
+
+	lockdep_assert_held(&xr_svc_registry_lock);
+	*sx = NULL;
+	*rx = NULL;
+	entry = xa_find(&xr_svc_registry, &index, U32_MAX, XA_PRESENT);
+	if (!entry)
+		return 0;
+	if (xa_pointer_tag(entry) == XR_SVC_REG_CLIENT)
+		*rx = xa_untag_pointer(entry);
+	else
+		*sx = entry;
+	return index;
+}
+
+/**
+ * xr_svc_register_client - give a client transport its number
+ * @rx: the transport, fully set up
+ *
+ * Return: the number (never 0), or a negative errno from the registry.
+ */
+int xr_svc_register_client(struct xr_xprt *rx)
+{
+	u32 id;
+	int err;
+
+	mutex_lock(&xr_svc_registry_lock);
+	err = xa_alloc_cyclic(&xr_svc_registry, &id,
+			      xa_tag_pointer(rx, XR_SVC_REG_CLIENT),
+			      XA_LIMIT(1, U32_MAX), &xr_svc_next_id,
+			      GFP_KERNEL);
+	mutex_unlock(&xr_svc_registry_lock);
+	return err < 0 ? err : id;
+}
+
+/**
+ * xr_svc_unregister_client - take a client transport's number away
+ * @id: its number; 0 does nothing
+ *
+ * After this returns no registry walker sees the transport any more, so
+ * its memory may go.
+ */
+void xr_svc_unregister_client(u32 id)
+{
+	if (!id)
+		return;
+	mutex_lock(&xr_svc_registry_lock);
+	xa_erase(&xr_svc_registry, id);
+	mutex_unlock(&xr_svc_registry_lock);
 }
 
 /**
@@ -162,10 +258,12 @@ struct xr_svc_xprt *xr_svc_find(u32 id)
  */
 struct xr_svc_xprt *xr_svc_next(unsigned long id)
 {
-	unsigned long index = id;
+	struct xr_svc_xprt *sx;
+	struct xr_xprt *rx;
 
-	lockdep_assert_held(&xr_svc_registry_lock);
-	return xa_find(&xr_svc_registry, &index, U32_MAX, XA_PRESENT);
+	while ((id = xr_svc_next_any(id, &sx, &rx)) && !sx)
+		id++;
+	return sx;
 }
 
 /**
@@ -232,7 +330,8 @@ void xr_svc_totals(u64 *sum)
 	mutex_lock(&xr_svc_registry_lock);
 	xr_svc_stats_retired(sum);
 	xa_for_each(&xr_svc_registry, index, sx)
-		xr_svc_stats_sum(&sx->sx_stats, sum);
+		if (xa_pointer_tag(sx) != XR_SVC_REG_CLIENT)
+			xr_svc_stats_sum(&sx->sx_stats, sum);
 	mutex_unlock(&xr_svc_registry_lock);
 }
 

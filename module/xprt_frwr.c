@@ -33,6 +33,8 @@ static void xr_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
 		pr_err_ratelimited(XR_MODNAME ": registration: %s (%d)\n",
 				   ib_wc_status_msg(wc->status), wc->status);
+		xr_ep_set_close_reason(&mr->mr_conn->xc_ep,
+				       XRPCRDMA_CLOSE_REASON_SEND_ERROR);
 		xr_xconn_fail(mr->mr_conn);
 	}
 }
@@ -44,6 +46,8 @@ static void xr_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
 		pr_err_ratelimited(XR_MODNAME ": invalidation: %s (%d)\n",
 				   ib_wc_status_msg(wc->status), wc->status);
+		xr_ep_set_close_reason(&mr->mr_conn->xc_ep,
+				       XRPCRDMA_CLOSE_REASON_SEND_ERROR);
 		xr_xconn_fail(mr->mr_conn);
 	}
 }

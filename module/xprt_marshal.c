@@ -309,7 +309,25 @@ static int xr_marshal_post(struct xr_xprt *rx, struct xr_xconn *c,
 		return -ENOTCONN;
 	}
 	xr_xprt_count(rx, XR_XPRT_STAT_PULLUP_BYTES, len - hlen);
+	xr_xprt_count(rx, XR_XPRT_STAT_REGISTRATIONS, nregs);
 	return 0;
+}
+
+/* A call was posted: count it by how its argument and reply travel. */
+static void xr_marshal_count_sent(struct xr_xprt *rx, struct xr_req *req,
+				  struct rpc_rqst *rqst, enum xr_call_kind call)
+{
+	xr_xprt_count(rx, XR_XPRT_STAT_RPCS_SENT, 1);
+	if (call == XR_CALL_READ_LIST)
+		xr_xprt_count(rx, XR_XPRT_STAT_READ_CHUNK_CALLS, 1);
+	if (req->rr_reply_kind == XR_REPLY_WRITE)
+		xr_xprt_count(rx, XR_XPRT_STAT_WRITE_CHUNK_CALLS, 1);
+	else if (req->rr_reply_kind == XR_REPLY_CHUNK)
+		xr_xprt_count(rx, XR_XPRT_STAT_REPLY_CHUNK_CALLS, 1);
+	if (call != XR_CALL_INLINE)
+		xr_xprt_count(rx, XR_XPRT_STAT_RDMA_REQ_BYTES,
+			      call == XR_CALL_NOMSG ? rqst->rq_snd_buf.len :
+			      rqst->rq_snd_buf.page_len);
 }
 
 /**
@@ -359,10 +377,8 @@ int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 	} else if (call == XR_CALL_INLINE) {
 		xr_xprt_count(rx, XR_XPRT_STAT_INLINE_CALLS, 1);
 	}
-	if (!err && call != XR_CALL_INLINE)
-		xr_xprt_count(rx, XR_XPRT_STAT_RDMA_REQ_BYTES,
-			      call == XR_CALL_NOMSG ? rqst->rq_snd_buf.len :
-			      rqst->rq_snd_buf.page_len);
+	if (!err)
+		xr_marshal_count_sent(rx, req, rqst, call);
 	mutex_unlock(&req->rr_mutex);
 	return err;
 }

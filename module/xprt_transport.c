@@ -20,6 +20,12 @@
  *
  * Credits: the congestion window is the server's last credit grant, so
  * never more calls are in flight than it granted.
+ *
+ * Netlink: a transport is numbered in the server's registry from setup
+ * to destroy (it leaves the registry before its memory goes, so a dump
+ * holding the registry sees it whole); rx_mutex keeps its connection
+ * from being unpublished while a dump reads it. Each connection that was
+ * published is announced when it comes up and once it is closed.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -226,6 +232,8 @@ static struct xr_xconn *xr_xconn_alloc(struct xr_xprt *rx)
 	init_completion(&c->xc_drained);
 	INIT_WORK(&c->xc_reply_work, xr_xconn_reply_work);
 	INIT_WORK(&c->xc_free_work, xr_xconn_free_work);
+	/* Completion error events name the transport. */
+	c->xc_ep.ep_owner_id = rx->rx_id;
 	xr_obj_get(XR_OBJ_XCONN);
 	return c;
 }
@@ -308,6 +316,8 @@ static int xr_xconn_open(struct xr_xprt *rx, struct xr_xconn **conn)
 	/* Calls go out no larger than the server receives. */
 	c->xc_inline_send = min_t(u32, XR_XPRT_INLINE_SIZE,
 				  c->xc_ep.ep_peer.cp_recv_size);
+	memcpy(&c->xc_local, &c->xc_ep.ep_id->route.addr.src_addr,
+	       sizeof(c->xc_local));
 	c->xc_sq.sq_buf_size = c->xc_inline_send;
 	*conn = c;
 	return 0;
@@ -326,6 +336,8 @@ static void xr_xprt_publish(struct xr_xprt *rx, struct xr_xconn *c)
 	mutex_lock(&rx->rx_mutex);
 	rx->rx_conn = c;
 	set_bit(XR_XC_PUBLISHED, &c->xc_flags);
+	/* A timeout of an earlier connection is not this one's reason. */
+	atomic_set(&rx->rx_timed_out, 0);
 	mutex_unlock(&rx->rx_mutex);
 
 	spin_lock(&xprt->transport_lock);
@@ -355,11 +367,16 @@ static void xr_xprt_connect_worker(struct work_struct *work)
 	int err;
 
 	err = xr_xconn_open(rx, &c);
-	if (!err)
+	if (!err) {
+		/* The close may unpublish and release it at once. */
+		kref_get(&c->xc_ref);
 		xr_xprt_publish(rx, c);
-	else
+		xr_nl_notify_client(rx, c, true);
+		xr_xconn_put(c);
+	} else {
 		pr_debug(XR_MODNAME ": connect to %s: %d\n",
 			 xprt->address_strings[RPC_DISPLAY_ADDR], err);
+	}
 	xprt_clear_connecting(xprt);
 	xprt_wake_pending_tasks(xprt, err);
 }
@@ -393,10 +410,44 @@ static void xr_xprt_close(struct rpc_xprt *xprt)
 		clear_bit(XR_XC_PUBLISHED, &c->xc_flags);
 	mutex_unlock(&rx->rx_mutex);
 	if (c) {
+		/* Unless something else broke it first. */
+		if (atomic_xchg(&rx->rx_timed_out, 0))
+			xr_ep_set_close_reason(&c->xc_ep,
+					       XRPCRDMA_CLOSE_REASON_TIMEOUT);
+		xr_ep_set_close_reason(&c->xc_ep, XRPCRDMA_CLOSE_REASON_LOCAL);
 		xr_xconn_shutdown(c);
+		/* Drained: every work request completed. */
+		xr_nl_notify_client(rx, c, false);
 		xr_xconn_put(c);
 	}
 	xprt_disconnect_done(xprt);
+}
+
+/**
+ * xr_xprt_state - what a client transport is doing
+ * @rx: the transport; the caller holds its rx_mutex
+ *
+ * Return: connected while its connection is published and up; closing
+ * once that connection broke or the RPC layer is closing it; connecting
+ * while a connect is under way or waits for its back-off; else
+ * disconnected.
+ */
+enum xrpcrdma_transport_state xr_xprt_state(struct xr_xprt *rx)
+{
+	struct rpc_xprt *xprt = &rx->rx_xprt;
+	struct xr_xconn *c = rx->rx_conn;
+
+	lockdep_assert_held(&rx->rx_mutex);
+	if (c && test_bit(XR_XC_DOWN, &c->xc_flags))
+		return XRPCRDMA_TRANSPORT_STATE_CLOSING;
+	if (c && xprt_connected(xprt))
+		return XRPCRDMA_TRANSPORT_STATE_CONNECTED;
+	if (test_bit(XPRT_CLOSE_WAIT, &xprt->state) ||
+	    test_bit(XPRT_CLOSING, &xprt->state))
+		return XRPCRDMA_TRANSPORT_STATE_CLOSING;
+	if (xprt_connecting(xprt) || delayed_work_pending(&rx->rx_connect_work))
+		return XRPCRDMA_TRANSPORT_STATE_CONNECTING;
+	return XRPCRDMA_TRANSPORT_STATE_DISCONNECTED;
 }
 
 static void xr_xprt_set_port(struct rpc_xprt *xprt, unsigned short port)
@@ -416,9 +467,12 @@ static void xr_xprt_set_port(struct rpc_xprt *xprt, unsigned short port)
 /* An RPC timed out on a live connection: the path may be dead. */
 static void xr_xprt_timer(struct rpc_xprt *xprt, struct rpc_task *task)
 {
+	struct xr_xprt *rx = xr_xprt_of(xprt);
+
 	if (!xprt_connected(xprt))
 		return;
-	xr_xprt_count(xr_xprt_of(xprt), XR_XPRT_STAT_TIMEOUTS, 1);
+	xr_xprt_count(rx, XR_XPRT_STAT_TIMEOUTS, 1);
+	atomic_set(&rx->rx_timed_out, 1);
 	xprt_force_disconnect(xprt);
 }
 
@@ -559,6 +613,8 @@ static void xr_xprt_destroy(struct rpc_xprt *xprt)
 {
 	struct xr_xprt *rx = xr_xprt_of(xprt);
 
+	/* No registry walker sees it any more. */
+	xr_svc_unregister_client(rx->rx_id);
 	cancel_delayed_work_sync(&rx->rx_connect_work);
 	xr_xprt_close(xprt);
 	xr_xprt_free_addresses(xprt);
@@ -592,6 +648,7 @@ static struct rpc_xprt *xr_xprt_setup(struct xprt_create *args)
 	struct sockaddr *sap = args->dstaddr;
 	struct rpc_xprt *xprt;
 	struct xr_xprt *rx;
+	int id;
 
 	if (args->addrlen > sizeof(xprt->addr))
 		return ERR_PTR(-EBADF);
@@ -633,6 +690,12 @@ static struct rpc_xprt *xr_xprt_setup(struct xprt_create *args)
 		xr_xprt_destroy(xprt);
 		return ERR_PTR(-ENOMEM);
 	}
+	id = xr_svc_register_client(rx);
+	if (id < 0) {
+		xr_xprt_destroy(xprt);
+		return ERR_PTR(id);
+	}
+	rx->rx_id = id;
 	return xprt;
 }
 

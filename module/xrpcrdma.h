@@ -498,6 +498,11 @@ void xr_svc_lock(void);
 void xr_svc_unlock(void);
 struct xr_svc_xprt *xr_svc_find(u32 id);
 struct xr_svc_xprt *xr_svc_next(unsigned long id);
+struct xr_xprt *xr_svc_find_client(u32 id);
+u32 xr_svc_next_any(unsigned long id, struct xr_svc_xprt **sx,
+		    struct xr_xprt **rx);
+int xr_svc_register_client(struct xr_xprt *rx);
+void xr_svc_unregister_client(u32 id);
 bool xr_svc_is_listener(struct xr_svc_xprt *sx);
 enum xrpcrdma_transport_state xr_svc_state(struct xr_svc_xprt *sx);
 void xr_svc_listener_close(struct xr_svc_xprt *sx);
@@ -551,7 +556,15 @@ struct xr_xconn;
  * @XR_XPRT_STAT_TIMEOUTS: RPC timeouts that forced a disconnect
  * @XR_XPRT_STAT_RECONNECTS: connections made after the first
  * @XR_XPRT_STAT_ENOBUFS: send_request returns of -ENOBUFS
+ * @XR_XPRT_STAT_RPCS_SENT: calls posted
+ * @XR_XPRT_STAT_READ_CHUNK_CALLS: calls posted with a Read list
+ * @XR_XPRT_STAT_WRITE_CHUNK_CALLS: calls posted offering a Write chunk
+ * @XR_XPRT_STAT_REPLY_CHUNK_CALLS: calls posted offering a Reply chunk
+ * @XR_XPRT_STAT_REGISTRATIONS: FastReg work requests posted
  * @XR_XPRT_STAT_COUNT: number of counters
+ *
+ * The names shown through netlink are in stats.c. Add new counters at
+ * the end: print_stats (mountstats) reads them by name here.
  */
 enum xr_xprt_stat {
 	XR_XPRT_STAT_READ_SEGS,
@@ -571,8 +584,15 @@ enum xr_xprt_stat {
 	XR_XPRT_STAT_TIMEOUTS,
 	XR_XPRT_STAT_RECONNECTS,
 	XR_XPRT_STAT_ENOBUFS,
+	XR_XPRT_STAT_RPCS_SENT,
+	XR_XPRT_STAT_READ_CHUNK_CALLS,
+	XR_XPRT_STAT_WRITE_CHUNK_CALLS,
+	XR_XPRT_STAT_REPLY_CHUNK_CALLS,
+	XR_XPRT_STAT_REGISTRATIONS,
 	XR_XPRT_STAT_COUNT
 };
+
+const char *xr_xprt_stat_at(unsigned int pos, enum xr_xprt_stat *stat);
 
 /* Most memory regions one request registers (call and reply chunks). */
 #define XR_REQ_MAX_MRS		8
@@ -638,6 +658,8 @@ enum {
  * @xc_inline_send: largest call sent inline (the server's receive size)
  * @xc_inline_recv: largest reply received inline (our buffers)
  * @xc_remote_inv: the server may invalidate our memory regions
+ * @xc_local: our address, kept when the connection is established (the
+ *	connection manager ID goes before the connection's last event)
  */
 struct xr_xconn {
 	struct xr_ep		xc_ep;
@@ -658,6 +680,7 @@ struct xr_xconn {
 	u32			xc_inline_send;
 	u32			xc_inline_recv;
 	bool			xc_remote_inv;
+	struct sockaddr_storage	xc_local;
 };
 
 /* How a request's reply comes back. */
@@ -702,6 +725,8 @@ struct xr_req {
  * @rx_hdr: transport header being encoded (send_request holds the
  *	transport's write lock)
  * @rx_stats: one per &enum xr_xprt_stat
+ * @rx_id: the transport's number in the registry (0: not registered)
+ * @rx_timed_out: an RPC timeout forced the coming disconnect
  */
 struct xr_xprt {
 	struct rpc_xprt		rx_xprt;
@@ -712,6 +737,8 @@ struct xr_xprt {
 	u32			rx_max_reqs;
 	struct xr_hdr		rx_hdr;
 	atomic64_t		rx_stats[XR_XPRT_STAT_COUNT];
+	u32			rx_id;
+	atomic_t		rx_timed_out;
 };
 
 static inline void xr_xprt_count(struct xr_xprt *rx, enum xr_xprt_stat stat,
@@ -724,6 +751,7 @@ int xr_xprt_init(void);
 void xr_xprt_exit(void);
 void xr_xconn_put(struct xr_xconn *c);
 void xr_xconn_fail(struct xr_xconn *c);
+enum xrpcrdma_transport_state xr_xprt_state(struct xr_xprt *rx);
 
 /* xprt_marshal.c */
 int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
@@ -748,6 +776,7 @@ void xr_nl_exit(void);
 void xr_nl_notify_device(struct xr_device *xd, bool add);
 void xr_nl_notify_listener(struct xr_svc_xprt *sx, bool add);
 void xr_nl_notify_connection(struct xr_svc_xprt *sx, bool up);
+void xr_nl_notify_client(struct xr_xprt *rx, struct xr_xconn *c, bool up);
 void xr_nl_notify_wc_error(struct xr_ep *ep, enum xrpcrdma_wc_kind kind,
 			   const struct ib_wc *wc);
 

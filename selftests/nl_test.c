@@ -114,6 +114,7 @@ struct module_info {
 	int		nobjects;
 	int		device_objects;
 	int		svc_xprt_objects;
+	int		xprt_objects;	/* client transports */
 };
 
 static void module_cb(const struct nlattr *attrs, size_t len, void *arg)
@@ -147,6 +148,8 @@ static void module_cb(const struct nlattr *attrs, size_t len, void *arg)
 				m->device_objects = (int)count;
 			if (!strcmp(name, "svc-xprt"))
 				m->svc_xprt_objects = (int)count;
+			if (!strcmp(name, "xprt"))
+				m->xprt_objects = (int)count;
 			break;
 		}
 	}
@@ -424,6 +427,7 @@ struct transport_list {
 	int		nlisteners;
 	uint32_t	ids[64];
 	int		with_stats;	/* transports with counters */
+	int		bad_roles;	/* roles outside the spec's enum */
 };
 
 static void transport_dump_cb(const struct nlattr *attrs, size_t len,
@@ -442,6 +446,9 @@ static void transport_dump_cb(const struct nlattr *attrs, size_t len,
 			if (*(const uint32_t *)genl_attr_data(a) ==
 			    XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER)
 				l->nlisteners++;
+			if (*(const uint32_t *)genl_attr_data(a) >
+			    XRPCRDMA_TRANSPORT_ROLE_CLIENT)
+				l->bad_roles++;
 			break;
 		case XRPCRDMA_A_TRANSPORT_STAT:
 			l->with_stats++;
@@ -498,14 +505,15 @@ static int run_with_id(struct client *c, uint8_t cmd, uint32_t id)
 /* Ids are never 0 and, unless the machine ran 4 billion transports, not this. */
 #define NO_SUCH_ID	0xfffffff0u
 
-static int svc_xprt_objects(struct client *c)
+/* Live transports of both roles: server (svc-xprt) and client (xprt). */
+static int transport_objects(struct client *c)
 {
 	struct module_info m = {};
 
 	genl_req_init(&c->req, c->family, XRPCRDMA_CMD_MODULE_GET, 0);
 	if (genl_run(c->fd, &c->req, module_cb, &m, &c->res) || c->res.err)
 		return -1;
-	return m.svc_xprt_objects;
+	return m.svc_xprt_objects + m.xprt_objects;
 }
 
 TEST_F(nl, transport_get_unknown_id)
@@ -541,20 +549,22 @@ TEST_F(nl, transport_get_id_wrong_size)
 }
 
 /*
- * The dump lists what the live-object counter counts (idle: no connection
- * waits to be accepted), maybe nothing, and each transport id answers a
- * "do" request.
+ * The dump lists what the live-object counters count, servers and
+ * clients alike (idle: no connection waits to be accepted), maybe
+ * nothing, with known roles, and each transport id answers a "do"
+ * request.
  */
 TEST_F(nl, transport_dump_matches_live_objects)
 {
 	struct transport_list l = {};
 	int i, live;
 
-	live = svc_xprt_objects(&self->c);
+	live = transport_objects(&self->c);
 	ASSERT_GE(live, 0);
 	ASSERT_EQ(0, run_plain(&self->c, XRPCRDMA_CMD_TRANSPORT_GET, NLM_F_DUMP,
 			       transport_dump_cb, &l));
 	EXPECT_EQ(live, l.n);
+	EXPECT_EQ(0, l.bad_roles);
 	for (i = 0; i < l.n && i < 64; i++) {
 		if (i)
 			EXPECT_LT(l.ids[i - 1], l.ids[i]);

@@ -12,6 +12,12 @@
 # line. Afterwards every live object is gone and the module unloads; it is
 # loaded again as it was found.
 #
+# Netlink view of the client: `rdmactl -j transport show` lists the
+# mount's transport (role client, our server, connected), its counters
+# grow with the 64 MiB transfer and its reconnects with the nfsd restart,
+# `rdmactl monitor -j` logs its connect and disconnect events, and after
+# the umount the transport and its objects are gone.
+#
 # NFSv4.1 needs the client backchannel, which this transport does not
 # carry yet: not tested here.
 set -u
@@ -221,25 +227,146 @@ unload_clean() {
 	insmod "$XR_MODULE" || fail "insmod again"
 }
 
-ktap_header 12
+# ---- The client transport through netlink ----
+
+CLIENT_LOG=$NFS_RUN/xprt-monitor.log
+CLIENT_MON_PID=
+CLIENT_RECONNECTS=
+
+# client_eval EXPR: print the Python EXPR over c, the newest client
+# transport to our server in `rdmactl -j transport show`; fails when
+# there is none.
+client_eval() {
+	"$RDMACTL" -j transport show | python3 -c '
+import json, sys
+ts = [t for t in json.load(sys.stdin)
+      if t["role"] == "client" and t.get("peer_addr") == sys.argv[2]
+      and t.get("peer_port") == int(sys.argv[3])]
+if not ts:
+    sys.exit(1)
+c = ts[-1]
+print(eval(sys.argv[1]))' "$1" "$XR_ADDR" "$PORT"
+}
+
+# client_logged FILTER: a line of the monitor's log is a client
+# transport event for which the Python FILTER over e holds.
+client_logged() {
+	python3 -c '
+import json, sys
+evs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+sys.exit(0 if any(e.get("role") == "client" and eval(sys.argv[2]) for e in evs) else 1)
+' "$CLIENT_LOG" "$1"
+}
+
+client_monitor_start() {
+	mkdir -p "$NFS_RUN" && : >"$CLIENT_LOG" || return 1
+	CLIENT_MON_PID=$("$RDMACTL" -j monitor --log "$CLIENT_LOG") ||
+		fail "rdmactl monitor --log failed" || return 1
+	[[ $CLIENT_MON_PID =~ ^[0-9]+$ ]] || fail "not a PID: '$CLIENT_MON_PID'"
+}
+
+# The mount's transport is listed with our server, connected, and
+# transport show ID shows it with its counters.
+client_transport_listed() {
+	local id state out
+
+	id=$(client_eval 'c["id"]') ||
+		fail "no client transport to $XR_ADDR:$PORT: $("$RDMACTL" -j transport show)" ||
+		return 1
+	state=$(client_eval 'c["state"]')
+	[ "$state" = connected ] || fail "client transport $id is $state" || return 1
+	[ "$(client_eval 'c["class"]')" = rdma ] || fail "class $(client_eval 'c["class"]')"
+	[ "$(client_eval 'c.get("local_addr")')" = "$XR_ADDR" ] ||
+		fail "local address $(client_eval 'c.get("local_addr")')" || return 1
+	[ "$(client_eval 'c["credits"] > 0 and c["inline_send"] > 0 and c["sq_depth"] > 0')" = True ] ||
+		fail "connection numbers: $(client_eval 'c')" || return 1
+	out=$("$RDMACTL" -d transport show "$id") || fail "transport show $id" || return 1
+	sed 's/^/# /' <<<"$out"
+	grep -q "^$id: client class rdma state connected local $XR_ADDR:[0-9]* peer $XR_ADDR:$PORT " \
+		<<<"$out" || fail "transport show $id: $out" || return 1
+	grep -q "stats: rpcs-sent [1-9]" <<<"$out" || fail "no counters in: $out"
+}
+
+# After the 64 MiB write and read: calls, chunks, registrations and
+# invalidations were counted.
+client_counters_after_transfer() {
+	local name v rc=0
+
+	for name in rpcs-sent write-chunk-calls read-chunk-calls registrations local-invs; do
+		v=$(client_eval "c['stats']['$name']") || fail "no client transport" || return 1
+		echo "# $name $v"
+		[ "$v" -gt 0 ] || { fail "$name is $v after a ${SIZE_MB} MiB transfer"; rc=1; }
+	done
+	return $rc
+}
+
+client_reconnects_noted() {
+	CLIENT_RECONNECTS=$(client_eval "c['stats']['reconnects']") ||
+		fail "no client transport"
+}
+
+# After the nfsd restart: a reconnect counted, and the monitor saw the
+# client's connection go and come back.
+client_reconnect_counted() {
+	local now
+
+	[ -n "$CLIENT_RECONNECTS" ] || fail "no reconnect count from before" || return 1
+	now=$(client_eval "c['stats']['reconnects']") || fail "no client transport" || return 1
+	[ "$now" -gt "$CLIENT_RECONNECTS" ] ||
+		fail "reconnects $now, was $CLIENT_RECONNECTS" || return 1
+	wait_for 10 client_logged 'e["event"] == "transport-connect" and e.get("peer_port") == '"$PORT" ||
+		fail "no client connect event: $(cat "$CLIENT_LOG")" || return 1
+	wait_for 10 client_logged 'e["event"] == "transport-disconnect" and "reason" in e' ||
+		fail "no client disconnect event: $(cat "$CLIENT_LOG")"
+}
+
+# After the umount: the transport is no longer listed, its objects are
+# gone, and its last connection was announced closed locally.
+client_transport_gone() {
+	wait_for 60 eval '! client_eval c >/dev/null' ||
+		fail "still listed: $("$RDMACTL" -j transport show)" || return 1
+	wait_for 60 eval '[ "$(live_objects xprt)" -eq 0 ] && [ "$(live_objects xprt-conn)" -eq 0 ] &&
+		[ "$(live_objects xprt-req)" -eq 0 ] && [ "$(live_objects mr)" -eq 0 ]' ||
+		fail "client objects left: $("$RDMACTL" -j module show)" || return 1
+	wait_for 10 client_logged 'e["event"] == "transport-disconnect" and e["reason"] == "local"' ||
+		fail "no local disconnect event: $(cat "$CLIENT_LOG")"
+}
+
+client_monitor_stop() {
+	[ -n "$CLIENT_MON_PID" ] || return 0
+	kill -TERM "$CLIENT_MON_PID" || fail "kill monitor" || return 1
+	wait_for 5 eval "! kill -0 $CLIENT_MON_PID 2>/dev/null" || fail "monitor still running"
+	CLIENT_MON_PID=
+	rm -f "$CLIENT_LOG"
+}
+
+ktap_header 19
 run_test reload_dropin reload_dropin
 run_test server_start_rdma_$PORT server_start
+run_test client_monitor_start client_monitor_start
 run_test mount_v3 mount_v3
 if nfs_is_mounted "$MNT"; then
+	run_test client_transport_listed client_transport_listed
 	run_test small_files_inline small_files_inline
 	run_test "write_read_${SIZE_MB}M" large_file_chunks
+	run_test client_counters_after_transfer client_counters_after_transfer
 	run_test "readdir_${DIRENTS}" readdir_large
+	run_test client_reconnects_noted client_reconnects_noted
 	run_test reconnect_after_server_restart reconnect_after_server_restart
+	run_test client_reconnect_counted client_reconnect_counted
 	run_test device_removal_mid_transfer device_removal_mid_transfer
 	run_test mountstats_xprt mountstats_parses
 	run_test umount_v3 umount_v3
+	run_test client_transport_gone client_transport_gone
 else
-	for t in small_files_inline "write_read_${SIZE_MB}M" "readdir_${DIRENTS}" \
-		reconnect_after_server_restart device_removal_mid_transfer \
-		mountstats_xprt umount_v3; do
+	for t in client_transport_listed small_files_inline "write_read_${SIZE_MB}M" \
+		client_counters_after_transfer "readdir_${DIRENTS}" client_reconnects_noted \
+		reconnect_after_server_restart client_reconnect_counted device_removal_mid_transfer \
+		mountstats_xprt umount_v3 client_transport_gone; do
 		log_test 4 "$t"
 	done
 fi
+run_test client_monitor_stop client_monitor_stop
 run_test server_stop server_stop
 run_test unload_clean unload_clean
 ktap_finish

@@ -104,10 +104,23 @@ const CounterField<ModuleInfo> live_objects_field = {
     "live_objects", "live objects",
     [](const ModuleInfo &m) -> const std::vector<LiveObject> & { return m.live_objects; }};
 
-// A connection's number, absent for a listener.
+// A connection's number, absent for a listener and a client without a
+// connection.
 template <uint32_t ConnectionInfo::*Member> Value conn_number(const Transport &t)
 {
-    return t.conn ? Value{uint64_t{(*t.conn).*Member}} : Value{};
+    return t.conn && t.conn->numbers ? Value{uint64_t{(*t.conn).*Member}} : Value{};
+}
+
+// The local end; a client without a connection has none.
+const SockAddr *local_end(const Transport &t)
+{
+    return t.local.family ? &t.local : nullptr;
+}
+
+// The service; a client transport serves none.
+Value serv_value(const Transport &t)
+{
+    return t.role == XRPCRDMA_TRANSPORT_ROLE_CLIENT && t.serv.empty() ? Value{} : Value{t.serv};
 }
 
 const std::vector<Counter> &conn_stats(const Transport &t)
@@ -126,11 +139,10 @@ const std::vector<TransportItem> &transport_items()
         F{"id", nullptr, [](const Transport &t) -> Value { return uint64_t{t.id}; }},
         F{"role", "", [](const Transport &t) -> Value { return transport_role_name(t.role); }},
         F{"class", "class", [](const Transport &t) -> Value { return t.cls; }},
-        F{"serv", "serv", [](const Transport &t) -> Value { return t.serv; }},
+        F{"serv", "serv", serv_value},
         F{"state", "state",
           [](const Transport &t) -> Value { return transport_state_name(t.state); }},
-        EndField<Transport>{"local_addr", "local_port", "local",
-                            [](const Transport &t) -> const SockAddr * { return &t.local; }},
+        EndField<Transport>{"local_addr", "local_port", "local", local_end},
         EndField<Transport>{"peer_addr", "peer_port", "peer",
                             [](const Transport &t) -> const SockAddr * {
                                 return t.conn ? &t.conn->peer : nullptr;
@@ -197,11 +209,11 @@ const std::vector<EventItem> &transport_event_items()
         F{"role", "",
           [](const Event &e) -> Value { return transport_role_name(e.transport.role); }},
         F{"class", "class", [](const Event &e) -> Value { return e.transport.cls; }},
-        F{"serv", "serv", [](const Event &e) -> Value { return e.transport.serv; }},
+        F{"serv", "serv", [](const Event &e) -> Value { return serv_value(e.transport); }},
         F{"state", "state",
           [](const Event &e) -> Value { return transport_state_name(e.transport.state); }},
         EndField<Event>{"local_addr", "local_port", "local",
-                        [](const Event &e) -> const SockAddr * { return &e.transport.local; }},
+                        [](const Event &e) { return local_end(e.transport); }},
         EndField<Event>{"peer_addr", "peer_port", "peer",
                         [](const Event &e) -> const SockAddr * {
                             return e.transport.conn ? &e.transport.conn->peer : nullptr;
@@ -560,6 +572,10 @@ std::string transport_state_name(uint32_t state)
         return "connected";
     case XRPCRDMA_TRANSPORT_STATE_CLOSING:
         return "closing";
+    case XRPCRDMA_TRANSPORT_STATE_CONNECTING:
+        return "connecting";
+    case XRPCRDMA_TRANSPORT_STATE_DISCONNECTED:
+        return "disconnected";
     }
     return std::to_string(state);
 }
@@ -686,6 +702,8 @@ std::string close_reason_name(uint32_t reason)
         return "recv-error";
     case XRPCRDMA_CLOSE_REASON_CM_ERROR:
         return "cm-error";
+    case XRPCRDMA_CLOSE_REASON_TIMEOUT:
+        return "timeout";
     }
     return std::to_string(reason);
 }

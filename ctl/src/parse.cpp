@@ -310,7 +310,8 @@ uint8_t genl_cmd(const nlmsghdr *nlh)
     return genlmsg_hdr(const_cast<nlmsghdr *>(nlh))->cmd;
 }
 
-// What every transport has: id, role, state, class, service, local end.
+// What every transport has: id, role, state, class, and for a server the
+// service and local end (a client has its local end only while connected).
 template <size_t N> Transport parse_transport_base(const std::array<nlattr *, N> &tb)
 {
     Transport t;
@@ -321,10 +322,15 @@ template <size_t N> Transport parse_transport_base(const std::array<nlattr *, N>
         nla_get_u32(require(tb[XRPCRDMA_A_TRANSPORT_STATE], "transport: missing attribute state"));
     t.cls = nla_get_string(
         require(tb[XRPCRDMA_A_TRANSPORT_CLASS], "transport: missing attribute class"));
-    t.serv =
-        nla_get_string(require(tb[XRPCRDMA_A_TRANSPORT_SERV], "transport: missing attribute serv"));
-    t.local = parse_end(tb, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR6,
-                        XRPCRDMA_A_TRANSPORT_LOCAL_PORT, "local");
+    bool client = t.role == XRPCRDMA_TRANSPORT_ROLE_CLIENT;
+    if (!client || tb[XRPCRDMA_A_TRANSPORT_SERV])
+        t.serv = nla_get_string(
+            require(tb[XRPCRDMA_A_TRANSPORT_SERV], "transport: missing attribute serv"));
+    bool local = tb[XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4] || tb[XRPCRDMA_A_TRANSPORT_LOCAL_ADDR6] ||
+                 tb[XRPCRDMA_A_TRANSPORT_LOCAL_PORT];
+    if (!client || local)
+        t.local = parse_end(tb, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR6,
+                            XRPCRDMA_A_TRANSPORT_LOCAL_PORT, "local");
     return t;
 }
 
@@ -439,8 +445,9 @@ Transport parse_transport(const nlmsghdr *nlh)
     bool any = false;
     for (int type : connection_attrs)
         any = any || tb[type];
-    if (genl_cmd(nlh) == XRPCRDMA_CMD_TRANSPORT_GET &&
-        t.role == XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION && !any)
+    bool client = t.role == XRPCRDMA_TRANSPORT_ROLE_CLIENT;
+    if (genl_cmd(nlh) == XRPCRDMA_CMD_TRANSPORT_GET && !any &&
+        (t.role == XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION || client))
         throw ProtocolError("transport: a connection without its connection attributes");
     if (!any)
         return t;
@@ -450,6 +457,17 @@ Transport parse_transport(const nlmsghdr *nlh)
     ConnectionInfo c;
     c.peer = parse_end(tb, XRPCRDMA_A_TRANSPORT_PEER_ADDR4, XRPCRDMA_A_TRANSPORT_PEER_ADDR6,
                        XRPCRDMA_A_TRANSPORT_PEER_PORT, "peer");
+    // A client without a connection: its server and its counters only.
+    if (client && !t.local.family) {
+        if (tb[XRPCRDMA_A_TRANSPORT_CREDITS] || tb[XRPCRDMA_A_TRANSPORT_SQ_DEPTH])
+            throw ProtocolError("transport: a client without a connection has its numbers");
+        c.numbers = false;
+        require(tb[XRPCRDMA_A_TRANSPORT_STAT], "transport: missing attribute stat");
+        for_each_of(attrs, XRPCRDMA_A_TRANSPORT_STAT,
+                    [&](const nlattr *nest) { c.stats.push_back(parse_stat(nest)); });
+        t.conn = std::move(c);
+        return t;
+    }
     parse_negotiated(tb, c);
     c.sq_depth = conn_u32(tb, XRPCRDMA_A_TRANSPORT_SQ_DEPTH, "sq-depth");
     c.sq_free = conn_u32(tb, XRPCRDMA_A_TRANSPORT_SQ_FREE, "sq-free");

@@ -40,12 +40,13 @@ struct ModuleInfo {
 
 // One end of a transport: an IPv4 or IPv6 address (as text) and a port.
 struct SockAddr {
-    int family = 0; // AF_INET or AF_INET6
+    int family = 0; // AF_INET or AF_INET6; 0: absent (a client without a connection)
     std::string addr;
     uint16_t port = 0; // host byte order
 };
 
-// What a connection has beyond a listener.
+// What a connection has beyond a listener. A client transport always has
+// its server (peer) and its counters; the numbers only while connected.
 struct ConnectionInfo {
     SockAddr peer;
     uint32_t credits = 0;
@@ -60,6 +61,8 @@ struct ConnectionInfo {
     uint32_t sendctx_free = 0;
     uint32_t recvctx_allocated = 0;
     std::vector<Counter> stats;
+    bool numbers = true; // credits ... recvctx_allocated are there (false: a
+                         // client without a connection)
 };
 
 // A transport (transport-get) or a listener (listener-get, no connection).
@@ -68,8 +71,8 @@ struct Transport {
     uint32_t role = 0;  // enum xrpcrdma_transport_role
     uint32_t state = 0; // enum xrpcrdma_transport_state
     std::string cls;    // the SUNRPC transport class, "xrdma" or "rdma"
-    std::string serv;   // the RPC service, e.g. "nfsd"
-    SockAddr local;
+    std::string serv;   // the RPC service, e.g. "nfsd"; empty for a client
+    SockAddr local;     // absent (family 0) for a client without a connection
     std::optional<ConnectionInfo> conn;
 };
 

@@ -152,6 +152,63 @@ inline MsgPtr transport_reply(bool connection, const std::vector<int> &omit = {}
     return msg;
 }
 
+// A transport-get reply for a client transport (id 7, class rdma) of a
+// server at 10.99.0.1:20049 with two counters; with connected, its
+// connection from 10.99.0.1:47000 and the connection's numbers, else
+// state connecting and neither. A test may leave attributes out.
+inline MsgPtr client_reply(bool connected, const std::vector<int> &omit = {},
+                           uint8_t cmd = XRPCRDMA_CMD_TRANSPORT_GET)
+{
+    auto keep = [&](int type) {
+        for (int o : omit) {
+            if (o == type)
+                return false;
+        }
+        return true;
+    };
+    auto put_u32 = [&](nl_msg *m, int type, uint32_t v) {
+        if (keep(type))
+            nla_put_u32(m, type, v);
+    };
+    auto put_port = [&](nl_msg *m, int type, uint16_t port) {
+        if (keep(type))
+            nla_put_u16(m, type, htons(port));
+    };
+    const uint32_t ip = htonl(0x0a630001); // 10.99.0.1
+    MsgPtr msg = new_genl_msg(cmd);
+    nl_msg *m = msg.get();
+    put_u32(m, XRPCRDMA_A_TRANSPORT_ID, 7);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_ROLE, XRPCRDMA_TRANSPORT_ROLE_CLIENT);
+    put_u32(m, XRPCRDMA_A_TRANSPORT_STATE,
+            connected ? XRPCRDMA_TRANSPORT_STATE_CONNECTED : XRPCRDMA_TRANSPORT_STATE_CONNECTING);
+    if (keep(XRPCRDMA_A_TRANSPORT_CLASS))
+        nla_put_string(m, XRPCRDMA_A_TRANSPORT_CLASS, "rdma");
+    if (connected) {
+        put_u32(m, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4, ip);
+        put_port(m, XRPCRDMA_A_TRANSPORT_LOCAL_PORT, 47000);
+    }
+    put_u32(m, XRPCRDMA_A_TRANSPORT_PEER_ADDR4, ip);
+    put_port(m, XRPCRDMA_A_TRANSPORT_PEER_PORT, 20049);
+    if (connected) {
+        put_u32(m, XRPCRDMA_A_TRANSPORT_CREDITS, 32);
+        put_u32(m, XRPCRDMA_A_TRANSPORT_INLINE_SEND, 4096);
+        put_u32(m, XRPCRDMA_A_TRANSPORT_INLINE_RECV, 4096);
+        put_u32(m, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND, 4096);
+        put_u32(m, XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, 4096);
+        put_u32(m, XRPCRDMA_A_TRANSPORT_SQ_DEPTH, 544);
+        put_u32(m, XRPCRDMA_A_TRANSPORT_SQ_FREE, 540);
+        put_u32(m, XRPCRDMA_A_TRANSPORT_RQ_DEPTH, 32);
+        put_u32(m, XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED, 2);
+        put_u32(m, XRPCRDMA_A_TRANSPORT_SENDCTX_FREE, 2);
+        put_u32(m, XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED, 32);
+    }
+    if (keep(XRPCRDMA_A_TRANSPORT_STAT)) {
+        put_stat(m, XRPCRDMA_A_TRANSPORT_STAT, "rpcs-sent", 40);
+        put_stat(m, XRPCRDMA_A_TRANSPORT_STAT, "read-chunk-calls", 2);
+    }
+    return msg;
+}
+
 // The first attribute of the given type of a generic netlink message.
 inline nlattr *find_attr(const MsgPtr &msg, int type)
 {

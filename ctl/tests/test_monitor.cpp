@@ -129,6 +129,28 @@ MsgPtr disconnect_event(uint32_t reason = XRPCRDMA_CLOSE_REASON_PEER)
     return msg;
 }
 
+// A client transport's connection: up with its numbers, or gone with a
+// reason and the transport's counters.
+MsgPtr client_connect_event()
+{
+    std::vector<int> omit = queue_attrs;
+    omit.push_back(XRPCRDMA_A_TRANSPORT_STAT);
+    return client_reply(true, omit, XRPCRDMA_CMD_TRANSPORT_CONNECT_NTF);
+}
+
+MsgPtr client_disconnect_event(uint32_t reason)
+{
+    std::vector<int> omit = queue_attrs;
+    for (int type : {XRPCRDMA_A_TRANSPORT_CREDITS, XRPCRDMA_A_TRANSPORT_INLINE_SEND,
+                     XRPCRDMA_A_TRANSPORT_INLINE_RECV, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND,
+                     XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, XRPCRDMA_A_TRANSPORT_STATE})
+        omit.push_back(type);
+    MsgPtr msg = client_reply(true, omit, XRPCRDMA_CMD_TRANSPORT_DISCONNECT_NTF);
+    nla_put_u32(msg.get(), XRPCRDMA_A_TRANSPORT_STATE, XRPCRDMA_TRANSPORT_STATE_CLOSING);
+    nla_put_u32(msg.get(), XRPCRDMA_A_TRANSPORT_REASON, reason);
+    return msg;
+}
+
 MsgPtr wc_event(bool with_id = true)
 {
     MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_COMPLETION_ERROR_NTF);
@@ -221,6 +243,31 @@ TEST(ParseEvent, TransportDisconnect)
     ASSERT_EQ(e.transport.conn->stats.size(), 2u);
     EXPECT_EQ(e.transport.conn->stats[0].name, "calls-received");
     EXPECT_EQ(e.transport.conn->stats[0].count, 12u);
+}
+
+TEST(ParseEvent, ClientConnectAndDisconnect)
+{
+    MsgPtr up = client_connect_event();
+    Event e = parse_event(hdr(up));
+    EXPECT_EQ(e.type, EventType::TransportConnect);
+    EXPECT_EQ(e.transport.role, uint32_t(XRPCRDMA_TRANSPORT_ROLE_CLIENT));
+    EXPECT_TRUE(e.transport.serv.empty());
+    EXPECT_EQ(e.transport.local.port, 47000);
+    ASSERT_TRUE(e.transport.conn);
+    EXPECT_EQ(e.transport.conn->peer.port, 20049);
+    EXPECT_EQ(e.transport.conn->credits, 32u);
+
+    MsgPtr down = client_disconnect_event(XRPCRDMA_CLOSE_REASON_TIMEOUT);
+    e = parse_event(hdr(down));
+    EXPECT_EQ(e.type, EventType::TransportDisconnect);
+    EXPECT_EQ(e.reason, uint32_t(XRPCRDMA_CLOSE_REASON_TIMEOUT));
+    ASSERT_TRUE(e.transport.conn);
+    ASSERT_EQ(e.transport.conn->stats.size(), 2u);
+    EXPECT_EQ(e.transport.conn->stats[0].name, "rpcs-sent");
+
+    MsgPtr no_server = client_reply(true, {XRPCRDMA_A_TRANSPORT_PEER_ADDR4},
+                                    XRPCRDMA_CMD_TRANSPORT_CONNECT_NTF);
+    EXPECT_THROW(parse_event(hdr(no_server)), ProtocolError);
 }
 
 TEST(ParseEvent, CompletionError)
@@ -326,6 +373,22 @@ const std::vector<FormatCase> &format_cases()
          R"("serv":"nfsd","state":"closing","local_addr":"10.99.0.1","local_port":20050,)"
          R"("peer_addr":"10.99.0.1","peer_port":851,"reason":"peer",)"
          R"("stats":{"calls-received":12,"bad-headers":0}})"},
+        {"client_connect", [] { return parsed(client_connect_event()); },
+         "transport-connect 7: client class rdma state connected local 10.99.0.1:47000 peer "
+         "10.99.0.1:20049 credits 32 inline_send 4096 inline_recv 4096 peer_inline_send 4096 "
+         "peer_inline_recv 4096\n",
+         R"({"event":"transport-connect","id":7,"role":"client","class":"rdma",)"
+         R"("state":"connected","local_addr":"10.99.0.1","local_port":47000,)"
+         R"("peer_addr":"10.99.0.1","peer_port":20049,"credits":32,"inline_send":4096,)"
+         R"("inline_recv":4096,"peer_inline_send":4096,"peer_inline_recv":4096})"},
+        {"client_disconnect",
+         [] { return parsed(client_disconnect_event(XRPCRDMA_CLOSE_REASON_TIMEOUT)); },
+         "transport-disconnect 7: client class rdma state closing local 10.99.0.1:47000 peer "
+         "10.99.0.1:20049 reason timeout\n",
+         R"({"event":"transport-disconnect","id":7,"role":"client","class":"rdma",)"
+         R"("state":"closing","local_addr":"10.99.0.1","local_port":47000,)"
+         R"("peer_addr":"10.99.0.1","peer_port":20049,"reason":"timeout",)"
+         R"("stats":{"rpcs-sent":40,"read-chunk-calls":2}})"},
         {"completion_error", [] { return parsed(wc_event()); },
          "completion-error transport 3 device rxe0 qp 17 kind send status 12 (transport retry "
          "counter exceeded) vendor_err 0 suppressed 4\n",
@@ -425,6 +488,7 @@ TEST(FormatEvent, ReasonsAndKindsByName)
     EXPECT_EQ(close_reason_name(XRPCRDMA_CLOSE_REASON_DEVICE_REMOVAL), "device-removal");
     EXPECT_EQ(close_reason_name(XRPCRDMA_CLOSE_REASON_RECV_ERROR), "recv-error");
     EXPECT_EQ(close_reason_name(XRPCRDMA_CLOSE_REASON_CM_ERROR), "cm-error");
+    EXPECT_EQ(close_reason_name(XRPCRDMA_CLOSE_REASON_TIMEOUT), "timeout");
     EXPECT_EQ(close_reason_name(99), "99");
     EXPECT_EQ(wc_kind_name(XRPCRDMA_WC_KIND_RECV), "recv");
     EXPECT_EQ(wc_kind_name(XRPCRDMA_WC_KIND_RDMA_READ), "rdma-read");

@@ -325,7 +325,9 @@ TEST(TransportNames, RolesStatesAndEnds)
     EXPECT_EQ(transport_state_name(XRPCRDMA_TRANSPORT_STATE_LISTENING), "listening");
     EXPECT_EQ(transport_state_name(XRPCRDMA_TRANSPORT_STATE_CONNECTED), "connected");
     EXPECT_EQ(transport_state_name(XRPCRDMA_TRANSPORT_STATE_CLOSING), "closing");
-    EXPECT_EQ(transport_state_name(3), "3");
+    EXPECT_EQ(transport_state_name(XRPCRDMA_TRANSPORT_STATE_CONNECTING), "connecting");
+    EXPECT_EQ(transport_state_name(XRPCRDMA_TRANSPORT_STATE_DISCONNECTED), "disconnected");
+    EXPECT_EQ(transport_state_name(5), "5");
     EXPECT_EQ(format_sockaddr(SockAddr{AF_INET, "10.0.0.1", 7}), "10.0.0.1:7");
     EXPECT_EQ(format_sockaddr(SockAddr{AF_INET6, "fe80::1", 20049}), "[fe80::1]:20049");
 }
@@ -382,6 +384,76 @@ TEST(TransportJson, UnknownEnumsAreStrings)
     auto j = transport_json(t);
     EXPECT_EQ(j["role"], "9");
     EXPECT_EQ(j["state"], "8");
+}
+
+// A client transport (drop-in mode), connected or still connecting.
+Transport client(bool connected)
+{
+    Transport t;
+    t.id = 7;
+    t.role = XRPCRDMA_TRANSPORT_ROLE_CLIENT;
+    t.state = connected ? XRPCRDMA_TRANSPORT_STATE_CONNECTED : XRPCRDMA_TRANSPORT_STATE_CONNECTING;
+    t.cls = "rdma";
+    ConnectionInfo c;
+    c.peer = SockAddr{AF_INET, "10.99.0.1", 20049};
+    c.stats = {{"rpcs-sent", 40}, {"write-chunk-calls", 3}};
+    if (connected) {
+        t.local = SockAddr{AF_INET, "10.99.0.1", 47000};
+        c.credits = 32;
+        c.inline_send = c.inline_recv = c.peer_inline_send = c.peer_inline_recv = 4096;
+        c.sq_depth = 544;
+        c.sq_free = 540;
+        c.rq_depth = 32;
+        c.sendctx_allocated = 2;
+        c.sendctx_free = 2;
+        c.recvctx_allocated = 32;
+    } else {
+        c.numbers = false;
+    }
+    t.conn = c;
+    return t;
+}
+
+TEST(TransportText, BothRolesWithARoleColumn)
+{
+    EXPECT_EQ(transports_out({listener4(), client(true), client(false)}, text),
+              "1: server-listener class xrdma serv nfsd state listening local 0.0.0.0:20050\n"
+              "7: client class rdma state connected local 10.99.0.1:47000 peer 10.99.0.1:20049 "
+              "credits 32 inline_send 4096 inline_recv 4096 peer_inline_send 4096 "
+              "peer_inline_recv 4096\n"
+              "7: client class rdma state connecting peer 10.99.0.1:20049\n");
+}
+
+TEST(TransportText, ClientCountersWithDetails)
+{
+    EXPECT_EQ(transport_text(client(true), true),
+              "7: client class rdma state connected local 10.99.0.1:47000 peer 10.99.0.1:20049 "
+              "credits 32 inline_send 4096 inline_recv 4096 peer_inline_send 4096 "
+              "peer_inline_recv 4096 sq_depth 544 sq_free 540 rq_depth 32 sendctx_allocated 2 "
+              "sendctx_free 2 recvctx_allocated 32\n"
+              "    stats: rpcs-sent 40 write-chunk-calls 3\n");
+    // Without a connection: its server and its counters only.
+    EXPECT_EQ(transport_text(client(false), true),
+              "7: client class rdma state connecting peer 10.99.0.1:20049\n"
+              "    stats: rpcs-sent 40 write-chunk-calls 3\n");
+}
+
+TEST(TransportJson, Client)
+{
+    EXPECT_EQ(transport_json(client(true)).dump(),
+              R"({"id":7,"role":"client","class":"rdma","state":"connected",)"
+              R"("local_addr":"10.99.0.1","local_port":47000,"peer_addr":"10.99.0.1",)"
+              R"("peer_port":20049,"credits":32,"inline_send":4096,"inline_recv":4096,)"
+              R"("peer_inline_send":4096,"peer_inline_recv":4096,"sq_depth":544,"sq_free":540,)"
+              R"("rq_depth":32,"sendctx_allocated":2,"sendctx_free":2,"recvctx_allocated":32,)"
+              R"("stats":{"rpcs-sent":40,"write-chunk-calls":3}})");
+    EXPECT_EQ(transport_json(client(false)).dump(),
+              R"({"id":7,"role":"client","class":"rdma","state":"connecting",)"
+              R"("peer_addr":"10.99.0.1","peer_port":20049,)"
+              R"("stats":{"rpcs-sent":40,"write-chunk-calls":3}})");
+    Transport t = client(false);
+    t.state = XRPCRDMA_TRANSPORT_STATE_DISCONNECTED;
+    EXPECT_EQ(transport_json(t)["state"], "disconnected");
 }
 
 TEST(ListenerOutput, NoRole)

@@ -456,6 +456,92 @@ TEST(ParseTransport, UnknownAttributesIgnored)
     EXPECT_EQ(parse_transport(hdr(msg)).id, 3u);
 }
 
+TEST(ParseTransport, ClientConnected)
+{
+    MsgPtr msg = client_reply(true);
+    Transport t = parse_transport(hdr(msg));
+    EXPECT_EQ(t.id, 7u);
+    EXPECT_EQ(t.role, uint32_t(XRPCRDMA_TRANSPORT_ROLE_CLIENT));
+    EXPECT_EQ(t.state, uint32_t(XRPCRDMA_TRANSPORT_STATE_CONNECTED));
+    EXPECT_EQ(t.cls, "rdma");
+    EXPECT_TRUE(t.serv.empty());
+    EXPECT_EQ(t.local.family, AF_INET);
+    EXPECT_EQ(t.local.port, 47000);
+    ASSERT_TRUE(t.conn.has_value());
+    const ConnectionInfo &c = *t.conn;
+    EXPECT_TRUE(c.numbers);
+    EXPECT_EQ(c.peer.addr, "10.99.0.1");
+    EXPECT_EQ(c.peer.port, 20049);
+    EXPECT_EQ(c.credits, 32u);
+    EXPECT_EQ(c.sq_depth, 544u);
+    EXPECT_EQ(c.recvctx_allocated, 32u);
+    ASSERT_EQ(c.stats.size(), 2u);
+    EXPECT_EQ(c.stats[0].name, "rpcs-sent");
+    EXPECT_EQ(c.stats[0].count, 40u);
+    EXPECT_EQ(c.stats[1].name, "read-chunk-calls");
+}
+
+TEST(ParseTransport, ClientWithoutConnection)
+{
+    MsgPtr msg = client_reply(false);
+    Transport t = parse_transport(hdr(msg));
+    EXPECT_EQ(t.state, uint32_t(XRPCRDMA_TRANSPORT_STATE_CONNECTING));
+    EXPECT_EQ(t.local.family, 0);
+    ASSERT_TRUE(t.conn.has_value());
+    EXPECT_FALSE(t.conn->numbers);
+    EXPECT_EQ(t.conn->peer.port, 20049);
+    EXPECT_EQ(t.conn->credits, 0u);
+    EXPECT_EQ(t.conn->stats.size(), 2u);
+}
+
+TEST(ParseTransport, ClientWithAService)
+{
+    MsgPtr msg = client_reply(false);
+    nla_put_string(msg.get(), XRPCRDMA_A_TRANSPORT_SERV, "nfs");
+    EXPECT_EQ(parse_transport(hdr(msg)).serv, "nfs");
+}
+
+TEST(ParseTransport, ClientWithoutConnectionButNumbers)
+{
+    MsgPtr msg = client_reply(false);
+    nla_put_u32(msg.get(), XRPCRDMA_A_TRANSPORT_CREDITS, 32);
+    expect_malformed_transport(msg, "a client without a connection has its numbers");
+}
+
+TEST(ParseTransport, ClientWithoutServer)
+{
+    expect_malformed_transport(client_reply(false, {XRPCRDMA_A_TRANSPORT_PEER_ADDR4}),
+                               "peer has no address");
+}
+
+TEST(ParseTransport, ClientWithoutCounters)
+{
+    expect_malformed_transport(client_reply(false, {XRPCRDMA_A_TRANSPORT_STAT}),
+                               "missing attribute stat");
+    expect_malformed_transport(client_reply(true, {XRPCRDMA_A_TRANSPORT_STAT}),
+                               "missing attribute stat");
+}
+
+TEST(ParseTransport, ClientWithNothingOfAConnection)
+{
+    expect_malformed_transport(client_reply(false, {XRPCRDMA_A_TRANSPORT_PEER_ADDR4,
+                                                    XRPCRDMA_A_TRANSPORT_PEER_PORT,
+                                                    XRPCRDMA_A_TRANSPORT_STAT}),
+                               "a connection without its connection attributes");
+}
+
+TEST(ParseTransport, ClientLocalPortWithoutAddress)
+{
+    expect_malformed_transport(client_reply(true, {XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4}),
+                               "local has no address");
+}
+
+TEST(ParseTransport, ClientConnectedWithoutItsNumbers)
+{
+    expect_malformed_transport(client_reply(true, {XRPCRDMA_A_TRANSPORT_SQ_DEPTH}),
+                               "missing attribute sq-depth");
+}
+
 TEST(ParseStats, Complete)
 {
     MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_STATS_GET);

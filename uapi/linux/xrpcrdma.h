@@ -39,7 +39,8 @@ enum xrpcrdma_mode {
  * enum xrpcrdma_transport_role - What a transport is. server-listener: listens
  *   for connections on behalf of an RPC service (e.g. nfsd);
  *   server-connection: a connection a server listener accepted; client: a
- *   connection xrpcrdma made to a server (not listed yet).
+ *   client transport (an NFS mount's, drop-in mode only), listed from its
+ *   creation to its destruction, with or without a connection to its server.
  */
 enum xrpcrdma_transport_role {
 	XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER,
@@ -49,13 +50,19 @@ enum xrpcrdma_transport_role {
 
 /**
  * enum xrpcrdma_transport_state - What a transport is doing. closing: its
- *   service or the connection manager started closing it; it disappears once
- *   every request that still uses it has finished.
+ *   service or the connection manager started closing it (a server transport
+ *   disappears once every request that still uses it has finished; a client
+ *   transport waits to be closed and connects again); connecting: client only,
+ *   a connection attempt is under way or waits out its back-off; disconnected:
+ *   client only, no connection and none being made (before the first call, or
+ *   after an idle close).
  */
 enum xrpcrdma_transport_state {
 	XRPCRDMA_TRANSPORT_STATE_LISTENING,
 	XRPCRDMA_TRANSPORT_STATE_CONNECTED,
 	XRPCRDMA_TRANSPORT_STATE_CLOSING,
+	XRPCRDMA_TRANSPORT_STATE_CONNECTING,
+	XRPCRDMA_TRANSPORT_STATE_DISCONNECTED,
 };
 
 /**
@@ -64,9 +71,11 @@ enum xrpcrdma_transport_state {
  *   RPC service shut down or closed it, or listener-del); peer: the peer
  *   disconnected; device-removal: its RDMA device went away; send-error and
  *   recv-error: a Send or a Receive (or an RDMA Read or Write, counted as
- *   send) completed with an error other than a flush; cm-error: the connection
- *   manager reported a failure (unreachable, rejected, connect error, address
- *   change).
+ *   send) completed with an error other than a flush (for a client, also a
+ *   memory registration or invalidation); cm-error: the connection manager
+ *   reported a failure (unreachable, rejected, connect error, address change);
+ *   timeout: client only, an RPC timed out on the connection and the client
+ *   disconnected to try a new one.
  */
 enum xrpcrdma_close_reason {
 	XRPCRDMA_CLOSE_REASON_UNKNOWN,
@@ -76,6 +85,7 @@ enum xrpcrdma_close_reason {
 	XRPCRDMA_CLOSE_REASON_SEND_ERROR,
 	XRPCRDMA_CLOSE_REASON_RECV_ERROR,
 	XRPCRDMA_CLOSE_REASON_CM_ERROR,
+	XRPCRDMA_CLOSE_REASON_TIMEOUT,
 };
 
 /**
