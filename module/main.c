@@ -47,6 +47,7 @@ static void __exit xr_exit(void)
 {
 	/* Netlink first: no handler may look at devices being removed. */
 	xr_nl_exit();
+	xr_bench_exit();
 	xr_xprt_exit();
 	xr_svc_exit();
 	xr_device_exit();

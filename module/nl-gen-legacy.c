@@ -52,8 +52,25 @@ const struct nla_policy xrpcrdma_stats_get_nl_policy[XRPCRDMA_A_STATS_STAT + 1] 
 	[XRPCRDMA_A_STATS_STAT] = NLA_POLICY_NESTED(xrpcrdma_stat_nl_policy),
 };
 
+/* XRPCRDMA_CMD_BENCH_RUN - do */
+const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_CONCURRENCY + 1] = {
+	[XRPCRDMA_A_BENCH_TRANSPORT] = NLA_POLICY_MAX(NLA_U32, 1),
+	[XRPCRDMA_A_BENCH_ADDR4] = { .type = NLA_U32, },
+	[XRPCRDMA_A_BENCH_ADDR6] = NLA_POLICY_EXACT_LEN(16),
+	[XRPCRDMA_A_BENCH_PORT] = { .type = NLA_U16, },
+	[XRPCRDMA_A_BENCH_PROGRAM] = { .type = NLA_U32, },
+	[XRPCRDMA_A_BENCH_VERSION] = NLA_POLICY_RANGE(NLA_U32, 1, 31),
+	[XRPCRDMA_A_BENCH_COUNT] = { .type = NLA_U32, },
+	[XRPCRDMA_A_BENCH_CONCURRENCY] = NLA_POLICY_RANGE(NLA_U32, 1, XRPCRDMA_BENCH_MAX_CONCURRENCY),
+};
+
+/* XRPCRDMA_CMD_BENCH_GET - do */
+const struct nla_policy xrpcrdma_bench_get_nl_policy[XRPCRDMA_A_BENCH_ID + 1] = {
+	[XRPCRDMA_A_BENCH_ID] = { .type = NLA_U32, },
+};
+
 /* Ops table for xrpcrdma */
-const struct genl_ops xrpcrdma_nl_ops[7] = {
+const struct genl_ops xrpcrdma_nl_ops[9] = {
 	{
 		.cmd		= XRPCRDMA_CMD_DEVICE_GET,
 		.doit		= xrpcrdma_nl_device_get_doit,
@@ -100,6 +117,20 @@ const struct genl_ops xrpcrdma_nl_ops[7] = {
 		.doit		= xrpcrdma_nl_stats_get_doit,
 		.policy		= xrpcrdma_stats_get_nl_policy,
 		.maxattr	= XRPCRDMA_A_STATS_STAT,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_BENCH_RUN,
+		.doit		= xrpcrdma_nl_bench_run_doit,
+		.policy		= xrpcrdma_bench_run_nl_policy,
+		.maxattr	= XRPCRDMA_A_BENCH_CONCURRENCY,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_BENCH_GET,
+		.doit		= xrpcrdma_nl_bench_get_doit,
+		.dumpit		= xrpcrdma_nl_bench_get_dumpit,
+		.policy		= xrpcrdma_bench_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_BENCH_ID,
 	},
 };
 

@@ -36,6 +36,23 @@ static const struct nla_policy xrpcrdma_listener_del_nl_policy[XRPCRDMA_A_TRANSP
 	[XRPCRDMA_A_TRANSPORT_ID] = { .type = NLA_U32, },
 };
 
+/* XRPCRDMA_CMD_BENCH_RUN - do */
+static const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_CONCURRENCY + 1] = {
+	[XRPCRDMA_A_BENCH_TRANSPORT] = NLA_POLICY_MAX(NLA_U32, 1),
+	[XRPCRDMA_A_BENCH_ADDR4] = { .type = NLA_U32, },
+	[XRPCRDMA_A_BENCH_ADDR6] = NLA_POLICY_EXACT_LEN(16),
+	[XRPCRDMA_A_BENCH_PORT] = { .type = NLA_U16, },
+	[XRPCRDMA_A_BENCH_PROGRAM] = { .type = NLA_U32, },
+	[XRPCRDMA_A_BENCH_VERSION] = NLA_POLICY_RANGE(NLA_U32, 1, 31),
+	[XRPCRDMA_A_BENCH_COUNT] = { .type = NLA_U32, },
+	[XRPCRDMA_A_BENCH_CONCURRENCY] = NLA_POLICY_RANGE(NLA_U32, 1, XRPCRDMA_BENCH_MAX_CONCURRENCY),
+};
+
+/* XRPCRDMA_CMD_BENCH_GET - do */
+static const struct nla_policy xrpcrdma_bench_get_nl_policy[XRPCRDMA_A_BENCH_ID + 1] = {
+	[XRPCRDMA_A_BENCH_ID] = { .type = NLA_U32, },
+};
+
 /* Ops table for xrpcrdma */
 static const struct genl_split_ops xrpcrdma_nl_ops[] = {
 	{
@@ -97,6 +114,25 @@ static const struct genl_split_ops xrpcrdma_nl_ops[] = {
 		.cmd	= XRPCRDMA_CMD_STATS_GET,
 		.doit	= xrpcrdma_nl_stats_get_doit,
 		.flags	= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_BENCH_RUN,
+		.doit		= xrpcrdma_nl_bench_run_doit,
+		.policy		= xrpcrdma_bench_run_nl_policy,
+		.maxattr	= XRPCRDMA_A_BENCH_CONCURRENCY,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_BENCH_GET,
+		.doit		= xrpcrdma_nl_bench_get_doit,
+		.policy		= xrpcrdma_bench_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_BENCH_ID,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= XRPCRDMA_CMD_BENCH_GET,
+		.dumpit	= xrpcrdma_nl_bench_get_dumpit,
+		.flags	= GENL_CMD_CAP_DUMP,
 	},
 };
 

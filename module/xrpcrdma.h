@@ -770,6 +770,63 @@ int xr_frwr_map_pages(struct xr_xconn *c, struct xr_req *req,
 struct ib_send_wr *xr_frwr_reg_chain(struct xr_req *req, u32 *count);
 void xr_frwr_release(struct xr_req *req);
 
+/* bench.c */
+#define XR_BENCH_MAX_VERSION	31
+
+/**
+ * struct xr_bench_params - what a benchmark runs
+ * @transport: &enum xrpcrdma_bench_transport
+ * @addr: the server's address and port
+ * @addrlen: the length of @addr's family
+ * @program: RPC program
+ * @version: RPC version, 1 to %XR_BENCH_MAX_VERSION
+ * @count: calls to send
+ * @concurrency: calls in flight at most
+ */
+struct xr_bench_params {
+	u32			transport;
+	struct sockaddr_storage	addr;
+	size_t			addrlen;
+	u32			program;
+	u32			version;
+	u32			count;
+	u32			concurrency;
+};
+
+/**
+ * struct xr_bench_result - a benchmark as bench-get shows it
+ * @params: what it runs
+ * @id: its number
+ * @running: not finished yet (the figures below @errors are 0)
+ * @done: calls completed
+ * @errors: calls completed with an error
+ * @status: 0, or the errno that ended it early
+ * @elapsed_ns: first call to last completion
+ * @ops_per_sec: successful calls a second
+ * @p50_ns: median round trip
+ * @p99_ns: 99th percentile round trip
+ * @p999_ns: 99.9th percentile round trip
+ * @max_ns: longest round trip
+ */
+struct xr_bench_result {
+	struct xr_bench_params	params;
+	u32			id;
+	bool			running;
+	u32			done;
+	u32			errors;
+	int			status;
+	u64			elapsed_ns;
+	u64			ops_per_sec;
+	u64			p50_ns;
+	u64			p99_ns;
+	u64			p999_ns;
+	u64			max_ns;
+};
+
+int xr_bench_start(struct net *net, const struct xr_bench_params *p, u32 *id);
+int xr_bench_get(u32 id, bool next, struct xr_bench_result *r);
+void xr_bench_exit(void);
+
 /* nl.c */
 int xr_nl_init(void);
 void xr_nl_exit(void);
@@ -779,5 +836,7 @@ void xr_nl_notify_connection(struct xr_svc_xprt *sx, bool up);
 void xr_nl_notify_client(struct xr_xprt *rx, struct xr_xconn *c, bool up);
 void xr_nl_notify_wc_error(struct xr_ep *ep, enum xrpcrdma_wc_kind kind,
 			   const struct ib_wc *wc);
+void xr_nl_notify_bench(struct net *net, const struct xr_bench_result *r,
+			bool done);
 
 #endif /* _XRPCRDMA_H */
