@@ -52,6 +52,7 @@ void blocks(std::ostream &out, const std::vector<UsageBlock> &list)
     for (const UsageBlock &block : list) {
         switch (block.kind) {
         case Kind::Synopsis:
+        case Kind::Literal:
             synopsis(out, block);
             break;
         case Kind::Paragraph:

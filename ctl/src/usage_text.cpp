@@ -81,6 +81,13 @@ public:
         }
         if (is(UsageBlock::Kind::Option) && indent_of(line) >= 4)
             return append(current_.option.text, trim(line));
+        if (indent_of(line) >= 2) {
+            if (!is(UsageBlock::Kind::Literal))
+                start(UsageBlock::Kind::Literal, line);
+            else
+                current_.lines.push_back(line);
+            return;
+        }
         if (is(UsageBlock::Kind::Paragraph))
             return append(current_.text, trim(line));
         flush();

@@ -24,9 +24,10 @@ struct UsageBlock {
         Synopsis,  // "Usage: ..." and the lines that continue it, "where ..."
         Paragraph, // prose, lines joined with blanks
         Option,    // one UsageOption
+        Literal,   // indented lines that are not options (a table): as printed
     };
     Kind kind;
-    std::vector<std::string> lines; // Synopsis: as printed, "Usage: " taken off
+    std::vector<std::string> lines; // Synopsis: as printed, "Usage: " taken off; Literal
     std::string text;               // Paragraph
     UsageOption option;             // Option
 };

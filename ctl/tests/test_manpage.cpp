@@ -46,6 +46,22 @@ TEST(UsageText, Blocks)
     EXPECT_EQ(blocks[4].text, "Exit status: 0 ok.");
 }
 
+TEST(UsageText, IndentedLinesThatAreNotOptionsStayAsPrinted)
+{
+    std::vector<UsageBlock> blocks = parse_usage("Usage: tool set NAME VALUE\n"
+                                                 "NAME (range):\n"
+                                                 "  alpha   1-4\n"
+                                                 "  beta    0-9 (bytes)\n"
+                                                 "Done.\n");
+    ASSERT_EQ(blocks.size(), 4u);
+    EXPECT_EQ(blocks[1].kind, Kind::Paragraph);
+    EXPECT_EQ(blocks[2].kind, Kind::Literal);
+    EXPECT_EQ(blocks[2].lines,
+              (std::vector<std::string>{"  alpha   1-4", "  beta    0-9 (bytes)"}));
+    EXPECT_EQ(blocks[3].kind, Kind::Paragraph);
+    EXPECT_EQ(blocks[3].text, "Done.");
+}
+
 TEST(UsageText, EveryRealUsageHasASynopsis)
 {
     for (const ObjectInfo &object : command_table()) {
