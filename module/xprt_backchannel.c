@@ -252,18 +252,17 @@ bool xr_xbc_is_call(const struct xr_recvctx *rc)
 	return p[1] == cpu_to_be32(RPC_CALL);
 }
 
-/* A free request, or NULL when the server sent more than it may. */
-static struct xr_xbc_rqst *xr_xbc_get(struct rpc_xprt *xprt)
+/* With bc_pa_lock: a free request, or NULL (the server sent too many). */
+static struct xr_xbc_rqst *xr_xbc_get_locked(struct rpc_xprt *xprt)
 {
 	struct rpc_rqst *rqst;
 
-	spin_lock_bh(&xprt->bc_pa_lock);
 	rqst = list_first_entry_or_null(&xprt->bc_pa_list, struct rpc_rqst,
 					rq_bc_pa_list);
-	if (rqst)
-		list_del_init(&rqst->rq_bc_pa_list);
-	spin_unlock_bh(&xprt->bc_pa_lock);
-	return rqst ? xr_xbc_of(rqst) : NULL;
+	if (!rqst)
+		return NULL;
+	list_del_init(&rqst->rq_bc_pa_list);
+	return xr_xbc_of(rqst);
 }
 
 /* Only a plain inline call is accepted: no chunks, a sane length. */
@@ -299,6 +298,42 @@ static void xr_xbc_fill(struct xr_xbc_rqst *br, const void *msg, u32 len)
 	br->br_cookie = rqst->rq_xprt->connect_cookie;
 }
 
+/*
+ * Queue the call @msg of @len bytes to the callback service. Under
+ * bc_pa_lock, so that once the last session let go of the backchannel
+ * (xr_xbc_destroy(), before the NFS client stops its callback service)
+ * nothing is queued any more. Returns 0, -ESRCH when no session or no
+ * callback service uses the transport, -ENOBUFS when every request is in
+ * use.
+ */
+static int xr_xbc_queue(struct xr_xprt *rx, const void *msg, u32 len)
+{
+	struct rpc_xprt *xprt = &rx->rx_xprt;
+	struct svc_serv *serv;
+	struct xr_xbc_rqst *br;
+	int err = -ESRCH;
+
+	spin_lock_bh(&xprt->bc_pa_lock);
+	serv = READ_ONCE(xprt->bc_serv);
+	if (!serv || !rx->rx_bc_users)
+		goto out;
+	err = -ENOBUFS;
+	br = xr_xbc_get_locked(xprt);
+	if (!br)
+		goto out;
+	err = 0;
+	xr_xbc_fill(br, msg, len);
+	set_bit(RPC_BC_PA_IN_USE, &br->br_rqst.rq_bc_pa_state);
+	/* Dropped by xr_xbc_free_rqst(). */
+	xprt_get(xprt);
+	/* The service counts it down when it has processed it. */
+	atomic_inc(&xprt->bc_slot_count);
+	xr_compat_bc_queue(serv, &br->br_rqst);
+out:
+	spin_unlock_bh(&xprt->bc_pa_lock);
+	return err;
+}
+
 /**
  * xr_xbc_receive_call - hand a backward-direction call to the callback
  *	service
@@ -311,36 +346,17 @@ static void xr_xbc_fill(struct xr_xbc_rqst *br, const void *msg, u32 len)
 void xr_xbc_receive_call(struct xr_xconn *c, struct xr_recvctx *rc)
 {
 	struct xr_xprt *rx = c->xc_xprt;
-	struct rpc_xprt *xprt = &rx->rx_xprt;
 	const struct xr_hdr *hdr = &rc->rc_hdr;
 	u32 len = rc->rc_byte_len - hdr->hd_hdr_len;
-	struct svc_serv *serv;
-	struct xr_xbc_rqst *br;
 	int err;
 
 	err = xr_xbc_check_call(hdr, len);
-	if (err)
-		goto drop;
-	err = -ESRCH;
-	serv = READ_ONCE(xprt->bc_serv);
-	if (!serv)
-		goto drop;
-	err = -ENOBUFS;
-	br = xr_xbc_get(xprt);
-	if (!br)
-		goto drop;
-
-	xr_xbc_fill(br, rc->rc_buf + hdr->hd_hdr_len, len);
-	set_bit(RPC_BC_PA_IN_USE, &br->br_rqst.rq_bc_pa_state);
-	/* Dropped by xr_xbc_free_rqst(). */
-	xprt_get(xprt);
-	/* The service counts it down when it has processed it. */
-	atomic_inc(&xprt->bc_slot_count);
-	xr_compat_bc_queue(serv, &br->br_rqst);
-	xr_xprt_count(rx, XR_XPRT_STAT_BC_CALLS_RECEIVED, 1);
-	return;
-
-drop:
+	if (!err)
+		err = xr_xbc_queue(rx, rc->rc_buf + hdr->hd_hdr_len, len);
+	if (!err) {
+		xr_xprt_count(rx, XR_XPRT_STAT_BC_CALLS_RECEIVED, 1);
+		return;
+	}
 	xr_xprt_count(rx, XR_XPRT_STAT_BC_CALLS_DROPPED, 1);
 	pr_warn_ratelimited(XR_MODNAME ": backchannel call (xid %08x) dropped: %d\n",
 			    be32_to_cpu(hdr->hd_xid), err);

@@ -423,16 +423,19 @@ server_counter() {
 
 NFS_LEASE_BREAK=/proc/sys/fs/lease-break-time
 
-# nfsd_delegations: delegations nfsd holds for its clients.
+# nfsd_delegations [NAME]: delegations nfsd holds for its clients; only
+# those of files named NAME when given (a client may still hold others
+# from earlier reads).
 nfsd_delegations() {
-	cat $NFSD_FS/clients/*/states 2>/dev/null | grep -c "type: deleg"
+	cat $NFSD_FS/clients/*/states 2>/dev/null | grep "type: deleg" |
+		grep -c -F "${1:+/$1\"}"
 }
 
 # nfs_read_until_delegated FILE: open and read FILE over NFS; true once
 # nfsd holds a delegation for it. nfsd gives none while lockd is in its
-# grace period, nor before the client's backchannel answered its probe.
+# grace period.
 nfs_read_until_delegated() {
-	cat "$1" >/dev/null && [ "$(nfsd_delegations)" -ge 1 ]
+	cat "$1" >/dev/null && [ "$(nfsd_delegations "${1##*/}")" -ge 1 ]
 }
 
 # nfs_recall_on_local_write MNT NAME: over an NFSv4.1 mount MNT of
@@ -464,7 +467,7 @@ nfs_recall_on_local_write() {
 	[ "$(server_counter bc-replies-received)" -gt "$replies" ] ||
 		fail "no callback reply received" || return 1
 	# shellcheck disable=SC2016 # expanded by eval
-	wait_for 20 eval '[ "$(nfsd_delegations)" -eq 0 ]' ||
+	wait_for 20 eval '[ "$(nfsd_delegations "$f")" -eq 0 ]' ||
 		fail "the delegation was not returned" || return 1
 	nfs_drop_caches
 	grep -q second "$mnt/$f" || fail "the client does not see the server's write"
