@@ -34,4 +34,37 @@
 #define XR_SVC_XPRT_OPS_COMPAT
 #endif
 
+/*
+ * How a transport hands a backchannel call to the callback service
+ * (xprt->bc_serv). From 6.8 (checked on 6.12) rq_bc_list is an lwq node
+ * on the service's lock-free sv_cb_list and a thread of pool 0 is woken;
+ * before (checked on 6.1) it is a list_head on sv_cb_list under
+ * sv_cb_lock, and the callback thread sleeps on sv_cb_waitq. On both the
+ * callback service processes the call (svc_process_bc(), bc_svc_process()
+ * on 6.1) and sends the reply through the forward transport's
+ * send_request; neither has the bc_up op or an "rdma-bc" svc_xprt class.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#include <linux/lwq.h>
+#include <linux/sunrpc/svc.h>
+
+static inline void xr_compat_bc_queue(struct svc_serv *serv,
+				      struct rpc_rqst *rqst)
+{
+	lwq_enqueue(&rqst->rq_bc_list, &serv->sv_cb_list);
+	svc_pool_wake_idle_thread(&serv->sv_pools[0]);
+}
+#else
+#include <linux/sunrpc/svc.h>
+
+static inline void xr_compat_bc_queue(struct svc_serv *serv,
+				      struct rpc_rqst *rqst)
+{
+	spin_lock_bh(&serv->sv_cb_lock);
+	list_add_tail(&rqst->rq_bc_list, &serv->sv_cb_list);
+	spin_unlock_bh(&serv->sv_cb_lock);
+	wake_up(&serv->sv_cb_waitq);
+}
+#endif
+
 #endif /* _XRPCRDMA_COMPAT_H */

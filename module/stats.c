@@ -30,6 +30,7 @@ static const char * const xr_obj_names[XR_OBJ_COUNT] = {
 	[XR_OBJ_XCONN]		= "xprt-conn",
 	[XR_OBJ_MR]		= "mr",
 	[XR_OBJ_REQ]		= "xprt-req",
+	[XR_OBJ_BC_RQST]	= "xprt-bc-rqst",
 };
 
 static atomic64_t xr_obj_counts[XR_OBJ_COUNT];

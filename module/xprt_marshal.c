@@ -594,6 +594,11 @@ void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
 		xr_reply_error(c, hdr);
 		return;
 	}
+	/* The server's NFSv4.1 callbacks come the same way. */
+	if (xr_xbc_is_call(rc)) {
+		xr_xbc_receive_call(c, rc);
+		return;
+	}
 	rqst = xr_reply_find(xprt, hdr->hd_xid);
 	xr_reply_credits(xprt, hdr->hd_credits, rqst);
 	if (!rqst)

@@ -26,6 +26,12 @@
  * holding the registry sees it whole); rx_mutex keeps its connection
  * from being unpublished while a dump reads it. Each connection that was
  * published is announced when it comes up and once it is closed.
+ *
+ * NFSv4.1: the transport carries the session backchannel
+ * (xprt_backchannel.c). Each connection keeps XR_BC_MAX_REQUESTS more
+ * Receives for the server's callbacks and as many more send queue slots
+ * for their replies, which send_request recognises (bc_prealloc()) and
+ * sends without a forward credit.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -38,8 +44,6 @@
 
 /* Calls in flight at most: the slot table, and the credits asked for. */
 #define XR_XPRT_MAX_REQS	32
-/* Largest message either side sends inline (RFC 8797 private data). */
-#define XR_XPRT_INLINE_SIZE	4096
 /* Largest RPC payload: what one memory region maps (xprt_frwr.c). */
 #define XR_XPRT_MAX_PAYLOAD	(256 * 1024)
 /* Memory regions per connection. */
@@ -241,10 +245,11 @@ static struct xr_xconn *xr_xconn_alloc(struct xr_xprt *rx)
 /* Queue pair, memory regions, send and receive contexts. */
 static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
 {
-	u32 sq_depth = reqs * (2 * XR_REQ_MAX_MRS + 1);
+	u32 sq_depth = reqs * (2 * XR_REQ_MAX_MRS + 1) + XR_BC_MAX_REQUESTS;
+	u32 recvs = reqs + XR_BC_MAX_REQUESTS;
 	int err;
 
-	err = xr_ep_create_qp(&c->xc_ep, sq_depth, reqs, 0);
+	err = xr_ep_create_qp(&c->xc_ep, sq_depth, recvs, 0);
 	if (err)
 		return err;
 	err = xr_frwr_pool_init(c, reqs * XR_XPRT_MRS_PER_REQ);
@@ -262,8 +267,8 @@ static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
 	c->xc_rq.rq_owner = c;
 	c->xc_rq.rq_on_ready = xr_xconn_data_ready;
 	c->xc_rq.rq_on_close = xr_xconn_owner_fail;
-	/* One Receive for every call that may be in flight. */
-	return xr_recvq_post(&c->xc_rq, reqs);
+	/* One Receive for every call that may be in flight, either way. */
+	return xr_recvq_post(&c->xc_rq, recvs);
 }
 
 /* Map what went wrong to what the RPC layer's connect logic knows. */
@@ -523,6 +528,7 @@ static void xr_xprt_buf_free(struct rpc_task *task)
  *   %-ENOTCONN: not connected: reconnect and call again
  *   %-ENOBUFS: no resources now: call again later
  *   %-EIO: cannot be sent; do not retry
+ *   %-ECONNRESET: a backchannel reply for an earlier connection (dropped)
  */
 static int xr_xprt_send_request(struct rpc_rqst *rqst)
 {
@@ -533,9 +539,13 @@ static int xr_xprt_send_request(struct rpc_rqst *rqst)
 
 	if (!xprt_connected(xprt) || !c)
 		return -ENOTCONN;
-	if (!xprt_request_get_cong(xprt, rqst))
-		return -EBADSLT;
-	err = xr_marshal_send(rx, c, rqst);
+	if (bc_prealloc(rqst)) {
+		err = xr_xbc_send_reply(rx, c, rqst);
+	} else {
+		if (!xprt_request_get_cong(xprt, rqst))
+			return -EBADSLT;
+		err = xr_marshal_send(rx, c, rqst);
+	}
 	if (err == -ENOTCONN)
 		xr_xconn_fail(c);
 	return err;
@@ -617,6 +627,8 @@ static void xr_xprt_destroy(struct rpc_xprt *xprt)
 	xr_svc_unregister_client(rx->rx_id);
 	cancel_delayed_work_sync(&rx->rx_connect_work);
 	xr_xprt_close(xprt);
+	/* SUNRPC did this already; nothing is left to free then. */
+	xr_xbc_destroy(xprt, UINT_MAX);
 	xr_xprt_free_addresses(xprt);
 	mutex_destroy(&rx->rx_mutex);
 	xprt_free(xprt);
@@ -641,6 +653,11 @@ static const struct rpc_xprt_ops xr_xprt_ops = {
 	.close			= xr_xprt_close,
 	.destroy		= xr_xprt_destroy,
 	.print_stats		= xr_xprt_print_stats,
+	.bc_setup		= xr_xbc_setup,
+	.bc_maxpayload		= xr_xbc_maxpayload,
+	.bc_num_slots		= xr_xbc_num_slots,
+	.bc_free_rqst		= xr_xbc_free_rqst,
+	.bc_destroy		= xr_xbc_destroy,
 };
 
 static struct rpc_xprt *xr_xprt_setup(struct xprt_create *args)
@@ -654,7 +671,7 @@ static struct rpc_xprt *xr_xprt_setup(struct xprt_create *args)
 		return ERR_PTR(-EBADF);
 	if (sap->sa_family != AF_INET && sap->sa_family != AF_INET6)
 		return ERR_PTR(-EAFNOSUPPORT);
-	/* The NFSv4.1 backchannel is not carried yet. */
+	/* A transport over a server's connection is the server's (bc_xprt). */
 	if (args->bc_xprt)
 		return ERR_PTR(-EINVAL);
 	if (!try_module_get(THIS_MODULE))
@@ -711,9 +728,12 @@ static struct xprt_class xr_xprt_class = {
  *
  * Drop-in mode (the server class took the in-tree name): the class is
  * "rdma" with ident XPRT_TRANSPORT_RDMA, netids rdma and rdma6, the one
- * NFS mounts with proto=rdma. Side-by-side (in-tree rpcrdma loaded) the
- * class is not registered: NFS could not reach it under another ident,
- * and nothing else of ours uses it yet.
+ * NFS mounts with proto=rdma, NFSv4.1 included: the NFS client runs its
+ * callback service over any transport with the bc_* ops and sends the
+ * callbacks' replies through send_request (the kernels supported have no
+ * bc_up op and no "rdma-bc" server class to register). Side-by-side
+ * (in-tree rpcrdma loaded) the class is not registered: NFS could not
+ * reach it under another ident, and nothing else of ours uses it yet.
  *
  * Return values:
  *   %0: registered, or nothing to register

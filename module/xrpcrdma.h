@@ -48,6 +48,8 @@ extern struct genl_family xrpcrdma_nl_family;
  * @XR_OBJ_XCONN: struct xr_xconn, a connection of a client transport
  * @XR_OBJ_MR: struct xr_mr, a memory region of a client connection
  * @XR_OBJ_REQ: struct xr_req, the buffers of one client RPC
+ * @XR_OBJ_BC_RQST: struct xr_xbc_rqst, a client's backchannel request
+ *	with its two page buffers
  * @XR_OBJ_COUNT: number of kinds
  *
  * Every allocation of a tracked kind is paired with xr_obj_get() and its
@@ -62,6 +64,7 @@ enum xr_obj {
 	XR_OBJ_XCONN,
 	XR_OBJ_MR,
 	XR_OBJ_REQ,
+	XR_OBJ_BC_RQST,
 	XR_OBJ_COUNT
 };
 
@@ -561,6 +564,11 @@ struct xr_xconn;
  * @XR_XPRT_STAT_WRITE_CHUNK_CALLS: calls posted offering a Write chunk
  * @XR_XPRT_STAT_REPLY_CHUNK_CALLS: calls posted offering a Reply chunk
  * @XR_XPRT_STAT_REGISTRATIONS: FastReg work requests posted
+ * @XR_XPRT_STAT_BC_CALLS_RECEIVED: backchannel (NFSv4.1 callback) calls
+ *	from the server handed to the callback service
+ * @XR_XPRT_STAT_BC_CALLS_DROPPED: backchannel calls dropped: malformed,
+ *	too long, no free backchannel request, or no callback service
+ * @XR_XPRT_STAT_BC_REPLIES_SENT: replies to backchannel calls posted
  * @XR_XPRT_STAT_COUNT: number of counters
  *
  * The names shown through netlink are in stats.c. Add new counters at
@@ -589,10 +597,16 @@ enum xr_xprt_stat {
 	XR_XPRT_STAT_WRITE_CHUNK_CALLS,
 	XR_XPRT_STAT_REPLY_CHUNK_CALLS,
 	XR_XPRT_STAT_REGISTRATIONS,
+	XR_XPRT_STAT_BC_CALLS_RECEIVED,
+	XR_XPRT_STAT_BC_CALLS_DROPPED,
+	XR_XPRT_STAT_BC_REPLIES_SENT,
 	XR_XPRT_STAT_COUNT
 };
 
 const char *xr_xprt_stat_at(unsigned int pos, enum xr_xprt_stat *stat);
+
+/* Largest message either side sends inline (RFC 8797 private data). */
+#define XR_XPRT_INLINE_SIZE	4096
 
 /* Most memory regions one request registers (call and reply chunks). */
 #define XR_REQ_MAX_MRS		8
@@ -724,6 +738,12 @@ struct xr_req {
  * @rx_max_reqs: credits asked for; never more calls in flight
  * @rx_hdr: transport header being encoded (send_request holds the
  *	transport's write lock)
+ * @rx_bc_users: backchannel users (NFSv4.1 sessions) of the transport;
+ *	under rx_xprt.bc_pa_lock, as are the two below
+ * @rx_bc_want: backchannel requests to keep: XR_BC_MAX_REQUESTS while
+ *	there are users, else 0
+ * @rx_bc_allocated: backchannel requests allocated, free (on
+ *	rx_xprt.bc_pa_list) or in use
  * @rx_stats: one per &enum xr_xprt_stat
  * @rx_id: the transport's number in the registry (0: not registered)
  * @rx_timed_out: an RPC timeout forced the coming disconnect
@@ -736,6 +756,9 @@ struct xr_xprt {
 	bool			rx_tried;
 	u32			rx_max_reqs;
 	struct xr_hdr		rx_hdr;
+	u32			rx_bc_users;
+	u32			rx_bc_want;
+	u32			rx_bc_allocated;
 	atomic64_t		rx_stats[XR_XPRT_STAT_COUNT];
 	u32			rx_id;
 	atomic_t		rx_timed_out;
@@ -757,6 +780,17 @@ enum xrpcrdma_transport_state xr_xprt_state(struct xr_xprt *rx);
 int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 		    struct rpc_rqst *rqst);
 void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc);
+
+/* xprt_backchannel.c */
+size_t xr_xbc_maxpayload(struct rpc_xprt *xprt);
+unsigned int xr_xbc_num_slots(struct rpc_xprt *xprt);
+int xr_xbc_setup(struct rpc_xprt *xprt, unsigned int reqs);
+void xr_xbc_destroy(struct rpc_xprt *xprt, unsigned int reqs);
+void xr_xbc_free_rqst(struct rpc_rqst *rqst);
+bool xr_xbc_is_call(const struct xr_recvctx *rc);
+void xr_xbc_receive_call(struct xr_xconn *c, struct xr_recvctx *rc);
+int xr_xbc_send_reply(struct xr_xprt *rx, struct xr_xconn *c,
+		      struct rpc_rqst *rqst);
 
 /* xprt_frwr.c */
 int xr_frwr_pool_init(struct xr_xconn *c, u32 count);

@@ -414,3 +414,61 @@ nfs_rdma_chunks() {
 		here && $1 == "xprt:" && $2 == "rdma" { print $13, $14, $15; exit }
 	' /proc/self/mountstats
 }
+
+# server_counter NAME: a module-wide counter of xrpcrdma's server
+# (rdmactl stats show), e.g. bc-calls-sent.
+server_counter() {
+	"$RDMACTL" -j stats show | python3 -c "import json,sys; print(json.load(sys.stdin)['server']['$1'])"
+}
+
+NFS_LEASE_BREAK=/proc/sys/fs/lease-break-time
+
+# nfsd_delegations [NAME]: delegations nfsd holds for its clients; only
+# those of files named NAME when given (a client may still hold others
+# from earlier reads).
+nfsd_delegations() {
+	cat $NFSD_FS/clients/*/states 2>/dev/null | grep "type: deleg" |
+		grep -c -F "${1:+/$1\"}"
+}
+
+# nfs_read_until_delegated FILE: open and read FILE over NFS; true once
+# nfsd holds a delegation for it. nfsd gives none while lockd is in its
+# grace period.
+nfs_read_until_delegated() {
+	cat "$1" >/dev/null && [ "$(nfsd_delegations "${1##*/}")" -ge 1 ]
+}
+
+# nfs_recall_on_local_write MNT NAME: over an NFSv4.1 mount MNT of
+# $NFS_EXPORT served by xrpcrdma's server, where $NFS_EXPORT/NAME holds
+# "first": the client reads NAME and gets a read delegation; a writer on
+# the server conflicts with it and nfsd recalls it with CB_RECALL over the
+# backchannel. The lease break time is set far above the writer's bound:
+# the writer gets through in time only when the client returned the
+# delegation, which it does on the recall. The server's backchannel
+# counters must show the callback and its reply, and the client must see
+# the server's write afterwards.
+nfs_recall_on_local_write() {
+	local mnt=$1 f=$2 calls replies orig rc=0
+
+	[ "$(cat "$mnt/$f")" = first ] || fail "reading $f over NFS" || return 1
+	wait_for 60 nfs_read_until_delegated "$mnt/$f" ||
+		fail "nfsd granted no delegation" || return 1
+	calls=$(server_counter bc-calls-sent)
+	replies=$(server_counter bc-replies-received)
+	orig=$(cat $NFS_LEASE_BREAK)
+	echo 600 >$NFS_LEASE_BREAK
+	timeout -k 5 120 sh -c "echo second >>'$NFS_EXPORT/$f'" ||
+		fail "the local writer waited for the lease break: no recall" || rc=1
+	echo "$orig" >$NFS_LEASE_BREAK
+	[ "$rc" -eq 0 ] || return 1
+	echo "# callbacks sent $calls -> $(server_counter bc-calls-sent), replies $replies -> $(server_counter bc-replies-received)"
+	[ "$(server_counter bc-calls-sent)" -gt "$calls" ] ||
+		fail "no callback sent for the recall" || return 1
+	[ "$(server_counter bc-replies-received)" -gt "$replies" ] ||
+		fail "no callback reply received" || return 1
+	# shellcheck disable=SC2016 # expanded by eval
+	wait_for 20 eval '[ "$(nfsd_delegations "$f")" -eq 0 ]' ||
+		fail "the delegation was not returned" || return 1
+	nfs_drop_caches
+	grep -q second "$mnt/$f" || fail "the client does not see the server's write"
+}

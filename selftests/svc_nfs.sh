@@ -63,11 +63,6 @@ nfs_chunks_through_xrdma() {
 	return "${PIPESTATUS[0]}"
 }
 
-# server_counter NAME: a module-wide server counter.
-server_counter() {
-	"$RDMACTL" -j stats show | python3 -c "import json,sys; print(json.load(sys.stdin)['server']['$1'])"
-}
-
 # After the mounts above: replies went inline, with their payload in
 # Write chunks (READ) and whole in Reply chunks (READDIR), and the data of
 # WRITEs came by RDMA Read.
@@ -87,44 +82,6 @@ DMNT=$NFS_RUN/mnt-deleg
 LEASE_BREAK=/proc/sys/fs/lease-break-time
 LEASE_BREAK_ORIG=$(cat $LEASE_BREAK)
 
-# Delegations nfsd holds for its clients.
-nfsd_delegations() {
-	cat $NFSD_FS/clients/*/states 2>/dev/null | grep -c "type: deleg"
-}
-
-# Open and read FILE over NFS; true once nfsd holds a delegation for it.
-# nfsd gives none while lockd is in its grace period.
-read_until_delegated() {
-	cat "$1" >/dev/null && [ "$(nfsd_delegations)" -ge 1 ]
-}
-
-# The client reads a file and gets a read delegation; a writer on the
-# server conflicts with it and nfsd recalls it with CB_RECALL over the
-# backchannel. The lease break time is set far above the writer's bound:
-# the writer gets through in time only when the client returned the
-# delegation, which it does on the recall.
-recall_on_local_write() {
-	local f=$1 calls replies
-
-	[ "$(cat "$DMNT/$f")" = first ] || fail "reading $f over NFS" || return 1
-	wait_for 60 read_until_delegated "$DMNT/$f" ||
-		fail "nfsd granted no delegation" || return 1
-	calls=$(server_counter bc-calls-sent)
-	replies=$(server_counter bc-replies-received)
-	echo 600 >$LEASE_BREAK
-	timeout -k 5 120 sh -c "echo second >>'$NFS_EXPORT/$f'" ||
-		fail "the local writer waited for the lease break: no recall" || return 1
-	echo "# callbacks sent $calls -> $(server_counter bc-calls-sent), replies $replies -> $(server_counter bc-replies-received)"
-	[ "$(server_counter bc-calls-sent)" -gt "$calls" ] ||
-		fail "no callback sent for the recall" || return 1
-	[ "$(server_counter bc-replies-received)" -gt "$replies" ] ||
-		fail "no callback reply received" || return 1
-	wait_for 20 eval '[ "$(nfsd_delegations)" -eq 0 ]' ||
-		fail "the delegation was not returned" || return 1
-	nfs_drop_caches
-	grep -q second "$DMNT/$f" || fail "the client does not see the server's write"
-}
-
 delegation_recall() {
 	local f=deleg.txt rc=0
 
@@ -134,7 +91,7 @@ delegation_recall() {
 	nfs_server_start && nfs_listen xrdma 20050 || return 1
 	echo first >"$NFS_EXPORT/$f" || fail "writing $f on the server" || return 1
 	nfs_mount 4.1 20050 "$DMNT" || { nfs_server_stop; return 1; }
-	recall_on_local_write "$f" || rc=1
+	nfs_recall_on_local_write "$DMNT" "$f" || rc=1
 	echo "$LEASE_BREAK_ORIG" >$LEASE_BREAK
 	nfs_umount "$DMNT" || rc=1
 	nfs_server_stop || rc=1

@@ -9,17 +9,17 @@
 # listed after a remount (Reply chunks), a transfer survives nfsd
 # restarting under it (the client reconnects), another survives the RDMA
 # device being removed and added back, and mountstats parses the xprt
-# line. Afterwards every live object is gone and the module unloads; it is
-# loaded again as it was found.
+# line. NFSv4.1, which needs the client's backchannel: the same 64 MiB
+# round trip and 2000-entry listing, and a delegation recalled through
+# the backchannel (nfsd's CB_RECALL arrives on our client's connection,
+# its reply goes back the same way). Afterwards every live object is gone
+# and the module unloads; it is loaded again as it was found.
 #
 # Netlink view of the client: `rdmactl -j transport show` lists the
 # mount's transport (role client, our server, connected), its counters
 # grow with the 64 MiB transfer and its reconnects with the nfsd restart,
 # `rdmactl monitor -j` logs its connect and disconnect events, and after
 # the umount the transport and its objects are gone.
-#
-# NFSv4.1 needs the client backchannel, which this transport does not
-# carry yet: not tested here.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
@@ -39,6 +39,7 @@ command -v mountstats >/dev/null || skip_all "missing: mountstats"
 
 PORT=20049
 MNT=$NFS_RUN/mnt-xprt
+MNT41=$NFS_RUN/mnt-xprt41
 BLOCK=/etc/modprobe.d/xr-xprt-nfs.conf
 SIZE_MB=${XR_XPRT_NFS_SIZE_MB:-64}
 DIRENTS=${XR_XPRT_NFS_DIRENTS:-2000}
@@ -55,6 +56,7 @@ rpcrdma_loaded() {
 cleanup() {
 	rdma_dev_present || "$RDMA" link add "$XR_RDMA_DEV" type rxe netdev "$XR_NETDEV"
 	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
+	nfs_is_mounted "$MNT41" && umount -f -l "$MNT41"
 	nfs_server_stop >/dev/null 2>&1
 	rm -f "$BLOCK"
 	module_loaded || insmod "$XR_MODULE"
@@ -75,6 +77,9 @@ reload_dropin() {
 }
 
 server_start() {
+	# lockd's grace period holds delegations back: keep it short.
+	modprobe lockd && echo 10 >/proc/sys/fs/nfs/nlm_grace_period ||
+		fail "setting lockd's grace period" || return 1
 	nfs_server_start && nfs_listen rdma "$PORT" || return 1
 	! rpcrdma_loaded || fail "rpcrdma was loaded"
 }
@@ -203,6 +208,51 @@ umount_v3() {
 	nfs_umount "$MNT"
 }
 
+# NFSv4.1 through our client: the NFS client refuses it over a transport
+# without a backchannel, and creates the session only once nfsd's callback
+# probe came back through it.
+mount_v41() {
+	nfs_wait_grace || return 1
+	nfs_mount 4.1 "$PORT" "$MNT41" || return 1
+	! rpcrdma_loaded || fail "rpcrdma was loaded"
+}
+
+large_file_v41() {
+	nfs_write_verify "$MNT41" "$SIZE_MB" "data-v41"
+}
+
+readdir_large_v41() {
+	local n
+
+	nfs_make_entries "$MNT41/dir41" "$DIRENTS" ||
+		fail "creating $DIRENTS entries" || return 1
+	nfs_umount "$MNT41" || fail "umount for the remount" || return 1
+	nfs_mount 4.1 "$PORT" "$MNT41" || fail "remount" || return 1
+	n=$(nfs_count_entries "$MNT41/dir41") || fail "listing" || return 1
+	[ "$n" -eq "$DIRENTS" ] || fail "dir lists $n entries, expected $DIRENTS"
+}
+
+# Backchannel calls our client dropped (it warns for each).
+bc_calls_dropped() {
+	dmesg | grep -c "xrpcrdma: backchannel call .* dropped"
+}
+
+# nfsd recalls a delegation from our client: the CB_RECALL and its reply
+# travel through the client's backchannel, and no callback was dropped.
+delegation_recall_v41() {
+	local f=deleg.txt dropped
+
+	dropped=$(bc_calls_dropped)
+	echo first >"$NFS_EXPORT/$f" || fail "writing $f on the server" || return 1
+	nfs_recall_on_local_write "$MNT41" "$f" || return 1
+	[ "$(bc_calls_dropped)" -eq "$dropped" ] ||
+		fail "the client dropped backchannel calls: $(bc_calls_dropped)"
+}
+
+umount_v41() {
+	nfs_umount "$MNT41"
+}
+
 server_stop() {
 	nfs_server_stop || return 1
 	[ "$(nfsd_threads)" -eq 0 ] || fail "nfsd threads left"
@@ -211,7 +261,7 @@ server_stop() {
 objects_released() {
 	local kind
 
-	for kind in xprt xprt-conn xprt-req mr svc-xprt sendctx recvctx; do
+	for kind in xprt xprt-conn xprt-req xprt-bc-rqst mr svc-xprt sendctx recvctx; do
 		[ "$(live_objects "$kind")" -eq 0 ] || return 1
 	done
 }
@@ -340,7 +390,7 @@ client_monitor_stop() {
 	rm -f "$CLIENT_LOG"
 }
 
-ktap_header 19
+ktap_header 24
 run_test reload_dropin reload_dropin
 run_test server_start_rdma_$PORT server_start
 run_test client_monitor_start client_monitor_start
@@ -367,6 +417,18 @@ else
 	done
 fi
 run_test client_monitor_stop client_monitor_stop
+run_test mount_v41 mount_v41
+if nfs_is_mounted "$MNT41"; then
+	run_test "write_read_${SIZE_MB}M_v41" large_file_v41
+	run_test "readdir_${DIRENTS}_v41" readdir_large_v41
+	run_test nfs41_delegation_recall delegation_recall_v41
+	run_test umount_v41 umount_v41
+else
+	for t in "write_read_${SIZE_MB}M_v41" "readdir_${DIRENTS}_v41" \
+		nfs41_delegation_recall umount_v41; do
+		log_test 4 "$t"
+	done
+fi
 run_test server_stop server_stop
 run_test unload_clean unload_clean
 ktap_finish
