@@ -419,20 +419,26 @@ detect_problem() {
 	done
 }
 
-# Where the first problem's report points: whether its stack has frames
+# Where the earliest problem report points: whether its stack has frames
 # of the module under test, or only of soft-RoCE (rdma_rxe fails on its
-# own now and then) or of other kernel code. The "Modules linked in" line
-# names every loaded module, so it does not count.
+# own now and then) or of other kernel code. The report starts at the
+# first line any detector matches (a panic message comes after the Oops
+# that caused it). The "Modules linked in" line names every loaded
+# module, so it does not count.
 problem_origin() {
-	local msgs name=xrpcrdma report
+	local msgs name=xrpcrdma report d all="" first
 
 	[[ -z $MODULE ]] || name=$(basename "$MODULE" .ko)
 	name=${name//-/_}
+	for d in "${DETECTORS[@]}"; do
+		all+="${all:+|}(${d#*|})"
+	done
 	msgs=$(kernel_messages)
-	report=$(awk -v first="$1" '
-		!on && index($0, first) { on = 1 }
-		on && !/^Modules linked in:/ { print; n++ }
-		on && (/---\[ end trace/ || n >= 80) { exit }' <<<"$msgs")
+	first=$(grep -n -m 1 -E -- "$all" <<<"$msgs" | cut -d: -f1)
+	[[ -n $first ]] || first=1
+	report=$(tail -n "+$first" <<<"$msgs" | awk '
+		!/^Modules linked in:/ { print; n++ }
+		/---\[ end trace/ || n >= 80 { exit }')
 	if grep -qE "\[$name\]|(^|[^[:alnum:]_])xr_[a-z0-9_]+\+0x" <<<"$report"; then
 		echo "$name frames in the trace: the module under test is involved"
 	elif grep -qE '\[rdma_rxe\]|(^|[^[:alnum:]_])rxe_[a-z0-9_]+\+0x' <<<"$report"; then
@@ -467,7 +473,7 @@ verdict() {
 	local timed_out=$1 rc taint problem v
 
 	problem=$(detect_problem)
-	[[ -z $problem ]] || say "trace: $(problem_origin "${problem#\[*\] }")"
+	[[ -z $problem ]] || say "trace: $(problem_origin)"
 	if ((timed_out)); then
 		fail_with "$EXIT_TIMEOUT" "timeout after ${TIMEOUT}s${problem:+ (kernel: $problem)}"
 		return

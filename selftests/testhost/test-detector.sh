@@ -115,6 +115,7 @@ case_warn_detected() {
 		expect_err '^testhost: FAIL: .*WARNING' &&
 		expect_err '^testhost: guest kernel log:' &&
 		expect_err 'xr testhost detector check' &&
+		expect_err '^testhost: trace: xr_testhost_warn frames in the trace' &&
 		expect_err '^testhost: kernel .*, boot [0-9]+\.[0-9] s, run [0-9]+\.[0-9] s'
 }
 
@@ -163,7 +164,8 @@ case_module_clean() {
 case_crash_detected() {
 	run_host --no-rxe -- sh -c 'echo c >/proc/sysrq-trigger; sleep 60'
 	expect_rc 125 && expect_err '^testhost: FAIL: .*Kernel panic' &&
-		expect_err 'sysrq triggered crash'
+		expect_err 'sysrq triggered crash' &&
+		expect_err '^testhost: trace: no xrpcrdma frame in the trace'
 }
 
 case_guest_died() {
@@ -206,12 +208,19 @@ case_pair_clean() {
 		expect_err '^testhost-pair: guest A exit 0, guest B exit 0'
 }
 
+# Once both are up, guest A's command fails while B waits for a barrier
+# A never reaches: the run fails with A's status, and B's wait ends as
+# soon as the host reports A's end.
 case_pair_fail_a() {
 	# shellcheck disable=SC2016 # expanded by the guests' shell
-	run_pair -- sh -c 'exec bash -c "$1" sh "$2" "$(test "$XR_ROLE" = A && echo 3 || echo 0)"' \
-		sh "$PAIR_SCRIPT" "$HERE"
-	expect_rc 3 && expect_out '^B: role B ok$' &&
-		expect_err '^testhost-pair: guest A exit 3, guest B exit 0'
+	run_pair -- bash -c '. "$1/../lib.sh"
+		other=B; [ "$XR_ROLE" = A ] || other=A
+		pair_signal "up-$XR_ROLE" && pair_wait "up-$other" 120 || exit 9
+		[ "$XR_ROLE" = B ] || exit 3
+		pair_wait never 200' sh "$HERE"
+	expect_rc 3 &&
+		expect_out '^B: # FAIL: waiting for never: the pair was aborted \(guest A exit 3\)' &&
+		expect_err '^testhost-pair: guest A exit 3, guest B exit 1'
 }
 
 # Guest B's command succeeds but B's kernel gets a foreign taint.
@@ -271,7 +280,7 @@ main() {
 	run_case "detects a kernel panic" case_crash_detected
 	run_case "fails when the guest dies silently" case_guest_died
 	run_case "pair: network, barrier, pause; both statuses 0" case_pair_clean
-	run_case "pair: a failing command in guest A fails the run" case_pair_fail_a
+	run_case "pair: a failing command in guest A fails the run and ends B's wait" case_pair_fail_a
 	run_case "pair: a taint in guest B fails the run" case_pair_taint_b
 
 	echo "$((NTESTS - NFAILED)) passed, $NFAILED failed"
