@@ -5,7 +5,8 @@
 # module builds for every installed kernel with -Werror, sparse, the DKMS
 # build, checkpatch,
 # rdmactl and its unit tests, the test host's own detector test, and the
-# selftests in a test host for each kernel line. Each step logs to
+# selftests in a test host (and the two-guest ones in a pair of test
+# hosts) for each kernel line. Each step logs to
 # build/check/; the closing line counts every test: "N passed, N failed".
 set -u
 
@@ -164,6 +165,16 @@ guest_selftests() {
 		env XR_MODULE="$ko" make --no-print-directory -C selftests run_tests
 }
 
+# The two-guest selftests (testhost/pair.sh): interoperability with the
+# in-tree transport and the client's reconnect after an RPC timeout.
+guest_pair() {
+	local k=$1 ko=$top/build/kmod/$1/module/xrpcrdma.ko
+
+	selftests/testhost/pair.sh --kernel "$k" --module "$ko" --timeout 900 \
+		--logs "$logs/pair-$k" --ktap -- \
+		env XR_MODULE="$ko" ./selftests/xprt_interop.sh
+}
+
 step generated-files-fresh one check_generated
 step docs one make --no-print-directory htmldocs
 step doc-commands one scripts/doc-commands.py
@@ -180,6 +191,7 @@ step selftests-build one make --no-print-directory -C selftests
 for k in "${kernels[@]}"; do
 	step "testhost-detector-$k" ktap selftests/testhost/test-detector.sh --kernel "$k"
 	step "selftests-$k" ktap guest_selftests "$k"
+	step "selftests-pair-$k" ktap guest_pair "$k"
 done
 
 echo

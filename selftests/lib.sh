@@ -127,3 +127,48 @@ live_objects() {
 	"$RDMACTL" -j module show |
 		python3 -c "import json,sys; print(json.load(sys.stdin)['live_objects']['$1'])"
 }
+
+# Two test hosts (testhost/pair.sh): the commands in guests A and B meet
+# through files in $XR_PAIR_DIR, a host directory both see. The host
+# writes pair-abort there when either guest's run ends in a failure, so
+# the other side's waits end at once.
+
+# pair_signal NAME [STATUS]: tell the other guest that NAME happened;
+# STATUS is "ok" (default) or a word saying why it did not.
+pair_signal() {
+	local f=$XR_PAIR_DIR/pair-$1
+
+	echo "${2:-ok}" >"$f.tmp" && mv "$f.tmp" "$f"
+}
+
+# pair_wait NAME TIMEOUT_S: wait for the other guest's NAME; fails when it
+# does not come in time, comes with a status other than ok, or the pair
+# was aborted. Polls once a second: the other side may be a busy server.
+pair_wait() {
+	local f=$XR_PAIR_DIR/pair-$1 deadline=$((SECONDS + $2)) st=
+
+	until [ -e "$f" ]; do
+		[ ! -e "$XR_PAIR_DIR/pair-abort" ] ||
+			fail "waiting for $1: the pair was aborted ($(cat "$XR_PAIR_DIR/pair-abort"))" ||
+			return 1
+		[ "$SECONDS" -lt "$deadline" ] || fail "waiting for $1: ${2}s passed" || return 1
+		sleep 1
+	done
+	read -r st <"$f"
+	[ "$st" = ok ] || fail "the other guest reports $1: $st"
+}
+
+# pair_pause ROLE SECONDS: have the host stop guest ROLE's CPUs for
+# SECONDS and continue them (its clock stands still meanwhile); returns
+# once the host reports it continued (bounded).
+pair_pause() {
+	local f=$XR_PAIR_DIR/pair-pause-$1 deadline=$((SECONDS + $2 + 60))
+
+	rm -f "$f.done" "$f.failed"
+	echo "$2" >"$f.tmp" && mv "$f.tmp" "$f" || fail "cannot write $f" || return 1
+	until [ -e "$f.done" ] || [ -e "$f.failed" ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "pausing $1: no answer from the host" || return 1
+		sleep 0.5
+	done
+	[ -e "$f.done" ] || fail "pausing $1: $(cat "$f.failed")"
+}

@@ -19,6 +19,7 @@
 #   XR_NFS_GRACE        nfsd grace and lease time, seconds (default 10, the minimum)
 #   XR_NFS_OP_TIMEOUT   bound on one mount or umount, seconds (default 60)
 #   XR_NFS_IO_TIMEOUT   bound on one data transfer, seconds (default 60 + 8 per MiB)
+#   XR_NFS_SERVER       address nfs_mount mounts from (default $XR_ADDR: this guest)
 
 # shellcheck source=selftests/lib.sh
 declare -F ktap_header >/dev/null || source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -282,14 +283,15 @@ nfs_listen() {
 }
 
 # nfs_mount VERS PORT MNT [OPTS]: mount the export over RDMA (the NFSv4
-# pseudo-root for 4.x, the export path for 3) and check /proc/mounts says
-# proto=rdma on PORT. OPTS: extra mount options, comma-separated.
+# pseudo-root for 4.x, the export path for 3) from $XR_NFS_SERVER (else
+# this guest) and check /proc/mounts says proto=rdma on PORT. OPTS: extra
+# mount options, comma-separated.
 nfs_mount() {
-	local vers=$1 port=$2 mnt=$3 extra=${4:-} src opts got
+	local vers=$1 port=$2 mnt=$3 extra=${4:-} src opts got server=${XR_NFS_SERVER:-$XR_ADDR}
 
 	case "$vers" in
-	2|3) src=$XR_ADDR:$NFS_EXPORT ;;
-	*) src=$XR_ADDR:/ ;;
+	2|3) src=$server:$NFS_EXPORT ;;
+	*) src=$server:/ ;;
 	esac
 	opts=vers=$vers,proto=rdma,port=$port${extra:+,$extra}
 	mkdir -p "$mnt"

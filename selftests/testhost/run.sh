@@ -57,6 +57,9 @@ SHARE=
 SMP=2
 MEM=2048
 ACCEL=tcg
+PAIR_ROLE=
+PAIR_NET=
+MONITOR=
 CMD=()
 
 # Run state, for the traps.
@@ -72,7 +75,8 @@ usage() {
 	cat <<'USAGE'
 usage: run.sh [--kernel KVER] [--module PATH.ko [--module-args "k=v ..."]]
               [--no-rxe] [--timeout SECONDS] [--log FILE] [--share DIR]
-              [--smp N] [--mem MB] [--accel tcg|tcg-multi|kvm] -- COMMAND [ARGS...]
+              [--smp N] [--mem MB] [--accel tcg|tcg-multi|kvm]
+              [--pair-role A|B --pair-net SOCKET] [--monitor SOCKET] -- COMMAND [ARGS...]
 USAGE
 }
 
@@ -102,6 +106,9 @@ parse_args() {
 		--smp) need_arg "$@"; SMP=$2; shift 2 ;;
 		--mem) need_arg "$@"; MEM=$2; shift 2 ;;
 		--accel) need_arg "$@"; ACCEL=$2; shift 2 ;;
+		--pair-role) need_arg "$@"; PAIR_ROLE=$2; shift 2 ;;
+		--pair-net) need_arg "$@"; PAIR_NET=$2; shift 2 ;;
+		--monitor) need_arg "$@"; MONITOR=$2; shift 2 ;;
 		-h | --help) usage; exit 0 ;;
 		--) shift; break ;;
 		-*) usage >&2; die "unknown option $1" ;;
@@ -116,6 +123,21 @@ parse_args() {
 	[[ $MEM =~ ^[1-9][0-9]*$ ]] || die "--mem wants megabytes"
 	[[ $ACCEL =~ ^(tcg|tcg-multi|kvm)$ ]] || die "--accel is tcg, tcg-multi or kvm"
 	[[ -z $MODULE_ARGS || -n $MODULE ]] || die "--module-args without --module"
+	[[ -z $PAIR_ROLE || $PAIR_ROLE =~ ^[AB]$ ]] || die "--pair-role is A or B"
+	[[ (-z $PAIR_ROLE && -z $PAIR_NET) || (-n $PAIR_ROLE && -n $PAIR_NET) ]] ||
+		die "--pair-role and --pair-net go together"
+	[[ -z $PAIR_ROLE || $RXE == 1 ]] || die "--pair-role needs soft-RoCE"
+	check_socket_path "$PAIR_NET" --pair-net
+	check_socket_path "$MONITOR" --monitor
+}
+
+# A unix socket path QEMU creates or connects to (empty: not used).
+check_socket_path() {
+	[[ -z $1 ]] && return 0
+	[[ $1 == /* ]] || die "$2 wants an absolute path"
+	[[ $1 != *[[:space:],]* ]] || die "$2 path must not contain blanks or commas"
+	((${#1} < 108)) || die "$2 path is too long for a unix socket"
+	[[ -d ${1%/*} ]] || die "$2: no directory ${1%/*}"
 }
 
 # True when OUT is missing or older than any of DEPS.
@@ -205,6 +227,7 @@ write_job_env() {
 		printf 'XR_MODULE_ARGS=%q\n' "$MODULE_ARGS"
 		printf 'XR_RXE=%q\n' "$RXE"
 		printf 'XR_SHARE=%q\n' "$SHARE"
+		printf 'XR_PAIR_ROLE=%q\n' "$PAIR_ROLE"
 		printf 'XR_CMD_TIMEOUT=%q\n' "$(guest_cmd_timeout)"
 		printf 'XR_CMD=('
 		printf ' %q' "${CMD[@]}"
@@ -244,6 +267,18 @@ qemu_command() {
 	if [[ -n $SHARE ]]; then
 		q+=(-fsdev "local,id=fs1,path=${SHARE//,/,,},security_model=none,multidevs=remap")
 		q+=(-device "virtio-9p-pci,fsdev=fs1,mount_tag=xrshare")
+	fi
+	if [[ -n $PAIR_ROLE ]]; then
+		# The two guests' Ethernet: a stream over a unix socket that
+		# guest A listens on and guest B connects to. No host address.
+		local server=off mac=52:54:00:99:00:02
+
+		[[ $PAIR_ROLE == B ]] || { server=on; mac=52:54:00:99:00:01; }
+		q+=(-netdev "stream,id=n0,server=$server,addr.type=unix,addr.path=$PAIR_NET")
+		q+=(-device "virtio-net-pci,netdev=n0,mac=$mac")
+	fi
+	if [[ -n $MONITOR ]]; then
+		q+=(-monitor "unix:$MONITOR,server=on,wait=off")
 	fi
 	printf '%s\0' "${q[@]}"
 }
@@ -384,6 +419,35 @@ detect_problem() {
 	done
 }
 
+# Where the earliest problem report points: whether its stack has frames
+# of the module under test, or only of soft-RoCE (rdma_rxe fails on its
+# own now and then) or of other kernel code. The report starts at the
+# first line any detector matches (a panic message comes after the Oops
+# that caused it). The "Modules linked in" line names every loaded
+# module, so it does not count.
+problem_origin() {
+	local msgs name=xrpcrdma report d all="" first
+
+	[[ -z $MODULE ]] || name=$(basename "$MODULE" .ko)
+	name=${name//-/_}
+	for d in "${DETECTORS[@]}"; do
+		all+="${all:+|}(${d#*|})"
+	done
+	msgs=$(kernel_messages)
+	first=$(grep -n -m 1 -E -- "$all" <<<"$msgs" | cut -d: -f1)
+	[[ -n $first ]] || first=1
+	report=$(tail -n "+$first" <<<"$msgs" | awk '
+		!/^Modules linked in:/ { print; n++ }
+		/---\[ end trace/ || n >= 80 { exit }')
+	if grep -qE "\[$name\]|(^|[^[:alnum:]_])xr_[a-z0-9_]+\+0x" <<<"$report"; then
+		echo "$name frames in the trace: the module under test is involved"
+	elif grep -qE '\[rdma_rxe\]|(^|[^[:alnum:]_])rxe_[a-z0-9_]+\+0x' <<<"$report"; then
+		echo "no $name frame; the trace is inside rdma_rxe (soft-RoCE)"
+	else
+		echo "no $name frame in the trace"
+	fi
+}
+
 taint_letters() {
 	local taint=$1 i out=
 
@@ -409,6 +473,7 @@ verdict() {
 	local timed_out=$1 rc taint problem v
 
 	problem=$(detect_problem)
+	[[ -z $problem ]] || say "trace: $(problem_origin)"
 	if ((timed_out)); then
 		fail_with "$EXIT_TIMEOUT" "timeout after ${TIMEOUT}s${problem:+ (kernel: $problem)}"
 		return

@@ -15,7 +15,7 @@ HERE=$(cd "$(dirname "$(realpath "${BASH_SOURCE[0]}")")" && pwd)
 readonly HERE
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$HERE/lib.sh"
-readonly RUN=$HERE/run.sh
+readonly RUN=$HERE/run.sh PAIR=$HERE/pair.sh
 
 KVER=
 BUILD=
@@ -76,6 +76,17 @@ run_host() {
 	"$RUN" --kernel "$KVER" --log "$log" "$@" >"$OUT" 2>"$ERR" || RC=$?
 }
 
+# Run pair.sh with ARGS, like run_host; its logs go to the work dir.
+run_pair() {
+	local logs=$WORK/pair.$NTESTS
+
+	[[ -z $KEEP_LOGS ]] || logs=$KEEP_LOGS/pair.$((NTESTS + 1))
+	OUT=$WORK/out.$NTESTS
+	ERR=$WORK/err.$NTESTS
+	RC=0
+	"$PAIR" --kernel "$KVER" --timeout 240 --logs "$logs" "$@" >"$OUT" 2>"$ERR" || RC=$?
+}
+
 # Say why a case failed, with run.sh's output for context.
 explain() {
 	echo "# $*"
@@ -104,6 +115,7 @@ case_warn_detected() {
 		expect_err '^testhost: FAIL: .*WARNING' &&
 		expect_err '^testhost: guest kernel log:' &&
 		expect_err 'xr testhost detector check' &&
+		expect_err '^testhost: trace: xr_testhost_warn frames in the trace' &&
 		expect_err '^testhost: kernel .*, boot [0-9]+\.[0-9] s, run [0-9]+\.[0-9] s'
 }
 
@@ -152,7 +164,8 @@ case_module_clean() {
 case_crash_detected() {
 	run_host --no-rxe -- sh -c 'echo c >/proc/sysrq-trigger; sleep 60'
 	expect_rc 125 && expect_err '^testhost: FAIL: .*Kernel panic' &&
-		expect_err 'sysrq triggered crash'
+		expect_err 'sysrq triggered crash' &&
+		expect_err '^testhost: trace: no xrpcrdma frame in the trace'
 }
 
 case_guest_died() {
@@ -165,12 +178,69 @@ case_rmmod_failure() {
 	expect_rc 125 && expect_err '^testhost: FAIL: rmmod .*cannot unload'
 }
 
+# Each guest checks its environment and reaches the other over the pair's
+# network; they meet at a barrier; B has the host pause A. Exits with
+# status $1 in guest A and $2 in guest B.
+# shellcheck disable=SC2016 # expanded by the guests' shell
+readonly PAIR_SCRIPT='set -e
+	. "$1/../lib.sh"
+	other=B peer=10.99.0.2
+	[ "$XR_ROLE" = A ] || { other=A; peer=10.99.0.1; }
+	test "$XR_PEER_ADDR" = "$peer" && test "$XR_NETDEV" = eth0
+	test "$XR_RDMA_DEV" = rxe0 && test -e "/sys/class/infiniband/rxe0"
+	test "$(hostname)" = "xr-testhost-$(echo "$XR_ROLE" | tr AB ab)"
+	pair_signal "up-$XR_ROLE"
+	pair_wait "up-$other" 120
+	busybox ping -c 2 -W 10 "$XR_PEER_ADDR" >/dev/null
+	if [ "$XR_ROLE" = B ]; then
+		pair_pause A 2
+		pair_signal paused
+	else
+		pair_wait paused 120
+	fi
+	echo "role $XR_ROLE ok"
+	exit "$2"'
+
+case_pair_clean() {
+	run_pair -- bash -c "$PAIR_SCRIPT" sh "$HERE" 0
+	expect_rc 0 && expect_out '^A: role A ok$' && expect_out '^B: role B ok$' &&
+		expect_err '^testhost-pair: pausing guest A for 2 s' &&
+		expect_err '^testhost-pair: guest A exit 0, guest B exit 0'
+}
+
+# Once both are up, guest A's command fails while B waits for a barrier
+# A never reaches: the run fails with A's status, and B's wait ends as
+# soon as the host reports A's end.
+case_pair_fail_a() {
+	# shellcheck disable=SC2016 # expanded by the guests' shell
+	run_pair -- bash -c '. "$1/../lib.sh"
+		other=B; [ "$XR_ROLE" = A ] || other=A
+		pair_signal "up-$XR_ROLE" && pair_wait "up-$other" 120 || exit 9
+		[ "$XR_ROLE" = B ] || exit 3
+		pair_wait never 200' sh "$HERE"
+	expect_rc 3 &&
+		expect_out '^B: # FAIL: waiting for never: the pair was aborted \(guest A exit 3\)' &&
+		expect_err '^testhost-pair: guest A exit 3, guest B exit 1'
+}
+
+# Guest B's command succeeds but B's kernel gets a foreign taint.
+case_pair_taint_b() {
+	# shellcheck disable=SC2016 # expanded by the guests' shell
+	run_pair -- sh -c 'test "$XR_ROLE" = A || echo 64 >/proc/sys/kernel/tainted
+		exec bash -c "$1" sh "$2" 0' sh "$PAIR_SCRIPT" "$HERE"
+	expect_rc 125 && expect_out '^A: role A ok$' && expect_out '^B: role B ok$' &&
+		expect_err '^guest B: FAIL: .*tainted 64 \(U\)' &&
+		expect_err '^testhost-pair: guest A exit 0, guest B exit 125'
+}
+
 run_case() {
 	local name=$1 ok=1
 
 	shift
 	"$@" || ok=0
-	sed -n 's/^testhost: \(kernel .*, boot .*\)/# \1/p' "$ERR"
+	sed -n -e 's/^testhost: \(kernel .*, boot .*\)/# \1/p' \
+		-e 's/^\(guest [AB]: kernel .*, boot .*\)/# \1/p' \
+		-e 's/^testhost-pair: \(guest A exit .*\)/# \1/p' "$ERR"
 	result "$ok" "$name"
 }
 
@@ -200,7 +270,7 @@ main() {
 
 	echo "KTAP version 1"
 	echo "# kernel $KVER"
-	echo "1..8"
+	echo "1..11"
 	run_case "detects a kernel WARN" case_warn_detected "$warn_ko"
 	run_case "clean run exits 0" case_clean_true
 	run_case "passes the command's exit status" case_exit_status
@@ -209,6 +279,9 @@ main() {
 	run_case "fails when rmmod fails" case_rmmod_failure "$pin_ko"
 	run_case "detects a kernel panic" case_crash_detected
 	run_case "fails when the guest dies silently" case_guest_died
+	run_case "pair: network, barrier, pause; both statuses 0" case_pair_clean
+	run_case "pair: a failing command in guest A fails the run and ends B's wait" case_pair_fail_a
+	run_case "pair: a taint in guest B fails the run" case_pair_taint_b
 
 	echo "$((NTESTS - NFAILED)) passed, $NFAILED failed"
 	((NFAILED == 0))

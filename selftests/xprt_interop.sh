@@ -1,0 +1,298 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Interoperability of xrpcrdma with the in-tree RPC-over-RDMA transport,
+# across two test-host guests (testhost/pair.sh): guest A is the NFS
+# server, guest B the client; XR_ROLE says which one runs this. The two
+# sides meet at barrier files in the directory both see.
+#
+#  1. A serves over the in-tree server (rpcrdma, "rdma 20049"); B mounts
+#     through our client (xrpcrdma in drop-in mode): a 64 MiB random file
+#     reads back with the same SHA-256, a 2000-entry directory lists
+#     after a remount, mountstats parses the xprt line. NFSv3 (the
+#     versions in XPRT_VERS).
+#  2. Still over that mount path, an RPC timeout: B writes a file while
+#     the host stops A's CPUs long enough for the client's RPC to time
+#     out; A continues, our client disconnects and connects again (the
+#     xprt line's connect count grows), and the file reads back intact.
+#  3. B unloads xrpcrdma (every object released), and A adds our server
+#     beside the in-tree one ("xrdma 20050"); B mounts it with the
+#     in-tree client, NFSv3 and NFSv4.1, with the same checks.
+#  4. Both unload xrpcrdma cleanly.
+set -u
+source "$(dirname "$0")/nfs_lib.sh"
+
+need_env XR_TESTHOST XR_MODULE XR_ROLE XR_ADDR XR_PEER_ADDR XR_PAIR_DIR XR_RDMA_DEV
+need_rdmactl
+nfs_need_server
+command -v mountstats >/dev/null || skip_all "missing: mountstats"
+
+INTREE_PORT=20049
+OURS_PORT=20050
+# NFS versions per client. Ours needs the client backchannel for 4.1.
+XPRT_VERS="3"
+INTREE_VERS="3 4.1"
+SIZE_MB=${XR_INTEROP_SIZE_MB:-64}
+DIRENTS=${XR_INTEROP_DIRENTS:-2000}
+# The RPC timeout case: the client's retransmit timeout (tenths of a
+# second), how long A stands still (well past that, and short of the
+# hung-task limit for the writer), and the file written meanwhile.
+TIMEO=30
+PAUSE_S=12
+TIMEOUT_MB=64
+# Bound on waiting for the other guest's step.
+STEP_WAIT=600
+MNT=$NFS_RUN/mnt-interop
+BLOCK=/etc/modprobe.d/xr-interop.conf
+
+rpcrdma_loaded() {
+	[ -d /sys/module/rpcrdma ]
+}
+
+objects_released() {
+	local kind
+
+	for kind in xprt xprt-conn xprt-req mr svc-xprt sendctx recvctx; do
+		[ "$(live_objects "$kind")" -eq 0 ] || return 1
+	done
+}
+
+# Unload xrpcrdma with nothing left behind (its unload message, no leak
+# report); leaves it unloaded.
+unload_xrpcrdma() {
+	module_loaded || return 0
+	wait_for 60 objects_released ||
+		fail "live objects left: $("$RDMACTL" -j module show)" || return 1
+	# The RPC client lets go of the module asynchronously.
+	wait_for 30 rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
+	dmesg | tail -n 5 | grep -q "xrpcrdma: unloaded" || fail "no unload message" || return 1
+	! dmesg | tail -n 20 | grep -q "object(s) leaked" || fail "objects leaked"
+}
+
+# The mount's xprt line field N (5: connects), from /proc/self/mountstats.
+xprt_field() {
+	awk -v mnt="$MNT" -v n="$1" '
+		$1 == "device" { here = ($5 == mnt) }
+		here && $1 == "xprt:" && $2 == "rdma" { print $n; exit }
+	' /proc/self/mountstats
+}
+
+mountstats_parses() {
+	local out
+
+	out=$(mountstats --xprt "$MNT" 2>&1) || { fail "mountstats: $out"; return 1; }
+	echo "$out" | sed 's/^/# /' | grep -E "protocol|connect|segments|requests|replies"
+	grep -q "Transport protocol: rdma" <<<"$out" || fail "no rdma transport in mountstats"
+}
+
+# readdir_large VERS PORT NAME: NAME (one per client and version: they
+# share the export) gets the entries, is listed after a remount.
+readdir_large() {
+	local v=$1 port=$2 dir=$MNT/$3 n
+
+	nfs_make_entries "$dir" "$DIRENTS" || fail "creating $DIRENTS entries" || return 1
+	nfs_umount "$MNT" || fail "umount for the remount" || return 1
+	nfs_mount "$v" "$port" "$MNT" nolock || fail "remount" || return 1
+	n=$(nfs_count_entries "$dir") || fail "listing" || return 1
+	[ "$n" -eq "$DIRENTS" ] || fail "dir lists $n entries, expected $DIRENTS"
+}
+
+# client_checks CLIENT VERS PORT: mount from A with CLIENT's transport
+# (ours or intree), then data, directory, mountstats, umount. The cases
+# after the mount are skipped when it failed.
+client_checks() {
+	local who=$1 v=$2 port=$3 t
+
+	run_test "${who}_client_mount_v$v" nfs_mount "$v" "$port" "$MNT" nolock
+	if ! nfs_is_mounted "$MNT"; then
+		for t in "write_read_${SIZE_MB}M" "readdir_$DIRENTS" mountstats_xprt umount; do
+			log_test 4 "${who}_client_${t}_v$v"
+		done
+		return
+	fi
+	run_test "${who}_client_write_read_${SIZE_MB}M_v$v" \
+		nfs_write_verify "$MNT" "$SIZE_MB" "data-$who-v$v"
+	run_test "${who}_client_readdir_${DIRENTS}_v$v" readdir_large "$v" "$port" "dir-$who-v$v"
+	run_test "${who}_client_mountstats_xprt_v$v" mountstats_parses
+	run_test "${who}_client_umount_v$v" nfs_umount "$MNT"
+}
+
+# B: our client alone: rpcrdma unloaded and kept from loading, xrpcrdma
+# in drop-in mode (its client registers as "rdma").
+b_reload_dropin() {
+	if module_loaded; then
+		rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
+	fi
+	if rpcrdma_loaded; then
+		rmmod rpcrdma || fail "rmmod rpcrdma" || return 1
+	fi
+	echo "install rpcrdma /bin/false" >"$BLOCK" || fail "cannot write $BLOCK" || return 1
+	insmod "$XR_MODULE" mode=dropin || fail "insmod mode=dropin" || return 1
+	[ "$(module_mode)" = dropin ] || fail "mode $(module_mode), expected dropin"
+}
+
+# B: a hard mount with a short timeout; a file written with O_DIRECT (so
+# its WRITEs are on the wire throughout) while A stands still for
+# PAUSE_S seconds. The client's RPC times out, it disconnects and
+# connects again once A answers, and the write completes intact.
+b_rpc_timeout() {
+	local src=$NFS_DATA/timeout.bin sum got before after pid rc=0 klines
+
+	nfs_mount 3 "$INTREE_PORT" "$MNT" "nolock,hard,timeo=$TIMEO,retrans=2" || return 1
+	sum=$(nfs_random_file "$src" "$TIMEOUT_MB") || fail "cannot make $src" || return 1
+	before=$(xprt_field 5)
+	klines=$(dmesg | wc -l)
+	timeout -k 5 300 dd if="$src" of="$MNT/timeout.bin" bs=1M oflag=direct status=none &
+	pid=$!
+	wait_for 60 test -s "$MNT/timeout.bin" || fail "the transfer did not start" || rc=1
+	if [ "$rc" -eq 0 ]; then
+		echo "# connects before the pause: $before"
+		pair_pause A "$PAUSE_S" || rc=1
+	fi
+	wait "$pid" || { fail "the transfer failed across the pause: $?"; rc=1; }
+	rm -f "$src"
+	[ "$rc" -eq 0 ] || return 1
+	after=$(xprt_field 5)
+	echo "# connects after: $after"
+	# What the NFS client, our module and soft-RoCE said meanwhile.
+	dmesg | tail -n "+$((klines + 1))" | grep -E "nfs: server|xrpcrdma|rdma_rxe|rxe0" |
+		sed 's/^/# kernel: /'
+	[ "$after" -gt "$before" ] || fail "connect count $after, was $before: no reconnect" ||
+		return 1
+	nfs_drop_caches
+	got=$(nfs_read_sha256 "$MNT/timeout.bin" "$TIMEOUT_MB")
+	[ "$got" = "$sum" ] || fail "sha256 $got, expected $sum" || return 1
+	mountstats_parses
+}
+
+b_unload_ours() {
+	unload_xrpcrdma || return 1
+	rm -f "$BLOCK"
+}
+
+b_intree_client() {
+	modprobe rpcrdma || fail "modprobe rpcrdma"
+}
+
+# B's end: rpcrdma goes, and xrpcrdma is loaded as the test host loaded
+# it (it unloads it again and checks that).
+b_finish() {
+	rm -f "$BLOCK"
+	if rpcrdma_loaded; then
+		wait_for 30 rmmod rpcrdma || fail "rmmod rpcrdma" || return 1
+	fi
+	module_loaded || insmod "$XR_MODULE" || fail "insmod again"
+}
+
+b_cleanup() {
+	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
+	rm -f "$BLOCK"
+	module_loaded || insmod "$XR_MODULE"
+}
+
+role_b() {
+	local v nvers_ours nvers_intree
+
+	XR_NFS_SERVER=$XR_PEER_ADDR
+	export XR_NFS_SERVER
+	trap b_cleanup EXIT
+	read -r -a nvers_ours <<<"$XPRT_VERS"
+	read -r -a nvers_intree <<<"$INTREE_VERS"
+	mkdir -p "$NFS_DATA"
+	ktap_header $((8 + 5 * ${#nvers_ours[@]} + 5 * ${#nvers_intree[@]}))
+	echo "# client guest B ($XR_ADDR), server guest A ($XR_PEER_ADDR)"
+	run_test ours_client_dropin b_reload_dropin
+	run_test wait_intree_server pair_wait srv-intree "$STEP_WAIT"
+	for v in "${nvers_ours[@]}"; do
+		client_checks ours "$v" "$INTREE_PORT"
+	done
+	run_test ours_client_rpc_timeout_reconnect b_rpc_timeout
+	run_test ours_client_umount nfs_umount "$MNT"
+	run_test ours_client_unload b_unload_ours
+	pair_signal cli-ours-done
+
+	run_test intree_client_load b_intree_client
+	run_test wait_ours_server pair_wait srv-ours "$STEP_WAIT"
+	for v in "${nvers_intree[@]}"; do
+		client_checks intree "$v" "$OURS_PORT"
+	done
+	pair_signal cli-intree-done
+	run_test client_finish b_finish
+	ktap_finish
+}
+
+# A: nfsd over the in-tree server alone (xrpcrdma unloaded).
+a_intree_server() {
+	if module_loaded; then
+		rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
+	fi
+	modprobe rpcrdma || fail "modprobe rpcrdma" || return 1
+	nfs_server_start && nfs_listen rdma "$INTREE_PORT"
+}
+
+# A: our server beside the in-tree one, nfsd listening on both.
+a_ours_server() {
+	insmod "$XR_MODULE" || fail "insmod" || return 1
+	[ "$(module_mode)" = sidebyside ] || fail "mode $(module_mode), expected sidebyside" ||
+		return 1
+	nfs_listen xrdma "$OURS_PORT"
+}
+
+server_counter() {
+	"$RDMACTL" -j stats show | python3 -c "import json,sys; print(json.load(sys.stdin)['server']['$1'])"
+}
+
+# A: our server carried the in-tree client's calls: replies of every
+# kind, data by RDMA Read and Write, no header it could not parse.
+a_ours_served() {
+	local c
+
+	for c in replies-inline replies-write-chunk replies-reply-chunk rdma-read-bytes \
+		rdma-write-bytes; do
+		echo "# $c $(server_counter "$c")"
+		[ "$(server_counter "$c")" -gt 0 ] || fail "$c is 0" || return 1
+	done
+	[ "$(server_counter bad-headers)" -eq 0 ] || fail "bad headers from the in-tree client"
+}
+
+a_server_stop() {
+	nfs_server_stop || return 1
+	[ "$(nfsd_threads)" -eq 0 ] || fail "nfsd threads left"
+}
+
+a_finish() {
+	unload_xrpcrdma || return 1
+	wait_for 30 rmmod rpcrdma || fail "rmmod rpcrdma" || return 1
+	insmod "$XR_MODULE" || fail "insmod again"
+}
+
+a_cleanup() {
+	nfs_server_stop >/dev/null 2>&1
+	module_loaded || insmod "$XR_MODULE"
+}
+
+role_a() {
+	local status=ok
+
+	trap a_cleanup EXIT
+	ktap_header 7
+	echo "# server guest A ($XR_ADDR), client guest B ($XR_PEER_ADDR)"
+	run_test intree_server_start a_intree_server
+	nfs_portlist_has rdma "$INTREE_PORT" 2>/dev/null || status=failed
+	pair_signal srv-intree "$status"
+	run_test wait_ours_client_done pair_wait cli-ours-done "$STEP_WAIT"
+	status=ok
+	run_test ours_server_start a_ours_server
+	nfs_portlist_has xrdma "$OURS_PORT" 2>/dev/null || status=failed
+	pair_signal srv-ours "$status"
+	run_test wait_intree_client_done pair_wait cli-intree-done "$STEP_WAIT"
+	run_test ours_server_served a_ours_served
+	run_test server_stop a_server_stop
+	run_test server_unload a_finish
+	ktap_finish
+}
+
+case "$XR_ROLE" in
+A) role_a ;;
+B) role_b ;;
+*) skip_all "XR_ROLE is '$XR_ROLE', not A or B" ;;
+esac
