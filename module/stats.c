@@ -200,6 +200,9 @@ static const struct {
 	{ XR_XPRT_STAT_FAILED_MARSHAL,		"failed-marshal" },
 	{ XR_XPRT_STAT_MRS_ALLOCATED,		"mrs-allocated" },
 	{ XR_XPRT_STAT_EMPTY_SENDCTX,		"empty-sendctx" },
+	{ XR_XPRT_STAT_BC_CALLS_RECEIVED,	"bc-calls-received" },
+	{ XR_XPRT_STAT_BC_CALLS_DROPPED,	"bc-calls-dropped" },
+	{ XR_XPRT_STAT_BC_REPLIES_SENT,		"bc-replies-sent" },
 };
 
 static_assert(ARRAY_SIZE(xr_xprt_stat_defs) == XR_XPRT_STAT_COUNT);
