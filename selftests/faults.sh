@@ -9,10 +9,13 @@
 # file must read back with the SHA-256 it was written with. Afterwards no
 # connection object is left and the kernel logged no warning.
 # Then: every state-changing netlink operation is refused to a root
-# without CAP_NET_ADMIN, and changes nothing.
+# without CAP_NET_ADMIN, and changes nothing. Last, the module is reloaded
+# in drop-in mode (rpcrdma unloaded) for the client's point, frwr-reg,
+# through our client against our server, and reloaded side by side again.
 #
 # Knobs: XR_FAULTS_MB (MiB per copy, default 16), XR_FAULTS_CASES (the
-# points to run, default all of them).
+# server's points to run, default all of them), XR_FAULTS_CLIENT (0: leave
+# out the client's point).
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
@@ -30,12 +33,16 @@ MOUNT_OPTS=timeo=100
 OUT=$(mktemp)
 ERR=$(mktemp)
 SUM=
+BLOCK=/etc/modprobe.d/xr-faults.conf
+# svc-xprt objects with no connection: nfsd's listeners (IPv4, IPv6).
+LISTENERS=2
 
 cleanup() {
 	"$RDMACTL" fault clear all >/dev/null 2>&1
 	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
 	nfs_server_stop >/dev/null 2>&1
-	rm -f "$OUT" "$ERR"
+	rm -f "$OUT" "$ERR" "$BLOCK"
+	module_loaded || insmod "$XR_MODULE"
 }
 trap cleanup EXIT
 
@@ -50,6 +57,7 @@ reload_side_by_side() {
 
 server_up() {
 	nfs_server_start && nfs_listen xrdma $PORT || return 1
+	LISTENERS=$(live_objects svc-xprt)
 	mkdir -p "$NFS_DATA"
 	SUM=$(nfs_random_file "$SRC" "$MIB") || fail "cannot make $SRC"
 }
@@ -78,9 +86,6 @@ log_clean() {
 		grep -E "WARNING:|BUG|Oops|Call Trace|refcount_t|list_(add|del) corruption")
 	[ -z "$bad" ] || fail "kernel log after $1: $bad"
 }
-
-# Listeners left when no connection is (nfsd listens on IPv4 and IPv6).
-LISTENERS=2
 
 # fault_case POINT ARGS...: arm POINT with ARGS (rdmactl fault set),
 # copy the file, disarm, check the point fired, remount, compare.
@@ -155,15 +160,51 @@ no_net_admin_no_change() {
 	return $rc
 }
 
+# Our client (frwr-reg is a client point): the module in drop-in mode
+# with rpcrdma unloaded and kept from loading, nfsd on "rdma 20049".
+
+reload_dropin() {
+	nfs_server_stop || { fail "stopping nfsd"; return 1; }
+	rmmod xrpcrdma || { fail "rmmod xrpcrdma"; return 1; }
+	if [ -d /sys/module/rpcrdma ]; then
+		rmmod rpcrdma || { fail "rmmod rpcrdma"; return 1; }
+	fi
+	echo "install rpcrdma /bin/false" >"$BLOCK" || { fail "cannot write $BLOCK"; return 1; }
+	insmod "$XR_MODULE" mode=dropin || { fail "insmod mode=dropin"; return 1; }
+	[ "$(module_mode)" = dropin ] || fail "mode $(module_mode), expected dropin" || return 1
+	PORT=20049
+	nfs_server_start && nfs_listen rdma $PORT || return 1
+	LISTENERS=$(live_objects svc-xprt)
+	SUM=$(nfs_random_file "$SRC" "$MIB") || fail "cannot make $SRC"
+}
+
+# A registration that fails for want of memory is tried again later: the
+# calls go through, only later.
+frwr_reg() { fault_case frwr-reg every 5 times 3 errno ENOMEM; }
+
+# Back to side by side, as the later tests expect.
+restore_side_by_side() {
+	nfs_server_stop || { fail "stopping nfsd"; return 1; }
+	rm -f "$BLOCK"
+	reload_side_by_side
+}
+
 ALL_CASES="post_send post_recv dma_map sendctx_alloc completion_error recv_drop completion_delay"
 CASES=${XR_FAULTS_CASES:-$ALL_CASES}
+# The client's point, through our client in drop-in mode (0: leave out).
+CLIENT=${XR_FAULTS_CLIENT:-1}
 
 # shellcheck disable=SC2086 # a list of words
-ktap_header $((3 + $(echo $CASES | wc -w)))
+ktap_header $((3 + $(echo $CASES | wc -w) + 3 * CLIENT))
 run_test reload_side_by_side reload_side_by_side
 run_test nfs_server_up server_up
 for c in $CASES; do
 	run_test "fault_${c}_under_nfs_load" "$c"
 done
 run_test no_net_admin_no_change no_net_admin_no_change
+if [ "$CLIENT" -eq 1 ]; then
+	run_test reload_dropin_our_client reload_dropin
+	run_test fault_frwr_reg_under_nfs_load_our_client frwr_reg
+	run_test restore_side_by_side restore_side_by_side
+fi
 ktap_finish
