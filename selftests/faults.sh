@@ -101,7 +101,7 @@ fault_case() {
 	t0=$(date +%s)
 	nfs_write_file "$SRC" "$MNT/$name" "$MIB" || fail "copy with $point armed" || rc=1
 	fired=$(fault_field "$point" fired)
-	echo "# $point: $("$RDMACTL" fault show | grep "^$point:"), copy $(($(date +%s) - t0)) s"
+	echo "# $("$RDMACTL" fault show | grep "^$point:"), copy $(($(date +%s) - t0)) s"
 	expect 0 "$RDMACTL" fault clear "$point" || rc=1
 	[ "${fired:-0}" -ge 1 ] || fail "$point never fired" || rc=1
 	nfs_umount "$MNT" || rc=1
