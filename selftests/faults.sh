@@ -5,7 +5,9 @@
 # 20050"). For each of the server's fault points, a random file is copied
 # onto the mount while the point is armed; the point must fire, the copy
 # must finish (the client reconnects after the failure closed the
-# connection, or retransmits what was lost), and after a fresh mount the
+# connection, or retransmits what was lost; the test checks that a newer
+# connection is up, or for the points that only slow things down, that
+# the connection stayed the same), and after a fresh mount the
 # file must read back with the SHA-256 it was written with. Afterwards no
 # connection object is left and the kernel logged no warning.
 # Then: every state-changing netlink operation is refused to a root
@@ -87,15 +89,43 @@ log_clean() {
 	[ -z "$bad" ] || fail "kernel log after $1: $bad"
 }
 
-# fault_case POINT ARGS...: arm POINT with ARGS (rdmactl fault set),
-# copy the file, disarm, check the point fired, remount, compare.
-fault_case() {
-	local point=$1 name got fired rc=0 t0
+# The id of the newest server connection, 0 when there is none. Ids
+# only grow: a larger one is a connection made later.
+newest_conn() {
+	"$RDMACTL" -j transport show | python3 -c "
+import json, sys
+ids = [t['id'] for t in json.load(sys.stdin) if t['role'] == 'server-connection']
+print(max(ids, default=0))"
+}
 
-	shift
+# After the copy: FSSTAT is never answered from a cache, so the client
+# has a connection up (a new one if the last was closed), and its id is
+# compared with the one from before the fault: newer with reconnect,
+# the same with same.
+check_conn() {
+	local expect=$1 before=$2 now
+
+	timeout -k 5 60 stat -f "$MNT" >/dev/null || fail "statfs after the copy" || return 1
+	now=$(newest_conn)
+	echo "# connection $before -> $now"
+	case "$expect" in
+	reconnect) [ "$now" -gt "$before" ] || fail "the client did not reconnect" ;;
+	same) [ "$now" -eq "$before" ] || fail "the connection changed: $before -> $now" ;;
+	esac
+}
+
+# fault_case {reconnect|same} POINT ARGS...: arm POINT with ARGS (rdmactl
+# fault set), copy the file, check the connection, disarm, check the point
+# fired, remount, compare.
+fault_case() {
+	local conn=$1 point=$2 name got fired rc=0 t0 before
+
+	shift 2
 	name=faults-$point.bin
 	echo "xr-faults: $point begin" >/dev/kmsg
 	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
+	before=$(newest_conn)
+	[ "$before" -gt 0 ] || fail "no server connection for the mount" || rc=1
 	expect 0 "$RDMACTL" fault set "$point" "$@" || { nfs_umount "$MNT"; return 1; }
 	[ "$(fault_field "$point" trigger)" != off ] || fail "$point not armed" || rc=1
 	t0=$(date +%s)
@@ -104,6 +134,7 @@ fault_case() {
 	echo "# $("$RDMACTL" fault show | grep "^$point:"), copy $(($(date +%s) - t0)) s"
 	expect 0 "$RDMACTL" fault clear "$point" || rc=1
 	[ "${fired:-0}" -ge 1 ] || fail "$point never fired" || rc=1
+	check_conn "$conn" "$before" || rc=1
 	nfs_umount "$MNT" || rc=1
 	[ "$rc" -eq 0 ] || return 1
 
@@ -120,17 +151,19 @@ fault_case() {
 }
 
 # Each point where a real failure closes the connection fires twice, so
-# the second failure hits a connection the client made again. Counts are
+# the second failure hits a connection the client made again. A failed
+# mapping drops the call, which the client retransmits on a new
+# connection after its timeout. Counts are
 # hits of one 16 MiB copy (some hundred Sends and Receives).
-post_send() { fault_case post-send every 40 times 2 errno EIO; }
-post_recv() { fault_case post-recv every 25 times 2 errno ENOMEM; }
-dma_map() { fault_case dma-map every 10 times 2 errno ENOMEM; }
-sendctx_alloc() { fault_case sendctx-alloc every 30 times 2; }
-completion_error() { fault_case completion-error every 50 times 2; }
+post_send() { fault_case reconnect post-send every 40 times 2 errno EIO; }
+post_recv() { fault_case reconnect post-recv every 25 times 2 errno ENOMEM; }
+dma_map() { fault_case reconnect dma-map every 10 times 2 errno ENOMEM; }
+sendctx_alloc() { fault_case reconnect sendctx-alloc every 30 times 2; }
+completion_error() { fault_case reconnect completion-error every 50 times 2; }
 # A lost call: the client's RPC times out, it reconnects and retransmits.
-recv_drop() { fault_case recv-drop nth 20; }
+recv_drop() { fault_case reconnect recv-drop nth 20; }
 # Slow completions: nothing fails, the copy only waits.
-completion_delay() { fault_case completion-delay every 20 times 3 delay 500; }
+completion_delay() { fault_case same completion-delay every 20 times 3 delay 500; }
 
 # setpriv without CAP_NET_ADMIN (root otherwise): RC must be 1 and the
 # message must say the operation is not permitted.
@@ -180,7 +213,7 @@ reload_dropin() {
 
 # A registration that fails for want of memory is tried again later: the
 # calls go through, only later.
-frwr_reg() { fault_case frwr-reg every 5 times 3 errno ENOMEM; }
+frwr_reg() { fault_case same frwr-reg every 5 times 3 errno ENOMEM; }
 
 # Back to side by side, as the later tests expect.
 restore_side_by_side() {
