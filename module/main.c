@@ -51,6 +51,7 @@ static void __exit xr_exit(void)
 	xr_xprt_exit();
 	xr_svc_exit();
 	xr_device_exit();
+	xr_fault_exit();
 	xr_obj_check_all_released();
 	pr_info(XR_MODNAME ": unloaded\n");
 }

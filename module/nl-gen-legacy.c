@@ -69,8 +69,25 @@ const struct nla_policy xrpcrdma_bench_get_nl_policy[XRPCRDMA_A_BENCH_ID + 1] = 
 	[XRPCRDMA_A_BENCH_ID] = { .type = NLA_U32, },
 };
 
+/* XRPCRDMA_CMD_FAULT_SET - do */
+const struct nla_policy xrpcrdma_fault_set_nl_policy[XRPCRDMA_A_FAULT_TRANSPORT_ID + 1] = {
+	[XRPCRDMA_A_FAULT_POINT] = NLA_POLICY_MAX(NLA_U32, 7),
+	[XRPCRDMA_A_FAULT_TRIGGER] = NLA_POLICY_MAX(NLA_U32, 3),
+	[XRPCRDMA_A_FAULT_N] = NLA_POLICY_MIN(NLA_U32, 1),
+	[XRPCRDMA_A_FAULT_PROBABILITY] = { .type = NLA_U32, },
+	[XRPCRDMA_A_FAULT_TIMES] = { .type = NLA_U32, },
+	[XRPCRDMA_A_FAULT_ERRNO] = NLA_POLICY_RANGE(NLA_U32, 1, 133),
+	[XRPCRDMA_A_FAULT_DELAY_MS] = NLA_POLICY_MAX(NLA_U32, 10000),
+	[XRPCRDMA_A_FAULT_TRANSPORT_ID] = { .type = NLA_U32, },
+};
+
+/* XRPCRDMA_CMD_FAULT_GET - do */
+const struct nla_policy xrpcrdma_fault_get_nl_policy[XRPCRDMA_A_FAULT_POINT + 1] = {
+	[XRPCRDMA_A_FAULT_POINT] = NLA_POLICY_MAX(NLA_U32, 7),
+};
+
 /* Ops table for xrpcrdma */
-const struct genl_ops xrpcrdma_nl_ops[9] = {
+const struct genl_ops xrpcrdma_nl_ops[11] = {
 	{
 		.cmd		= XRPCRDMA_CMD_DEVICE_GET,
 		.doit		= xrpcrdma_nl_device_get_doit,
@@ -131,6 +148,20 @@ const struct genl_ops xrpcrdma_nl_ops[9] = {
 		.dumpit		= xrpcrdma_nl_bench_get_dumpit,
 		.policy		= xrpcrdma_bench_get_nl_policy,
 		.maxattr	= XRPCRDMA_A_BENCH_ID,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_FAULT_SET,
+		.doit		= xrpcrdma_nl_fault_set_doit,
+		.policy		= xrpcrdma_fault_set_nl_policy,
+		.maxattr	= XRPCRDMA_A_FAULT_TRANSPORT_ID,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_FAULT_GET,
+		.doit		= xrpcrdma_nl_fault_get_doit,
+		.dumpit		= xrpcrdma_nl_fault_get_dumpit,
+		.policy		= xrpcrdma_fault_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_FAULT_POINT,
 	},
 };
 

@@ -32,8 +32,12 @@ extern const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_CON
 
 extern const struct nla_policy xrpcrdma_bench_get_nl_policy[XRPCRDMA_A_BENCH_ID + 1];
 
+extern const struct nla_policy xrpcrdma_fault_set_nl_policy[XRPCRDMA_A_FAULT_TRANSPORT_ID + 1];
+
+extern const struct nla_policy xrpcrdma_fault_get_nl_policy[XRPCRDMA_A_FAULT_POINT + 1];
+
 /* Ops table for xrpcrdma */
-extern const struct genl_ops xrpcrdma_nl_ops[9];
+extern const struct genl_ops xrpcrdma_nl_ops[11];
 
 int xrpcrdma_nl_device_get_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_device_get_dumpit(struct sk_buff *skb,
@@ -51,6 +55,10 @@ int xrpcrdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_bench_run_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_bench_get_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_bench_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb);
+int xrpcrdma_nl_fault_set_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_fault_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_fault_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb);
 
 enum {

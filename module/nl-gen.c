@@ -53,6 +53,23 @@ static const struct nla_policy xrpcrdma_bench_get_nl_policy[XRPCRDMA_A_BENCH_ID 
 	[XRPCRDMA_A_BENCH_ID] = { .type = NLA_U32, },
 };
 
+/* XRPCRDMA_CMD_FAULT_SET - do */
+static const struct nla_policy xrpcrdma_fault_set_nl_policy[XRPCRDMA_A_FAULT_TRANSPORT_ID + 1] = {
+	[XRPCRDMA_A_FAULT_POINT] = NLA_POLICY_MAX(NLA_U32, 7),
+	[XRPCRDMA_A_FAULT_TRIGGER] = NLA_POLICY_MAX(NLA_U32, 3),
+	[XRPCRDMA_A_FAULT_N] = NLA_POLICY_MIN(NLA_U32, 1),
+	[XRPCRDMA_A_FAULT_PROBABILITY] = { .type = NLA_U32, },
+	[XRPCRDMA_A_FAULT_TIMES] = { .type = NLA_U32, },
+	[XRPCRDMA_A_FAULT_ERRNO] = NLA_POLICY_RANGE(NLA_U32, 1, 133),
+	[XRPCRDMA_A_FAULT_DELAY_MS] = NLA_POLICY_MAX(NLA_U32, 10000),
+	[XRPCRDMA_A_FAULT_TRANSPORT_ID] = { .type = NLA_U32, },
+};
+
+/* XRPCRDMA_CMD_FAULT_GET - do */
+static const struct nla_policy xrpcrdma_fault_get_nl_policy[XRPCRDMA_A_FAULT_POINT + 1] = {
+	[XRPCRDMA_A_FAULT_POINT] = NLA_POLICY_MAX(NLA_U32, 7),
+};
+
 /* Ops table for xrpcrdma */
 static const struct genl_split_ops xrpcrdma_nl_ops[] = {
 	{
@@ -132,6 +149,25 @@ static const struct genl_split_ops xrpcrdma_nl_ops[] = {
 	{
 		.cmd	= XRPCRDMA_CMD_BENCH_GET,
 		.dumpit	= xrpcrdma_nl_bench_get_dumpit,
+		.flags	= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_FAULT_SET,
+		.doit		= xrpcrdma_nl_fault_set_doit,
+		.policy		= xrpcrdma_fault_set_nl_policy,
+		.maxattr	= XRPCRDMA_A_FAULT_TRANSPORT_ID,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_FAULT_GET,
+		.doit		= xrpcrdma_nl_fault_get_doit,
+		.policy		= xrpcrdma_fault_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_FAULT_POINT,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= XRPCRDMA_CMD_FAULT_GET,
+		.dumpit	= xrpcrdma_nl_fault_get_dumpit,
 		.flags	= GENL_CMD_CAP_DUMP,
 	},
 };

@@ -28,6 +28,10 @@ int xrpcrdma_nl_bench_run_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_bench_get_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_bench_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb);
+int xrpcrdma_nl_fault_set_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_fault_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_fault_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb);
 
 enum {
 	XRPCRDMA_NLGRP_EVENTS,

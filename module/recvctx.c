@@ -50,6 +50,8 @@ static struct xr_recvctx *xr_recvctx_alloc(struct xr_recvq *rq)
 	rc->rc_buf = kmalloc(rq->rq_buf_size, GFP_KERNEL);
 	if (!rc->rc_buf)
 		goto out_free;
+	if (xr_fault_hit(XRPCRDMA_FAULT_POINT_DMA_MAP, rq->rq_ep))
+		goto out_free_buf;
 	rc->rc_sge.addr = ib_dma_map_single(dev, rc->rc_buf, rq->rq_buf_size,
 					    DMA_FROM_DEVICE);
 	if (ib_dma_mapping_error(dev, rc->rc_sge.addr))
@@ -118,7 +120,9 @@ int xr_recvq_post(struct xr_recvq *rq, u32 count)
 		rc = xr_recvctx_get(rq);
 		if (!rc)
 			return -ENOMEM;
-		err = ib_post_recv(rq->rq_ep->ep_qp, &rc->rc_wr, NULL);
+		err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_RECV, rq->rq_ep);
+		if (!err)
+			err = ib_post_recv(rq->rq_ep->ep_qp, &rc->rc_wr, NULL);
 		if (err) {
 			xr_recvctx_put(rc);
 			return -ENOTCONN;
@@ -153,6 +157,22 @@ struct xr_recvctx *xr_recvq_next_ready(struct xr_recvq *rq)
 	return rc;
 }
 
+/**
+ * xr_recvctx_drop - whether a received message is to be lost
+ * @rc: a message the owner took with xr_recvq_next_ready()
+ *
+ * The recv-drop fault point. The owner calls it after reposting the
+ * Receive the message used, and on true puts the context back without
+ * reading it: the peer never gets an answer, as if the message had
+ * been lost on the way.
+ *
+ * Return: true to drop the message.
+ */
+bool xr_recvctx_drop(struct xr_recvctx *rc)
+{
+	return xr_fault_hit(XRPCRDMA_FAULT_POINT_RECV_DROP, rc->rc_pool->rq_ep);
+}
+
 /*
  * A Receive completed. Success: queue it for the owner. Flush: the
  * connection is being torn down, keep the context for destroy. Other
@@ -164,6 +184,7 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 					     rc_cqe);
 	struct xr_recvq *rq = rc->rc_pool;
 
+	xr_fault_wc(rq->rq_ep, wc);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			xr_count(rq->rq_count_errors);

@@ -108,6 +108,11 @@ static int xr_rw_add_op(struct xr_rw *rw, const struct xr_seg *seg,
 		return -E2BIG;
 	}
 	op = &rw->rw_ops[rw->rw_nops];
+	ret = xr_fault_hit(XRPCRDMA_FAULT_POINT_DMA_MAP, ep);
+	if (ret < 0) {
+		kfree(sgl);
+		return ret;
+	}
 	ret = rdma_rw_ctx_init(&op->ro_ctx, ep->ep_qp, ep->ep_id->port_num,
 			       sgl, nents, 0, seg->sg_offset, seg->sg_handle,
 			       rw->rw_dir);
@@ -164,6 +169,7 @@ static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct xr_rw *rw = container_of(wc->wr_cqe, struct xr_rw, rw_cqe);
 	struct xr_ep *ep = rw->rw_sq->sq_ep;
 
+	xr_fault_wc(ep, wc);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
 		xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_SEND_ERROR);
 		xr_nl_notify_wc_error(ep, rw->rw_dir == DMA_TO_DEVICE ?
@@ -208,7 +214,9 @@ int xr_rw_run(struct xr_rw *rw)
 					ep->ep_id->port_num,
 					i == rw->rw_nops - 1 ? &rw->rw_cqe : NULL,
 					first);
-	err = ib_post_send(ep->ep_qp, first, NULL);
+	err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_SEND, ep);
+	if (!err)
+		err = ib_post_send(ep->ep_qp, first, NULL);
 	if (err) {
 		/* Work requests before the bad one were posted: wait for
 		 * them to flush before their memory can be released.

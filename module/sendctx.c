@@ -87,6 +87,8 @@ static struct xr_sendctx *xr_sendctx_alloc(struct xr_sendq *sq)
 	if (!sc->sc_buf)
 		goto out_free;
 	sc->sc_buf_size = sq->sq_buf_size;
+	if (xr_fault_hit(XRPCRDMA_FAULT_POINT_DMA_MAP, sq->sq_ep))
+		goto out_free_buf;
 	sc->sc_buf_dma = ib_dma_map_single(dev, sc->sc_buf, sc->sc_buf_size,
 					   DMA_TO_DEVICE);
 	if (ib_dma_mapping_error(dev, sc->sc_buf_dma))
@@ -125,6 +127,8 @@ struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq)
 {
 	struct xr_sendctx *sc;
 
+	if (xr_fault_hit(XRPCRDMA_FAULT_POINT_SENDCTX_ALLOC, sq->sq_ep))
+		return NULL;
 	spin_lock(&sq->sq_lock);
 	sc = list_first_entry_or_null(&sq->sq_free, struct xr_sendctx,
 				      sc_list);
@@ -278,7 +282,9 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 		first = &sc->sc_wr;
 	if (sq->sq_get)
 		sq->sq_get(sq->sq_owner);
-	err = ib_post_send(ep->ep_qp, first, NULL);
+	err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_SEND, ep);
+	if (!err)
+		err = ib_post_send(ep->ep_qp, first, NULL);
 	if (err) {
 		pr_warn_ratelimited(XR_MODNAME ": ib_post_send: %d\n", err);
 		xr_sendq_release(sq, sc->sc_slots);
@@ -303,6 +309,7 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct xr_sendq *sq = sc->sc_pool;
 	void *owner = sq->sq_owner;
 
+	xr_fault_wc(sq->sq_ep, wc);
 	xr_sendq_release(sq, sc->sc_slots);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {

@@ -263,6 +263,11 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 		return 0;
 	}
 
+	if (xr_recvctx_drop(rc)) {
+		xr_recvctx_put(rc);
+		return 0;
+	}
+
 	verdict = xr_svc_check_call(rc);
 	if (!verdict && xr_svc_take_bc_reply(sx, rc)) {
 		xr_recvctx_put(rc);

@@ -239,12 +239,18 @@ static int xr_frwr_register(struct xr_xconn *c, struct xr_req *req,
 {
 	struct ib_device *dev = c->xc_ep.ep_pd->device;
 	struct ib_mr *ibmr = mr->mr_ibmr;
-	int mapped;
+	int mapped, err;
 
 	mr->mr_dir = remote_write ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+	err = xr_fault_hit(XRPCRDMA_FAULT_POINT_DMA_MAP, &c->xc_ep);
+	if (err)
+		goto out_put_err;
 	mr->mr_nents = ib_dma_map_sg(dev, mr->mr_sg, nents, mr->mr_dir);
 	if (!mr->mr_nents)
 		goto out_put;
+	err = xr_fault_hit(XRPCRDMA_FAULT_POINT_FRWR_REG, &c->xc_ep);
+	if (err)
+		goto out_put_err;
 	mapped = ib_map_mr_sg(ibmr, mr->mr_sg, mr->mr_nents, NULL, PAGE_SIZE);
 	if (mapped != mr->mr_nents)
 		goto out_put;
@@ -268,8 +274,10 @@ static int xr_frwr_register(struct xr_xconn *c, struct xr_req *req,
 	return 0;
 
 out_put:
+	err = -EIO;
+out_put_err:
 	xr_frwr_put(mr);
-	return -EIO;
+	return err;
 }
 
 /**
@@ -440,7 +448,8 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 
 	if (xr_sendq_reserve(&c->xc_sq, n))
 		goto out_down;
-	if (ib_post_send(c->xc_ep.ep_qp, first, NULL)) {
+	if (xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_SEND, &c->xc_ep) ||
+	    ib_post_send(c->xc_ep.ep_qp, first, NULL)) {
 		up_read(&c->xc_post_rwsem);
 		/* Some may be posted: their completions still come. */
 		xr_xconn_fail(c);

@@ -185,7 +185,8 @@ static void xr_xconn_reply_work(struct work_struct *work)
 	int err;
 
 	while ((rc = xr_recvq_next_ready(&c->xc_rq))) {
-		xr_reply_handle(c, rc);
+		if (!xr_recvctx_drop(rc))
+			xr_reply_handle(c, rc);
 		xr_recvctx_put(rc);
 		down_read(&c->xc_post_rwsem);
 		err = test_bit(XR_XC_DOWN, &c->xc_flags) ? 0 :

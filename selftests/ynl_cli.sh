@@ -5,9 +5,12 @@
 # must see the same devices, module facts, transports and counters that
 # rdmactl shows.
 #
+# Fault points armed through ynl dump the same with both, and the kernel
+# refuses fault-set combinations that do not go together, naming the rule.
+#
 # ynl_cli.sh [CASE...] runs only the cases named (dump_devices get_device
-# get_module dump_transports get_stats): svc_stats.sh runs the transport
-# cases while an NFS mount keeps a connection up, when there is more to
+# get_module dump_transports get_stats dump_faults fault_set_refusals):
+# svc_stats.sh runs the transport cases while an NFS mount keeps a connection up, when there is more to
 # compare than the empty list seen here.
 set -u
 source "$(dirname "$0")/lib.sh"
@@ -80,6 +83,22 @@ elif what == "device":
 elif what == "transports":
     a = [ynl_transport(t) for t in ynl]
     b = ctl
+elif what == "faults":
+    # rdmactl names errnos and calls the probability trigger "prob".
+    names = {5: "EIO", 12: "ENOMEM"}
+    keys = {"n": "n", "probability": "probability", "times": "times",
+            "delay-ms": "delay_ms", "transport-id": "transport"}
+    a = []
+    for f in ynl:
+        o = {"point": f["point"],
+             "trigger": "prob" if f["trigger"] == "probability" else f["trigger"]}
+        o |= {keys[k]: f[k] for k in keys if k in f}
+        if "errno" in f:
+            o["errno"] = names.get(f["errno"], str(f["errno"]))
+        o |= {"hits": f["hits"], "fired": f["fired"]}
+        a.append(o)
+    b = [dict(sorted(f.items())) for f in ctl]
+    a = [dict(sorted(f.items())) for f in a]
 elif what == "stats":
     a = {"server": {s["name"]: s["value"] for s in ynl["stat"]}}
     b = ctl
@@ -145,7 +164,61 @@ get_stats() {
 	compare_settled stats get_stats_once
 }
 
-all_cases="dump_devices get_device get_module dump_transports get_stats"
+# Two points armed through ynl (fault-set), then both tools dump them.
+dump_faults() {
+	local rc=0
+
+	ynl --do fault-set --json '{"point": "post-send", "trigger": "every", "n": 7000000,
+		"times": 3, "errno": 12, "transport-id": 4000000000}' >/dev/null || return 1
+	ynl --do fault-set --json '{"point": "completion-delay", "trigger": "probability",
+		"probability": 1, "times": 1, "delay-ms": 1, "transport-id": 4000000000}' \
+		>/dev/null || rc=1
+	ynl --dump fault-get >"$YNL_OUT" && "$RDMACTL" -j fault show >"$CTL_OUT" &&
+		compare faults || rc=1
+	"$RDMACTL" fault clear all || rc=1
+	return $rc
+}
+
+# fault_refused JSON MESSAGE: the kernel refuses fault-set JSON with
+# MESSAGE in the extended ack, and arms nothing.
+fault_refused() {
+	local out
+
+	if out=$(ynl --do fault-set --json "$1" 2>&1); then
+		fail "fault-set $1 accepted"
+		return 1
+	fi
+	case "$out" in
+	*"$2"*) ;;
+	*) fail "fault-set $1: no '$2' in: $out"; return 1 ;;
+	esac
+}
+
+fault_set_refusals() {
+	local rc=0
+
+	fault_refused '{"point": "recv-drop", "trigger": "nth", "n": 1, "errno": 5}' \
+		"errno is only for points that fail an operation" || rc=1
+	fault_refused '{"point": "post-send", "trigger": "nth", "n": 1, "delay-ms": 5}' \
+		"delay-ms is for completion-delay only" || rc=1
+	fault_refused '{"point": "post-send", "trigger": "every"}' \
+		"triggers nth and every need n" || rc=1
+	fault_refused '{"point": "post-send", "trigger": "nth", "n": 1, "times": 2}' \
+		"times is for triggers every and probability only" || rc=1
+	fault_refused '{"point": "post-send", "trigger": "probability", "probability": 1000001}' \
+		"probability must be 1 to 1000000 per million" || rc=1
+	fault_refused '{"point": "post-send", "trigger": "probability"}' \
+		"trigger probability needs probability" || rc=1
+	fault_refused '{"point": "post-send", "transport-id": 3}' \
+		"trigger off (disarm) takes no other attribute" || rc=1
+	fault_refused '{"trigger": "nth", "n": 1}' "missing fault point attribute" || rc=1
+	"$RDMACTL" -j fault show >"$CTL_OUT" || return 1
+	python3 -c "import json,sys; sys.exit(any(f['trigger'] != 'off' for f in json.load(open('$CTL_OUT'))))" ||
+		fail "a refused fault-set armed a point" || rc=1
+	return $rc
+}
+
+all_cases="dump_devices get_device get_module dump_transports get_stats dump_faults fault_set_refusals"
 cases=("$@")
 [ $# -gt 0 ] || read -r -a cases <<<"$all_cases"
 for c in "${cases[@]}"; do
@@ -163,6 +236,8 @@ for c in "${cases[@]}"; do
 	get_module) run_test ynl_do_module_get get_module ;;
 	dump_transports) run_test ynl_dump_transport_get dump_transports ;;
 	get_stats) run_test ynl_do_stats_get get_stats ;;
+	dump_faults) run_test ynl_dump_fault_get dump_faults ;;
+	fault_set_refusals) run_test ynl_fault_set_refusals fault_set_refusals ;;
 	esac
 done
 ktap_finish

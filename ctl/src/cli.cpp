@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "errors.hpp"
+#include "output.hpp"
 
 namespace rdmactl {
 
@@ -242,6 +243,142 @@ void transport_show_args(Command &cmd, Words &words, const std::string &where)
     words.expect_end(where);
 }
 
+// fault set POINT TRIGGER [times T] [errno E] [delay MS] [transport ID]
+
+// The kernel's limits (the spec's checks, and the handler's).
+constexpr uint32_t fault_errno_max = 133;
+constexpr uint32_t fault_ppm_max = 1000000;
+constexpr uint32_t fault_delay_max_ms = 10000;
+
+uint32_t fault_point(const std::string &word)
+{
+    std::vector<Name> names;
+    for (int p = 0; p <= XRPCRDMA_FAULT_POINT_RECV_DROP; p++)
+        names.push_back({nullptr, p});
+    std::vector<std::string> texts;
+    for (Name &name : names)
+        texts.push_back(fault_point_name(name.id));
+    for (size_t i = 0; i < names.size(); i++)
+        names[i].text = texts[i].c_str();
+    return lookup(names, word, "fault point");
+}
+
+// A decimal number from 0 to max.
+uint32_t count(const std::string &word, uint32_t max, const std::string &kind)
+{
+    return word == "0" ? 0 : number(word, max, kind);
+}
+
+// EIO, -5 or 5.
+uint32_t fault_errno(const std::string &word)
+{
+    if (auto e = errno_by_name(word))
+        return *e;
+    std::string digits = !word.empty() && word[0] == '-' ? word.substr(1) : word;
+    if (!all_digits(digits))
+        throw UsageError("invalid errno '" + word + "': expected a name such as EIO or a number");
+    return number(digits, fault_errno_max, "errno");
+}
+
+enum FaultWord { Nth, Every, Prob, Times, Errno, Delay, OnTransport };
+
+// The value after key; key names it in the message.
+std::string value_of(Words &words, const std::string &key)
+{
+    if (words.empty())
+        throw UsageError("'" + key + "' needs a value");
+    return words.next();
+}
+
+// One KEY VALUE of fault set; seen holds the keys had so far (a trigger
+// counts as Nth).
+void fault_word(Fault &f, Words &words, const std::string &key, std::set<int> &seen)
+{
+    static const std::vector<Name> keys = {
+        {"nth", Nth},     {"every", Every}, {"prob", Prob},   {"probability", Prob},
+        {"times", Times}, {"errno", Errno}, {"delay", Delay}, {"transport", OnTransport},
+    };
+    int id = lookup(keys, key, "fault setting");
+    bool trigger = id == Nth || id == Every || id == Prob;
+    if (!seen.insert(trigger ? Nth : id).second)
+        throw UsageError(trigger
+                             ? std::string("more than one trigger: give one of nth, every, prob")
+                             : "'" + key + "' given more than once");
+    std::string value = value_of(words, key);
+    switch (id) {
+    case Nth:
+    case Every:
+        f.trigger = id == Nth ? XRPCRDMA_FAULT_TRIGGER_NTH : XRPCRDMA_FAULT_TRIGGER_EVERY;
+        f.n = number(value, UINT32_MAX, "n");
+        break;
+    case Prob:
+        f.trigger = XRPCRDMA_FAULT_TRIGGER_PROBABILITY;
+        f.probability = number(value, fault_ppm_max, "probability (per million)");
+        break;
+    case Times:
+        f.times = count(value, UINT32_MAX, "times");
+        break;
+    case Errno:
+        f.error = fault_errno(value);
+        break;
+    case Delay:
+        f.delay_ms = number(value, fault_delay_max_ms, "delay (ms)");
+        break;
+    case OnTransport:
+        f.transport_id = transport_id(value);
+        break;
+    }
+}
+
+bool fault_takes_errno(uint32_t point)
+{
+    return point <= XRPCRDMA_FAULT_POINT_FRWR_REG;
+}
+
+// The same rules as the kernel's, for a message before anything is sent.
+void check_fault(const Fault &f)
+{
+    std::string point = fault_point_name(f.point);
+    if (f.trigger == XRPCRDMA_FAULT_TRIGGER_OFF)
+        throw UsageError("'fault set " + point + "' needs a trigger: nth N, every N or prob PPM");
+    if (f.times && f.trigger == XRPCRDMA_FAULT_TRIGGER_NTH)
+        throw UsageError("'times' goes with every and prob: nth fires once");
+    if (f.error && !fault_takes_errno(f.point))
+        throw UsageError("'errno' is for post-send, post-recv, dma-map, sendctx-alloc and "
+                         "frwr-reg, not " +
+                         point);
+    if (f.delay_ms && f.point != XRPCRDMA_FAULT_POINT_COMPLETION_DELAY)
+        throw UsageError("'delay' is for completion-delay, not " + point);
+}
+
+void fault_set_args(Command &cmd, Words &words, const std::string &where)
+{
+    if (words.empty())
+        throw UsageError("'" + where + "' needs a fault point");
+    Fault f;
+    f.point = fault_point(words.next());
+    std::set<int> seen;
+    while (!words.empty()) {
+        std::string key = words.next();
+        fault_word(f, words, key, seen);
+    }
+    check_fault(f);
+    cmd.fault = f;
+}
+
+// fault clear [POINT|all]
+void fault_clear_args(Command &cmd, Words &words, const std::string &where)
+{
+    if (!words.empty() && words.peek() != "all") {
+        Fault f;
+        f.point = fault_point(words.next());
+        cmd.fault = f;
+    } else if (!words.empty()) {
+        words.next();
+    }
+    words.expect_end(where);
+}
+
 // ---- The grammar ----
 
 using ArgsParser = void (*)(Command &, Words &, const std::string &);
@@ -285,6 +422,12 @@ const std::vector<ObjectSpec> &grammar()
         {Object::Stats,
          {"stats", "statistics"},
          {{"show", Verb::Show, no_args}, {"help", Verb::Help, no_args}}},
+        {Object::Fault,
+         {"fault"},
+         {{"show", Verb::Show, no_args},
+          {"set", Verb::Set, fault_set_args},
+          {"clear", Verb::Clear, fault_clear_args},
+          {"help", Verb::Help, no_args}}},
         // ping and monitor have options of their own: parse_command_line()
         // hands them over.
         {Object::Ping, {"ping"}, {{"help", Verb::Help, no_args}}},
@@ -484,6 +627,25 @@ std::string usage(Object object)
                "       rdmactl stats help\n"
                "The server's counters for the whole module, connections gone included.\n"
                "The object may also be spelt 'statistics'.\n";
+    case Object::Fault:
+        return "Usage: rdmactl [OPTIONS] fault [show]\n"
+               "       rdmactl [OPTIONS] fault set POINT TRIGGER [times T] [errno E]\n"
+               "                              [delay MS] [transport ID]\n"
+               "       rdmactl [OPTIONS] fault clear [POINT | all]\n"
+               "       rdmactl fault help\n"
+               "where  POINT := { post-send | post-recv | dma-map | sendctx-alloc | frwr-reg |\n"
+               "                  completion-error | completion-delay | recv-drop }\n"
+               "       TRIGGER := { nth N | every N | prob PPM }\n"
+               "Fault injection, for testing: an armed point makes the module fail there\n"
+               "as a real failure would. nth N fires once, at the N-th hit; every N at\n"
+               "every N-th hit; prob PPM at each hit with a chance of PPM per million;\n"
+               "times T bounds the firings of every and prob (0: no limit). errno E\n"
+               "(a name such as ENOMEM, or a number; default EIO) is what post-send,\n"
+               "post-recv, dma-map, sendctx-alloc and frwr-reg return; delay MS\n"
+               "(1 to 10000, default 1000) is how long completion-delay holds a\n"
+               "completion queue. transport ID limits the point to one transport.\n"
+               "show lists every point with its hits and firings since it was armed;\n"
+               "clear disarms one point, or all. set and clear need CAP_NET_ADMIN.\n";
     case Object::Ping:
         return ping_usage();
     case Object::Monitor:
@@ -495,7 +657,7 @@ std::string usage(Object object)
            "       rdmactl help [OBJECT]\n"
            "       rdmactl [OPTIONS] ping [PING-OPTIONS] ADDR[:PORT]\n"
            "       rdmactl [OPTIONS] monitor [-t] [--log FILE]\n"
-           "where  OBJECT := { dev | module | transport | listener | stats | monitor }\n"
+           "where  OBJECT := { dev | module | transport | listener | stats | fault | monitor }\n"
            "Shows and configures xrpcrdma, the RPC-over-RDMA version 1 transport\n"
            "module, through its generic netlink family \"xrpcrdma\". Showing needs no\n"
            "privilege; changing anything needs CAP_NET_ADMIN.\n"

@@ -14,8 +14,8 @@
 
 namespace rdmactl {
 
-enum class Object { None, Dev, Module, Transport, Listener, Stats, Ping, Monitor };
-enum class Verb { Show, Set, Add, Del, Help };
+enum class Object { None, Dev, Module, Transport, Listener, Stats, Fault, Ping, Monitor };
+enum class Verb { Show, Set, Add, Del, Clear, Help };
 enum class Action {
     Run,     // object + verb
     Help,    // usage: general (object None) or of one object
@@ -43,6 +43,8 @@ struct Command {
     std::optional<ListenSpec> listen;     // listener add/del [ADDR][:PORT]
     PingOptions ping;                     // ping ...
     MonitorOptions monitor;               // monitor ...
+    std::optional<Fault> fault;           // fault set (trigger not off), fault clear POINT
+                                          // (trigger off); clear all: nullopt
 };
 
 // Throws UsageError with a message for anything it cannot make sense of.

@@ -67,6 +67,16 @@ public:
         return single_reply<Stats>(stats_get_request(family_), parse_stats);
     }
 
+    std::vector<Fault> list_faults() override
+    {
+        return dump<Fault>(fault_dump_request(family_), parse_fault);
+    }
+
+    void set_fault(const Fault &fault) override
+    {
+        socket_.transact(fault_set_request(family_, fault), [](const nlmsghdr *) {});
+    }
+
     void add_nfsd_listener(const std::string &cls, uint16_t port) override
     {
         nfsd_add_listener(cls, port);

@@ -25,6 +25,8 @@ public:
     virtual std::vector<Transport> list_listeners() = 0;                   // listener-get dump
     virtual void delete_listener(uint32_t id) = 0;                         // listener-del
     virtual Stats get_stats() = 0;                                         // stats-get
+    virtual std::vector<Fault> list_faults() = 0;                          // fault-get dump
+    virtual void set_fault(const Fault &fault) = 0;                        // fault-set
 
     // Not the family: makes nfsd listen on PORT through class CLS, by
     // writing /proc/fs/nfsd/portlist (see nfsd.hpp).

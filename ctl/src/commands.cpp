@@ -108,6 +108,30 @@ void stats_show(const Command &cmd, Client &client, std::ostream &out)
     print_stats(out, client.get_stats(), cmd.output);
 }
 
+void fault_show(const Command &cmd, Client &client, std::ostream &out)
+{
+    print_faults(out, client.list_faults(), cmd.output);
+}
+
+void fault_set(const Command &cmd, Client &client, std::ostream &)
+{
+    client.set_fault(cmd.fault.value());
+}
+
+// One point (trigger off), or every point the module lists.
+void fault_clear(const Command &cmd, Client &client, std::ostream &)
+{
+    if (cmd.fault) {
+        client.set_fault(*cmd.fault);
+        return;
+    }
+    for (const Fault &f : client.list_faults()) {
+        Fault off;
+        off.point = f.point;
+        client.set_fault(off);
+    }
+}
+
 struct Handler {
     Object object;
     Verb verb;
@@ -125,6 +149,9 @@ constexpr Handler handlers[] = {
     {Object::Listener, Verb::Add, listener_add},
     {Object::Listener, Verb::Del, listener_del},
     {Object::Stats, Verb::Show, stats_show},
+    {Object::Fault, Verb::Show, fault_show},
+    {Object::Fault, Verb::Set, fault_set},
+    {Object::Fault, Verb::Clear, fault_clear},
 };
 // clang-format on
 

@@ -104,4 +104,28 @@ MsgPtr stats_get_request(int family)
     return new_request(family, XRPCRDMA_CMD_STATS_GET, false);
 }
 
+MsgPtr fault_set_request(int family, const Fault &fault)
+{
+    MsgPtr msg = new_request(family, XRPCRDMA_CMD_FAULT_SET, false);
+    auto put = [&](int type, std::optional<uint32_t> value) {
+        if (value && nla_put_u32(msg.get(), type, *value) < 0)
+            throw std::bad_alloc();
+    };
+    put(XRPCRDMA_A_FAULT_POINT, fault.point);
+    if (fault.trigger != XRPCRDMA_FAULT_TRIGGER_OFF)
+        put(XRPCRDMA_A_FAULT_TRIGGER, fault.trigger);
+    put(XRPCRDMA_A_FAULT_N, fault.n);
+    put(XRPCRDMA_A_FAULT_PROBABILITY, fault.probability);
+    put(XRPCRDMA_A_FAULT_TIMES, fault.times);
+    put(XRPCRDMA_A_FAULT_ERRNO, fault.error);
+    put(XRPCRDMA_A_FAULT_DELAY_MS, fault.delay_ms);
+    put(XRPCRDMA_A_FAULT_TRANSPORT_ID, fault.transport_id);
+    return msg;
+}
+
+MsgPtr fault_dump_request(int family)
+{
+    return new_request(family, XRPCRDMA_CMD_FAULT_GET, true);
+}
+
 } // namespace rdmactl

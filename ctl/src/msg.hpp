@@ -7,6 +7,7 @@
 #include <string>
 
 #include "nl.hpp"
+#include "types.hpp"
 
 namespace rdmactl {
 
@@ -36,5 +37,11 @@ MsgPtr listener_del_request(int family, uint32_t id);
 
 // stats-get "do".
 MsgPtr stats_get_request(int family);
+
+// fault-set: arm the point (trigger off: disarm it), with the fields given.
+MsgPtr fault_set_request(int family, const Fault &fault);
+
+// fault-get, dump.
+MsgPtr fault_dump_request(int family);
 
 } // namespace rdmactl

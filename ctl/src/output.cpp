@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "output.hpp"
 
+#include <cerrno>
 #include <cstdio>
 #include <variant>
 
@@ -243,8 +244,7 @@ const std::vector<EventItem> &completion_error_items()
         F{"device", "device", [](const Event &e) -> Value { return e.wc.device; }},
         F{"qp_num", "qp", [](const Event &e) -> Value { return uint64_t{e.wc.qp_num}; }},
         F{"kind", "kind", [](const Event &e) -> Value { return wc_kind_name(e.wc.kind); }},
-        F{"status", "status", [](const Event &e) -> Value { return uint64_t{e.wc.status}; },
-          false,
+        F{"status", "status", [](const Event &e) -> Value { return uint64_t{e.wc.status}; }, false,
           [](const Event &e) {
               std::string text = std::to_string(e.wc.status);
               return e.wc.status_msg.empty() ? text : text + " (" + e.wc.status_msg + ')';
@@ -683,6 +683,149 @@ void print_stats(std::ostream &out, const Stats &stats, const OutputOptions &opt
         print_json(out, stats_json(stats), opts);
     else
         out << stats_text(stats, opts.details);
+}
+
+std::string fault_point_name(uint32_t point)
+{
+    switch (point) {
+    case XRPCRDMA_FAULT_POINT_POST_SEND:
+        return "post-send";
+    case XRPCRDMA_FAULT_POINT_POST_RECV:
+        return "post-recv";
+    case XRPCRDMA_FAULT_POINT_DMA_MAP:
+        return "dma-map";
+    case XRPCRDMA_FAULT_POINT_SENDCTX_ALLOC:
+        return "sendctx-alloc";
+    case XRPCRDMA_FAULT_POINT_FRWR_REG:
+        return "frwr-reg";
+    case XRPCRDMA_FAULT_POINT_COMPLETION_ERROR:
+        return "completion-error";
+    case XRPCRDMA_FAULT_POINT_COMPLETION_DELAY:
+        return "completion-delay";
+    case XRPCRDMA_FAULT_POINT_RECV_DROP:
+        return "recv-drop";
+    }
+    return std::to_string(point);
+}
+
+std::string fault_trigger_name(uint32_t trigger)
+{
+    switch (trigger) {
+    case XRPCRDMA_FAULT_TRIGGER_OFF:
+        return "off";
+    case XRPCRDMA_FAULT_TRIGGER_NTH:
+        return "nth";
+    case XRPCRDMA_FAULT_TRIGGER_EVERY:
+        return "every";
+    case XRPCRDMA_FAULT_TRIGGER_PROBABILITY:
+        return "prob";
+    }
+    return std::to_string(trigger);
+}
+
+namespace {
+
+struct ErrnoName {
+    const char *name;
+    uint32_t error;
+};
+
+// The errors a failed post, mapping or allocation plausibly returns.
+constexpr ErrnoName errno_names[] = {
+    {"EPERM", EPERM},
+    {"ENOENT", ENOENT},
+    {"EIO", EIO},
+    {"ENXIO", ENXIO},
+    {"EAGAIN", EAGAIN},
+    {"ENOMEM", ENOMEM},
+    {"EFAULT", EFAULT},
+    {"EBUSY", EBUSY},
+    {"ENODEV", ENODEV},
+    {"EINVAL", EINVAL},
+    {"ENOSPC", ENOSPC},
+    {"ENETDOWN", ENETDOWN},
+    {"ENETUNREACH", ENETUNREACH},
+    {"ECONNABORTED", ECONNABORTED},
+    {"ECONNRESET", ECONNRESET},
+    {"ENOBUFS", ENOBUFS},
+    {"ENOTCONN", ENOTCONN},
+    {"ETIMEDOUT", ETIMEDOUT},
+    {"ECONNREFUSED", ECONNREFUSED},
+    {"EHOSTUNREACH", EHOSTUNREACH},
+};
+
+} // namespace
+
+std::string errno_name(uint32_t error)
+{
+    for (const ErrnoName &e : errno_names) {
+        if (e.error == error)
+            return e.name;
+    }
+    return std::to_string(error);
+}
+
+std::optional<uint32_t> errno_by_name(const std::string &name)
+{
+    for (const ErrnoName &e : errno_names) {
+        if (name == e.name)
+            return e.error;
+    }
+    return std::nullopt;
+}
+
+nlohmann::ordered_json fault_json(const Fault &f)
+{
+    Json obj = Json::object();
+    obj["point"] = fault_point_name(f.point);
+    obj["trigger"] = fault_trigger_name(f.trigger);
+    auto put = [&](const char *key, const std::optional<uint32_t> &v) {
+        if (v)
+            obj[key] = *v;
+    };
+    put("n", f.n);
+    put("probability", f.probability);
+    put("times", f.times);
+    if (f.error)
+        obj["errno"] = errno_name(*f.error);
+    put("delay_ms", f.delay_ms);
+    put("transport", f.transport_id);
+    obj["hits"] = f.hits;
+    obj["fired"] = f.fired;
+    return obj;
+}
+
+// "post-send: every 3 times 2 errno EIO transport 4 hits 9 fired 2"
+std::string fault_text(const Fault &f)
+{
+    std::string text = fault_point_name(f.point) + ": " + fault_trigger_name(f.trigger);
+    auto put = [&](const char *label, const std::optional<uint32_t> &v) {
+        if (v)
+            text += std::string(" ") + label + std::to_string(*v);
+    };
+    put("", f.n);
+    put("", f.probability);
+    if (f.times && *f.times)
+        put("times ", f.times);
+    if (f.error)
+        text += " errno " + errno_name(*f.error);
+    put("delay ", f.delay_ms);
+    put("transport ", f.transport_id);
+    text += " hits " + std::to_string(f.hits) + " fired " + std::to_string(f.fired) + "\n";
+    return text;
+}
+
+void print_faults(std::ostream &out, const std::vector<Fault> &faults, const OutputOptions &opts)
+{
+    if (opts.json) {
+        Json list = Json::array();
+        for (const Fault &f : faults)
+            list.push_back(fault_json(f));
+        print_json(out, list, opts);
+        return;
+    }
+    for (const Fault &f : faults)
+        out << fault_text(f);
 }
 
 std::string close_reason_name(uint32_t reason)

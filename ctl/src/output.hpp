@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -72,6 +73,16 @@ void print_stats(std::ostream &out, const Stats &stats, const OutputOptions &opt
 // "rdma-read", "rdma-write" (enum xrpcrdma_wc_kind); the number for a value
 // this tool does not know.
 std::string close_reason_name(uint32_t reason);
+
+// Fault points: the spec's names of points and triggers; errno names
+// (EIO) of the errors a point can return, the number for others.
+std::string fault_point_name(uint32_t point);
+std::string fault_trigger_name(uint32_t trigger);
+std::string errno_name(uint32_t error);
+std::optional<uint32_t> errno_by_name(const std::string &name);
+nlohmann::ordered_json fault_json(const Fault &fault);
+std::string fault_text(const Fault &fault);
+void print_faults(std::ostream &out, const std::vector<Fault> &faults, const OutputOptions &opts);
 std::string wc_kind_name(uint32_t kind);
 
 // "device-add", ..., "module-unload", "events-lost", "unknown", "error".

@@ -495,6 +495,47 @@ Stats parse_stats(const nlmsghdr *nlh)
     return stats;
 }
 
+namespace {
+
+const Policy<XRPCRDMA_A_FAULT_MAX> &fault_policy()
+{
+    static const auto policy = [] {
+        Policy<XRPCRDMA_A_FAULT_MAX> p{};
+        for (int type :
+             {XRPCRDMA_A_FAULT_POINT, XRPCRDMA_A_FAULT_TRIGGER, XRPCRDMA_A_FAULT_N,
+              XRPCRDMA_A_FAULT_PROBABILITY, XRPCRDMA_A_FAULT_TIMES, XRPCRDMA_A_FAULT_ERRNO,
+              XRPCRDMA_A_FAULT_DELAY_MS, XRPCRDMA_A_FAULT_TRANSPORT_ID})
+            p[type] = u32_attr;
+        p[XRPCRDMA_A_FAULT_HITS] = u64_attr;
+        p[XRPCRDMA_A_FAULT_FIRED] = u64_attr;
+        return p;
+    }();
+    return policy;
+}
+
+} // namespace
+
+Fault parse_fault(const nlmsghdr *nlh)
+{
+    auto tb = parse_attrs(message_attrs(nlh), fault_policy(), "fault");
+    auto opt = [&](int type) -> std::optional<uint32_t> {
+        return tb[type] ? std::optional<uint32_t>(nla_get_u32(tb[type])) : std::nullopt;
+    };
+    Fault f;
+    f.point = nla_get_u32(require(tb[XRPCRDMA_A_FAULT_POINT], "fault: missing attribute point"));
+    f.trigger =
+        nla_get_u32(require(tb[XRPCRDMA_A_FAULT_TRIGGER], "fault: missing attribute trigger"));
+    f.n = opt(XRPCRDMA_A_FAULT_N);
+    f.probability = opt(XRPCRDMA_A_FAULT_PROBABILITY);
+    f.times = opt(XRPCRDMA_A_FAULT_TIMES);
+    f.error = opt(XRPCRDMA_A_FAULT_ERRNO);
+    f.delay_ms = opt(XRPCRDMA_A_FAULT_DELAY_MS);
+    f.transport_id = opt(XRPCRDMA_A_FAULT_TRANSPORT_ID);
+    f.hits = nla_get_u64(require(tb[XRPCRDMA_A_FAULT_HITS], "fault: missing attribute hits"));
+    f.fired = nla_get_u64(require(tb[XRPCRDMA_A_FAULT_FIRED], "fault: missing attribute fired"));
+    return f;
+}
+
 Event parse_event(const nlmsghdr *nlh)
 {
     Event ev;

@@ -81,6 +81,21 @@ struct Stats {
     std::vector<Counter> server;
 };
 
+// A fault point (fault-get), or how to arm one (fault-set): the optional
+// fields are those that go with the trigger and the point.
+struct Fault {
+    uint32_t point = 0;   // enum xrpcrdma_fault_point
+    uint32_t trigger = 0; // enum xrpcrdma_fault_trigger
+    std::optional<uint32_t> n;           // nth, every
+    std::optional<uint32_t> probability; // per million
+    std::optional<uint32_t> times;       // every, probability; 0: no limit
+    std::optional<uint32_t> error;       // a positive errno
+    std::optional<uint32_t> delay_ms;    // completion-delay
+    std::optional<uint32_t> transport_id;
+    uint64_t hits = 0;
+    uint64_t fired = 0;
+};
+
 // completion-error-ntf: a work completion with an error other than a flush.
 struct CompletionError {
     std::optional<uint32_t> transport_id; // absent before the transport was numbered

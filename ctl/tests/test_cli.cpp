@@ -130,8 +130,9 @@ TEST(Help, Forms)
 
 TEST(Help, UsageTexts)
 {
-    EXPECT_NE(usage().find("OBJECT := { dev | module | transport | listener | stats | monitor }"),
-              std::string::npos);
+    EXPECT_NE(
+        usage().find("OBJECT := { dev | module | transport | listener | stats | fault | monitor }"),
+        std::string::npos);
     EXPECT_NE(usage(Object::Dev).find("dev set NAME enabled { on | off }"), std::string::npos);
     EXPECT_NE(usage(Object::Module).find("module [show]"), std::string::npos);
     EXPECT_NE(usage(Object::Transport).find("transport [show [ID]]"), std::string::npos);
@@ -139,6 +140,9 @@ TEST(Help, UsageTexts)
     EXPECT_NE(usage(Object::Listener).find("listener del { id ID | [ADDR][:PORT] }"),
               std::string::npos);
     EXPECT_NE(usage(Object::Stats).find("stats [show]"), std::string::npos);
+    EXPECT_NE(usage(Object::Fault).find("fault set POINT TRIGGER [times T] [errno E]"),
+              std::string::npos);
+    EXPECT_NE(usage(Object::Fault).find("fault clear [POINT | all]"), std::string::npos);
     EXPECT_NE(usage(Object::Monitor).find("monitor [-t] [--log FILE]"), std::string::npos);
     EXPECT_NE(usage().find("monitor [-t] [--log FILE]"), std::string::npos);
 }

@@ -107,6 +107,26 @@ public:
         call("stats");
         return Stats{{{"calls-received", 40}, {"bad-headers", 1}}};
     }
+    std::vector<Fault> list_faults() override
+    {
+        call("faults");
+        Fault armed;
+        armed.point = XRPCRDMA_FAULT_POINT_POST_SEND;
+        armed.trigger = XRPCRDMA_FAULT_TRIGGER_NTH;
+        armed.n = 2;
+        armed.error = 5;
+        armed.hits = 3;
+        armed.fired = 1;
+        Fault off;
+        off.point = XRPCRDMA_FAULT_POINT_RECV_DROP;
+        return {armed, off};
+    }
+    void set_fault(const Fault &f) override
+    {
+        call("fault " + fault_point_name(f.point) + " " + fault_trigger_name(f.trigger) +
+             (f.n ? " " + std::to_string(*f.n) : "") +
+             (f.error ? " errno " + std::to_string(*f.error) : ""));
+    }
     void add_nfsd_listener(const std::string &cls, uint16_t port) override
     {
         call("add " + cls + " " + std::to_string(port));
@@ -215,6 +235,41 @@ TEST_F(Run, TransportShowIdJsonDetails)
     r = run_tool({"-d", "xprt", "show", "3"});
     EXPECT_NE(r.out.find("\n    stats: calls-received 12 bad-headers 0\n"), std::string::npos)
         << r.out;
+}
+
+TEST_F(Run, FaultShowTextAndJson)
+{
+    Result r = run_tool({"fault"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "post-send: nth 2 errno EIO hits 3 fired 1\n"
+                     "recv-drop: off hits 0 fired 0\n");
+    r = run_tool({"-j", "fault", "show"});
+    EXPECT_EQ(r.out, R"([{"point":"post-send","trigger":"nth","n":2,"errno":"EIO","hits":3,)"
+                     R"("fired":1},{"point":"recv-drop","trigger":"off","hits":0,"fired":0}])"
+                     "\n");
+}
+
+TEST_F(Run, FaultSetAndClear)
+{
+    Result r = run_tool({"fault", "set", "post-recv", "nth", "4", "errno", "ENOTCONN"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(script.calls, std::vector<std::string>{"fault post-recv nth 4 errno 107"});
+    script.calls.clear();
+    r = run_tool({"fault", "clear", "post-recv"});
+    EXPECT_EQ(script.calls, std::vector<std::string>{"fault post-recv off"});
+    script.calls.clear();
+    r = run_tool({"fault", "clear"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(script.calls,
+              (std::vector<std::string>{"faults", "fault post-send off", "fault recv-drop off"}));
+}
+
+TEST_F(Run, FaultSetUsageErrorMakesNoClient)
+{
+    Result r = run_tool({"fault", "set", "recv-drop", "nth", "1", "errno", "EIO"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(clients_made, 0);
 }
 
 TEST_F(Run, ListenerShow)

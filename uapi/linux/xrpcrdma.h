@@ -113,6 +113,43 @@ enum xrpcrdma_bench_transport {
 #define XRPCRDMA_BENCH_MAX_COUNT	1000000
 #define XRPCRDMA_BENCH_MAX_CONCURRENCY	128
 
+/**
+ * enum xrpcrdma_fault_point - A place where the module can be told to fail
+ *   (fault-set). post-send: posting a Send, an RDMA Read or Write chain, or a
+ *   LOCAL_INV; post-recv: posting a Receive; dma-map: DMA-mapping a buffer
+ *   (send and receive buffers, RDMA Read and Write, client registrations);
+ *   sendctx-alloc: getting a send context; frwr-reg: a client memory
+ *   registration; completion-error: the next Send, Receive, RDMA Read or Write
+ *   completion is treated as a failure (IB_WC_GENERAL_ERR); completion-delay:
+ *   a completion handler waits delay-ms before it goes on, holding back that
+ *   completion and every later one of the same completion queue, in order;
+ *   recv-drop: a received message is discarded unread (its Receive is posted
+ *   again), as if lost.
+ */
+enum xrpcrdma_fault_point {
+	XRPCRDMA_FAULT_POINT_POST_SEND,
+	XRPCRDMA_FAULT_POINT_POST_RECV,
+	XRPCRDMA_FAULT_POINT_DMA_MAP,
+	XRPCRDMA_FAULT_POINT_SENDCTX_ALLOC,
+	XRPCRDMA_FAULT_POINT_FRWR_REG,
+	XRPCRDMA_FAULT_POINT_COMPLETION_ERROR,
+	XRPCRDMA_FAULT_POINT_COMPLETION_DELAY,
+	XRPCRDMA_FAULT_POINT_RECV_DROP,
+};
+
+/**
+ * enum xrpcrdma_fault_trigger - When an armed fault point fires. off: never
+ *   (disarmed); nth: once, at the n-th hit after arming; every: at every n-th
+ *   hit; probability: at each hit with a chance of probability per million.
+ *   every and probability fire at most times times (0: no limit).
+ */
+enum xrpcrdma_fault_trigger {
+	XRPCRDMA_FAULT_TRIGGER_OFF,
+	XRPCRDMA_FAULT_TRIGGER_NTH,
+	XRPCRDMA_FAULT_TRIGGER_EVERY,
+	XRPCRDMA_FAULT_TRIGGER_PROBABILITY,
+};
+
 enum {
 	XRPCRDMA_A_PORT_NUMBER = 1,
 	XRPCRDMA_A_PORT_STATE,
@@ -241,6 +278,23 @@ enum {
 };
 
 enum {
+	XRPCRDMA_A_FAULT_POINT = 1,
+	XRPCRDMA_A_FAULT_TRIGGER,
+	XRPCRDMA_A_FAULT_N,
+	XRPCRDMA_A_FAULT_PROBABILITY,
+	XRPCRDMA_A_FAULT_TIMES,
+	XRPCRDMA_A_FAULT_ERRNO,
+	XRPCRDMA_A_FAULT_DELAY_MS,
+	XRPCRDMA_A_FAULT_TRANSPORT_ID,
+	XRPCRDMA_A_FAULT_HITS,
+	XRPCRDMA_A_FAULT_FIRED,
+	XRPCRDMA_A_FAULT_PAD,
+
+	__XRPCRDMA_A_FAULT_MAX,
+	XRPCRDMA_A_FAULT_MAX = (__XRPCRDMA_A_FAULT_MAX - 1)
+};
+
+enum {
 	XRPCRDMA_CMD_DEVICE_GET = 1,
 	XRPCRDMA_CMD_DEVICE_SET,
 	XRPCRDMA_CMD_MODULE_GET,
@@ -259,6 +313,8 @@ enum {
 	XRPCRDMA_CMD_BENCH_GET,
 	XRPCRDMA_CMD_BENCH_PROGRESS_NTF,
 	XRPCRDMA_CMD_BENCH_DONE_NTF,
+	XRPCRDMA_CMD_FAULT_SET,
+	XRPCRDMA_CMD_FAULT_GET,
 
 	__XRPCRDMA_CMD_MAX,
 	XRPCRDMA_CMD_MAX = (__XRPCRDMA_CMD_MAX - 1)

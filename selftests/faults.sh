@@ -1,0 +1,243 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Fault injection under NFS load: the module is reloaded side by side with
+# the in-tree rpcrdma (whose client mounts our server through "xrdma
+# 20050"). For each of the server's fault points, a random file is copied
+# onto the mount while the point is armed; the point must fire, the copy
+# must finish (the client reconnects after the failure closed the
+# connection, or retransmits what was lost; the test checks that a newer
+# connection is up, or for the points that only slow things down, that
+# the connection stayed the same), and after a fresh mount the
+# file must read back with the SHA-256 it was written with. Afterwards no
+# connection object is left and the kernel logged no warning.
+# Then: every state-changing netlink operation is refused to a root
+# without CAP_NET_ADMIN, and changes nothing. Last, the module is reloaded
+# in drop-in mode (rpcrdma unloaded) for the client's point, frwr-reg,
+# through our client against our server, and reloaded side by side again.
+#
+# Knobs: XR_FAULTS_MB (MiB per copy, default 16), XR_FAULTS_CASES (the
+# server's points to run, default all of them), XR_FAULTS_CLIENT (0: leave
+# out the client's point).
+set -u
+source "$(dirname "$0")/nfs_lib.sh"
+
+need_env XR_TESTHOST XR_MODULE XR_RDMA_DEV
+need_rdmactl
+nfs_need_server
+
+MIB=${XR_FAULTS_MB:-16}
+MNT=$NFS_RUN/mnt-faults
+SRC=$NFS_DATA/faults.bin
+PORT=20050
+# A lost call is retransmitted after the RPC timeout (tenths of a second)
+# forces a reconnect: keep it short, and far above a call's service time.
+MOUNT_OPTS=timeo=100
+OUT=$(mktemp)
+ERR=$(mktemp)
+SUM=
+BLOCK=/etc/modprobe.d/xr-faults.conf
+# svc-xprt objects with no connection: nfsd's listeners (IPv4, IPv6).
+LISTENERS=2
+
+cleanup() {
+	"$RDMACTL" fault clear all >/dev/null 2>&1
+	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
+	nfs_server_stop >/dev/null 2>&1
+	rm -f "$OUT" "$ERR" "$BLOCK"
+	module_loaded || insmod "$XR_MODULE"
+}
+trap cleanup EXIT
+
+reload_side_by_side() {
+	if module_loaded; then
+		rmmod xrpcrdma || { fail "rmmod"; return 1; }
+	fi
+	modprobe rpcrdma || { fail "modprobe rpcrdma"; return 1; }
+	insmod "$XR_MODULE" || { fail "insmod"; return 1; }
+	[ "$(module_mode)" = sidebyside ] || fail "mode $(module_mode), expected sidebyside"
+}
+
+server_up() {
+	nfs_server_start && nfs_listen xrdma $PORT || return 1
+	LISTENERS=$(live_objects svc-xprt)
+	mkdir -p "$NFS_DATA"
+	SUM=$(nfs_random_file "$SRC" "$MIB") || fail "cannot make $SRC"
+}
+
+# fault_field POINT FIELD: one field of rdmactl's JSON for a point.
+fault_field() {
+	"$RDMACTL" -j fault show | python3 -c "
+import json, sys
+for f in json.load(sys.stdin):
+    if f['point'] == '$1':
+        print(f.get('$2', ''))"
+}
+
+# Every point disarmed.
+all_disarmed() {
+	"$RDMACTL" -j fault show | python3 -c "
+import json, sys
+sys.exit(0 if all(f['trigger'] == 'off' for f in json.load(sys.stdin)) else 1)"
+}
+
+# Kernel messages since the case began that mean trouble.
+log_clean() {
+	local bad
+
+	bad=$(dmesg | sed -n "/xr-faults: $1 begin/,\$p" |
+		grep -E "WARNING:|BUG|Oops|Call Trace|refcount_t|list_(add|del) corruption")
+	[ -z "$bad" ] || fail "kernel log after $1: $bad"
+}
+
+# The id of the newest server connection, 0 when there is none. Ids
+# only grow: a larger one is a connection made later.
+newest_conn() {
+	"$RDMACTL" -j transport show | python3 -c "
+import json, sys
+ids = [t['id'] for t in json.load(sys.stdin) if t['role'] == 'server-connection']
+print(max(ids, default=0))"
+}
+
+# After the copy: FSSTAT is never answered from a cache, so the client
+# has a connection up (a new one if the last was closed), and its id is
+# compared with the one from before the fault: newer with reconnect,
+# the same with same.
+check_conn() {
+	local expect=$1 before=$2 now
+
+	timeout -k 5 60 stat -f "$MNT" >/dev/null || fail "statfs after the copy" || return 1
+	now=$(newest_conn)
+	echo "# connection $before -> $now"
+	case "$expect" in
+	reconnect) [ "$now" -gt "$before" ] || fail "the client did not reconnect" ;;
+	same) [ "$now" -eq "$before" ] || fail "the connection changed: $before -> $now" ;;
+	esac
+}
+
+# fault_case {reconnect|same} POINT ARGS...: arm POINT with ARGS (rdmactl
+# fault set), copy the file, check the connection, disarm, check the point
+# fired, remount, compare.
+fault_case() {
+	local conn=$1 point=$2 name got fired rc=0 t0 before
+
+	shift 2
+	name=faults-$point.bin
+	echo "xr-faults: $point begin" >/dev/kmsg
+	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
+	before=$(newest_conn)
+	[ "$before" -gt 0 ] || fail "no server connection for the mount" || rc=1
+	expect 0 "$RDMACTL" fault set "$point" "$@" || { nfs_umount "$MNT"; return 1; }
+	[ "$(fault_field "$point" trigger)" != off ] || fail "$point not armed" || rc=1
+	t0=$(date +%s)
+	nfs_write_file "$SRC" "$MNT/$name" "$MIB" || fail "copy with $point armed" || rc=1
+	fired=$(fault_field "$point" fired)
+	echo "# $("$RDMACTL" fault show | grep "^$point:"), copy $(($(date +%s) - t0)) s"
+	expect 0 "$RDMACTL" fault clear "$point" || rc=1
+	[ "${fired:-0}" -ge 1 ] || fail "$point never fired" || rc=1
+	check_conn "$conn" "$before" || rc=1
+	nfs_umount "$MNT" || rc=1
+	[ "$rc" -eq 0 ] || return 1
+
+	nfs_mount 3 $PORT "$MNT" || return 1
+	nfs_drop_caches
+	got=$(nfs_read_sha256 "$MNT/$name" "$MIB") || fail "reading $name back" || rc=1
+	[ "$got" = "$SUM" ] || fail "$name: sha256 $got, wrote $SUM" || rc=1
+	rm -f "$MNT/$name"
+	nfs_umount "$MNT" || rc=1
+	wait_for 30 transports_released $LISTENERS ||
+		fail "live objects left after $point: $("$RDMACTL" -j module show)" || rc=1
+	log_clean "$point" || rc=1
+	return $rc
+}
+
+# Each point where a real failure closes the connection fires twice, so
+# the second failure hits a connection the client made again. A failed
+# mapping drops the call, which the client retransmits on a new
+# connection after its timeout. Counts are
+# hits of one 16 MiB copy (some hundred Sends and Receives).
+post_send() { fault_case reconnect post-send every 40 times 2 errno EIO; }
+post_recv() { fault_case reconnect post-recv every 25 times 2 errno ENOMEM; }
+dma_map() { fault_case reconnect dma-map every 10 times 2 errno ENOMEM; }
+sendctx_alloc() { fault_case reconnect sendctx-alloc every 30 times 2; }
+completion_error() { fault_case reconnect completion-error every 50 times 2; }
+# A lost call: the client's RPC times out, it reconnects and retransmits.
+recv_drop() { fault_case reconnect recv-drop nth 20; }
+# Slow completions: nothing fails, the copy only waits.
+completion_delay() { fault_case same completion-delay every 20 times 3 delay 500; }
+
+# setpriv without CAP_NET_ADMIN (root otherwise): RC must be 1 and the
+# message must say the operation is not permitted.
+unprivileged() {
+	expect 1 setpriv --inh-caps=-net_admin --bounding-set=-net_admin -- "$@" || return 1
+	grep -q "Operation not permitted" "$ERR" || fail "no EPERM from '$*': $(cat "$ERR")"
+}
+
+no_net_admin_no_change() {
+	local rc=0 listener
+
+	# Reading needs no privilege.
+	expect 0 setpriv --inh-caps=-net_admin --bounding-set=-net_admin -- \
+		"$RDMACTL" fault show || rc=1
+	unprivileged "$RDMACTL" fault set post-send nth 1 || rc=1
+	[ "$(fault_field post-send trigger)" = off ] || fail "post-send armed anyway" || rc=1
+	expect 0 "$RDMACTL" fault set recv-drop nth 1000000 || rc=1
+	unprivileged "$RDMACTL" fault clear recv-drop || rc=1
+	[ "$(fault_field recv-drop trigger)" = nth ] || fail "recv-drop disarmed anyway" || rc=1
+	expect 0 "$RDMACTL" fault clear recv-drop || rc=1
+	unprivileged "$RDMACTL" dev set "$XR_RDMA_DEV" enabled off || rc=1
+	expect 0 "$RDMACTL" -j dev show "$XR_RDMA_DEV" && json_check 'd[0]["enabled"]' || rc=1
+	listener=$("$RDMACTL" -j listener show | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['id'])")
+	unprivileged "$RDMACTL" listener del id "$listener" || rc=1
+	[ "$(live_objects svc-xprt)" -eq $LISTENERS ] || fail "a listener went away" || rc=1
+	all_disarmed || fail "a point is armed" || rc=1
+	return $rc
+}
+
+# Our client (frwr-reg is a client point): the module in drop-in mode
+# with rpcrdma unloaded and kept from loading, nfsd on "rdma 20049".
+
+reload_dropin() {
+	nfs_server_stop || { fail "stopping nfsd"; return 1; }
+	rmmod xrpcrdma || { fail "rmmod xrpcrdma"; return 1; }
+	if [ -d /sys/module/rpcrdma ]; then
+		rmmod rpcrdma || { fail "rmmod rpcrdma"; return 1; }
+	fi
+	echo "install rpcrdma /bin/false" >"$BLOCK" || { fail "cannot write $BLOCK"; return 1; }
+	insmod "$XR_MODULE" mode=dropin || { fail "insmod mode=dropin"; return 1; }
+	[ "$(module_mode)" = dropin ] || fail "mode $(module_mode), expected dropin" || return 1
+	PORT=20049
+	nfs_server_start && nfs_listen rdma $PORT || return 1
+	LISTENERS=$(live_objects svc-xprt)
+	SUM=$(nfs_random_file "$SRC" "$MIB") || fail "cannot make $SRC"
+}
+
+# A registration that fails for want of memory is tried again later: the
+# calls go through, only later.
+frwr_reg() { fault_case same frwr-reg every 5 times 3 errno ENOMEM; }
+
+# Back to side by side, as the later tests expect.
+restore_side_by_side() {
+	nfs_server_stop || { fail "stopping nfsd"; return 1; }
+	rm -f "$BLOCK"
+	reload_side_by_side
+}
+
+ALL_CASES="post_send post_recv dma_map sendctx_alloc completion_error recv_drop completion_delay"
+CASES=${XR_FAULTS_CASES:-$ALL_CASES}
+# The client's point, through our client in drop-in mode (0: leave out).
+CLIENT=${XR_FAULTS_CLIENT:-1}
+
+# shellcheck disable=SC2086 # a list of words
+ktap_header $((3 + $(echo $CASES | wc -w) + 3 * CLIENT))
+run_test reload_side_by_side reload_side_by_side
+run_test nfs_server_up server_up
+for c in $CASES; do
+	run_test "fault_${c}_under_nfs_load" "$c"
+done
+run_test no_net_admin_no_change no_net_admin_no_change
+if [ "$CLIENT" -eq 1 ]; then
+	run_test reload_dropin_our_client reload_dropin
+	run_test fault_frwr_reg_under_nfs_load_our_client frwr_reg
+	run_test restore_side_by_side restore_side_by_side
+fi
+ktap_finish
