@@ -28,8 +28,12 @@ extern const struct nla_policy xrpcrdma_listener_del_nl_policy[XRPCRDMA_A_TRANSP
 
 extern const struct nla_policy xrpcrdma_stats_get_nl_policy[XRPCRDMA_A_STATS_STAT + 1];
 
+extern const struct nla_policy xrpcrdma_config_get_nl_policy[XRPCRDMA_A_CONFIG_TRANSPORT_ID + 1];
+
+extern const struct nla_policy xrpcrdma_config_set_nl_policy[XRPCRDMA_A_CONFIG_IDLE_TIMEOUT + 1];
+
 /* Ops table for xrpcrdma */
-extern const struct genl_ops xrpcrdma_nl_ops[7];
+extern const struct genl_ops xrpcrdma_nl_ops[9];
 
 int xrpcrdma_nl_device_get_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_device_get_dumpit(struct sk_buff *skb,
@@ -44,6 +48,8 @@ int xrpcrdma_nl_listener_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb);
 int xrpcrdma_nl_listener_del_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	XRPCRDMA_NLGRP_EVENTS,

@@ -24,6 +24,8 @@ int xrpcrdma_nl_listener_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb);
 int xrpcrdma_nl_listener_del_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	XRPCRDMA_NLGRP_EVENTS,

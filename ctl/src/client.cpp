@@ -67,6 +67,16 @@ public:
         return single_reply<Stats>(stats_get_request(family_), parse_stats);
     }
 
+    Config get_config(std::optional<uint32_t> id) override
+    {
+        return single_reply<Config>(config_get_request(family_, id), parse_config);
+    }
+
+    void set_config(std::optional<uint32_t> id, const std::vector<ConfigValue> &values) override
+    {
+        socket_.transact(config_set_request(family_, id, values), [](const nlmsghdr *) {});
+    }
+
     void add_nfsd_listener(const std::string &cls, uint16_t port) override
     {
         nfsd_add_listener(cls, port);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ public:
     virtual std::vector<Transport> list_listeners() = 0;                   // listener-get dump
     virtual void delete_listener(uint32_t id) = 0;                         // listener-del
     virtual Stats get_stats() = 0;                                         // stats-get
+    // config-get, config-set: the defaults, or with id one transport's values.
+    virtual Config get_config(std::optional<uint32_t> id) = 0;
+    virtual void set_config(std::optional<uint32_t> id, const std::vector<ConfigValue> &values) = 0;
 
     // Not the family: makes nfsd listen on PORT through class CLS, by
     // writing /proc/fs/nfsd/portlist (see nfsd.hpp).

@@ -107,6 +107,16 @@ void stats_show(const Command &cmd, Client &client, std::ostream &out)
     print_stats(out, client.get_stats(), cmd.output);
 }
 
+void config_show(const Command &cmd, Client &client, std::ostream &out)
+{
+    print_config(out, client.get_config(cmd.transport_id), cmd.output);
+}
+
+void config_set(const Command &cmd, Client &client, std::ostream &)
+{
+    client.set_config(cmd.transport_id, cmd.config);
+}
+
 struct Handler {
     Object object;
     Verb verb;
@@ -124,6 +134,8 @@ constexpr Handler handlers[] = {
     {Object::Listener, Verb::Add, listener_add},
     {Object::Listener, Verb::Del, listener_del},
     {Object::Stats, Verb::Show, stats_show},
+    {Object::Config, Verb::Show, config_show},
+    {Object::Config, Verb::Set, config_set},
 };
 // clang-format on
 

@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "nl.hpp"
+#include "types.hpp"
 
 namespace rdmactl {
 
@@ -36,5 +39,13 @@ MsgPtr listener_del_request(int family, uint32_t id);
 
 // stats-get "do".
 MsgPtr stats_get_request(int family);
+
+// config-get "do": the defaults, or with id the values of one transport.
+MsgPtr config_get_request(int family, std::optional<uint32_t> id);
+
+// config-set: the defaults, or with id the live values of one transport.
+// Every name must be a tunable's (std::invalid_argument otherwise).
+MsgPtr config_set_request(int family, std::optional<uint32_t> id,
+                          const std::vector<ConfigValue> &values);
 
 } // namespace rdmactl

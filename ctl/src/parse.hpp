@@ -25,6 +25,9 @@ Transport parse_transport(const nlmsghdr *nlh);
 // A stats-get reply.
 Stats parse_stats(const nlmsghdr *nlh);
 
+// A config-get reply: the tunables present, in the spec's order.
+Config parse_config(const nlmsghdr *nlh);
+
 // A notification of the events group: device, listener and transport
 // events carry what device-get and transport-get would show (connect: the
 // peer and the negotiated numbers; disconnect: the peer, the reason and the
