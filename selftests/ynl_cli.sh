@@ -6,7 +6,7 @@
 # rdmactl shows.
 #
 # ynl_cli.sh [CASE...] runs only the cases named (dump_devices get_device
-# get_module dump_transports get_stats): svc_stats.sh runs the transport
+# get_module dump_transports get_stats get_config set_config): svc_stats.sh runs the transport
 # cases while an NFS mount keeps a connection up, when there is more to
 # compare than the empty list seen here.
 set -u
@@ -80,6 +80,9 @@ elif what == "device":
 elif what == "transports":
     a = [ynl_transport(t) for t in ynl]
     b = ctl
+elif what == "config":
+    # Both name the tunables as the spec does.
+    a, b = ynl, ctl
 elif what == "stats":
     a = {"server": {s["name"]: s["value"] for s in ynl["stat"]}}
     b = ctl
@@ -145,7 +148,32 @@ get_stats() {
 	compare_settled stats get_stats_once
 }
 
-all_cases="dump_devices get_device get_module dump_transports get_stats"
+get_config() {
+	ynl --do config-get >"$YNL_OUT" || return 1
+	"$RDMACTL" -j config show >"$CTL_OUT" || return 1
+	compare config
+}
+
+# ynl sets a default that rdmactl then shows, and gets the module's
+# message for a value out of range; the default is put back.
+set_config() {
+	local def err
+
+	def=$("$RDMACTL" -j config show | python3 -c "import json,sys; print(json.load(sys.stdin)['credits'])")
+	ynl --do config-set --json '{"credits": 100}' >"$YNL_OUT" || return 1
+	"$RDMACTL" -j config show >"$CTL_OUT" || return 1
+	python3 -c "import json,sys; sys.exit(json.load(open('$CTL_OUT'))['credits'] != 100)" ||
+		fail "credits not 100: $(cat "$CTL_OUT")" || return 1
+	"$RDMACTL" config set credits "$def" || return 1
+	err=$(ynl --do config-set --json '{"inline-send": 512}' 2>&1) &&
+		fail "ynl set inline-send 512" || true
+	case "$err" in
+	*"inline-send: below the minimum 1024"*) ;;
+	*) fail "ynl's error: $err" || return 1 ;;
+	esac
+}
+
+all_cases="dump_devices get_device get_module dump_transports get_stats get_config set_config"
 cases=("$@")
 [ $# -gt 0 ] || read -r -a cases <<<"$all_cases"
 for c in "${cases[@]}"; do
@@ -163,6 +191,8 @@ for c in "${cases[@]}"; do
 	get_module) run_test ynl_do_module_get get_module ;;
 	dump_transports) run_test ynl_dump_transport_get dump_transports ;;
 	get_stats) run_test ynl_do_stats_get get_stats ;;
+	get_config) run_test ynl_do_config_get get_config ;;
+	set_config) run_test ynl_do_config_set set_config ;;
 	esac
 done
 ktap_finish
