@@ -180,7 +180,6 @@ new_connection_takes_defaults() {
 	f=$(((base_sq - 66) / 64))
 	[ $((66 + 64 * f)) -eq "$base_sq" ] || fail "sq_depth $base_sq is not 66 + 64 * f" ||
 		return 1
-	old=$CONN
 	ping_finish || return 1
 
 	expect 0 "$RDMACTL" config set credits 32 inline-send 2048 inline-recv 8192 \

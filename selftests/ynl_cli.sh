@@ -165,8 +165,10 @@ set_config() {
 	python3 -c "import json,sys; sys.exit(json.load(open('$CTL_OUT'))['credits'] != 100)" ||
 		fail "credits not 100: $(cat "$CTL_OUT")" || return 1
 	"$RDMACTL" config set credits "$def" || return 1
-	err=$(ynl --do config-set --json '{"inline-send": 512}' 2>&1) &&
-		fail "ynl set inline-send 512" || true
+	if err=$(ynl --do config-set --json '{"inline-send": 512}' 2>&1); then
+		fail "ynl set inline-send 512: accepted"
+		return 1
+	fi
 	case "$err" in
 	*"inline-send: below the minimum 1024"*) ;;
 	*) fail "ynl's error: $err" || return 1 ;;
