@@ -143,7 +143,7 @@ ping_start() {
 	local before
 
 	before=$(last_connection)
-	"$RDMACTL" ping -c 40 -i 0.1 "$XR_ADDR:$(our_port)" >"$PING_OUT" 2>&1 &
+	"$RDMACTL" ping -c 100 -i 0.1 "$XR_ADDR:$(our_port)" >"$PING_OUT" 2>&1 &
 	PING_PID=$!
 	wait_for 20 new_connection "$before" || fail "no new connection" || return 1
 	CONN=$(last_connection)
@@ -155,7 +155,7 @@ ping_finish() {
 	wait "$PING_PID" || rc=$?
 	PING_PID=
 	[ "$rc" -eq 0 ] || fail "ping exited $rc: $(tail -3 "$PING_OUT")" || return 1
-	grep -q '^40 sent, 40 received, 0 errors, 0 lost' "$PING_OUT" ||
+	grep -q '^100 sent, 100 received, 0 errors, 0 lost' "$PING_OUT" ||
 		fail "ping: $(tail -1 "$PING_OUT")"
 }
 
@@ -228,8 +228,8 @@ live_values() {
 	json_check "1 <= d[0]['sendctx_allocated'] <= 3" || return 1
 	ping_finish || return 1
 
-	listener=$("$RDMACTL" -j listener show | python3 -c "import json,sys
-print(json.load(sys.stdin)[0]['id'])")
+	listener=$("$RDMACTL" -j transport show | python3 -c "import json,sys
+print([t['id'] for t in json.load(sys.stdin) if t['role'] == 'server-listener'][0])")
 	expect 1 "$RDMACTL" config show transport "$listener" || return 1
 	grep -q "a listener has no values of its own" "$ERR" || fail "stderr: $(cat "$ERR")" ||
 		return 1
