@@ -168,31 +168,27 @@ show_conn() {
 # credits, inline sizes, queue depths. rdmactl ping offers 4096 bytes
 # both ways, so a smaller inline-send shows as it is.
 new_connection_takes_defaults() {
-	local base_sq f
-
 	ping_start || return 1
 	show_conn || return 1
-	json_check "d[0]['credits'] == 64 and d[0]['inline_send'] == 4096 and \
-		d[0]['inline_recv'] == 4096 and d[0]['rq_depth'] == 66" || return 1
 	# The send queue shown also holds the RDMA Read/Write work requests
-	# the device asks for per credit: sq-depth + f * credits.
-	base_sq=$(python3 -c "import json; print(json.load(open('$OUT'))[0]['sq_depth'])")
-	f=$(((base_sq - 66) / 64))
-	[ $((66 + 64 * f)) -eq "$base_sq" ] || fail "sq_depth $base_sq is not 66 + 64 * f" ||
-		return 1
+	# of each credit, as the device sizes it (soft-RoCE rounds up on
+	# 6.12): with the defaults it stays well below 1000.
+	json_check "d[0]['credits'] == 64 and d[0]['inline_send'] == 4096 and \
+		d[0]['inline_recv'] == 4096 and d[0]['rq_depth'] == 66 and \
+		66 <= d[0]['sq_depth'] < 1000" || return 1
 	ping_finish || return 1
 
 	expect 0 "$RDMACTL" config set credits 32 inline-send 2048 inline-recv 8192 \
-		sq-depth 100 rq-depth 200 || return 1
+		sq-depth 1000 rq-depth 200 || return 1
 	ping_start || return 1
 	show_conn || return 1
 	json_check "d[0]['credits'] == 32 and d[0]['inline_send'] == 2048 and \
 		d[0]['inline_recv'] == 8192 and d[0]['rq_depth'] == 200 and \
-		d[0]['sq_depth'] == 100 + 32 * $f" || return 1
+		d[0]['sq_depth'] >= 1000" || return 1
 	# The connection's own values are the defaults of its creation.
 	expect 0 "$RDMACTL" -j config show transport "$CONN" || return 1
 	json_check "d['transport-id'] == $CONN and d['credits'] == 32 and \
-		d['inline-send'] == 2048 and d['sq-depth'] == 100 and d['rq-depth'] == 200 and \
+		d['inline-send'] == 2048 and d['sq-depth'] == 1000 and d['rq-depth'] == 200 and \
 		'idle-timeout' not in d" || return 1
 	# rq-depth never goes below credits + 2.
 	expect 0 "$RDMACTL" config set rq-depth 6 || return 1
