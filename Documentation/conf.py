@@ -58,3 +58,43 @@ def _gen_netlink_rst():
 
 
 _gen_netlink_rst()
+
+
+def _gen_tunables_rst():
+    """The admin guide's table of tunables, from the spec's config set.
+
+    Ranges and defaults are the spec's config-NAME-min/-max/-default
+    constants, the text the attribute's doc: the spec is the one source.
+    """
+    import yaml
+    with open(_spec, encoding='utf-8') as f:
+        spec = yaml.safe_load(f)
+    consts = {d['name']: d['value'] for d in spec['definitions']
+              if d['type'] == 'const'}
+    attrs = next(a for a in spec['attribute-sets']
+                 if a['name'] == 'config')['attributes']
+    rows = ['.. list-table::', '   :header-rows: 1',
+            '   :widths: 18 16 10 56', '',
+            '   * - name', '     - range', '     - default', '     - meaning']
+    for a in attrs:
+        name = a['name']
+        if 'config-%s-default' % name not in consts:
+            continue
+        rng = '%d-%d' % (consts['config-%s-min' % name],
+                         consts['config-%s-max' % name])
+        rows += ['   * - ``%s``' % name, '     - %s' % rng,
+                 '     - %d' % consts['config-%s-default' % name],
+                 '     - %s' % ' '.join(a['doc'].split())]
+    text = '\n'.join(rows) + '\n'
+    os.makedirs(_gen_dir, exist_ok=True)
+    out = os.path.join(_gen_dir, 'xrpcrdma-tunables.rst')
+    if os.path.exists(out):
+        with open(out, encoding='utf-8') as f:
+            if f.read() == text:
+                return
+    with open(out + '.tmp', 'w', encoding='utf-8') as f:
+        f.write(text)
+    os.replace(out + '.tmp', out)
+
+
+_gen_tunables_rst()

@@ -11,6 +11,8 @@ static int __init xr_init(void)
 {
 	int err;
 
+	/* First: transports read the defaults as soon as they can exist. */
+	xr_config_init();
 	err = xr_device_init();
 	if (err)
 		goto out;

@@ -86,8 +86,30 @@ const struct nla_policy xrpcrdma_fault_get_nl_policy[XRPCRDMA_A_FAULT_POINT + 1]
 	[XRPCRDMA_A_FAULT_POINT] = NLA_POLICY_MAX(NLA_U32, 7),
 };
 
+/* XRPCRDMA_CMD_CONFIG_GET - do */
+const struct nla_policy xrpcrdma_config_get_nl_policy[XRPCRDMA_A_CONFIG_TRANSPORT_ID + 1] = {
+	[XRPCRDMA_A_CONFIG_TRANSPORT_ID] = { .type = NLA_U32, },
+};
+
+/* XRPCRDMA_CMD_CONFIG_SET - do */
+const struct nla_policy xrpcrdma_config_set_nl_policy[XRPCRDMA_A_CONFIG_IDLE_TIMEOUT + 1] = {
+	[XRPCRDMA_A_CONFIG_TRANSPORT_ID] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_CREDITS] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_CLIENT_CREDITS] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_INLINE_SEND] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_INLINE_RECV] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_SQ_DEPTH] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_RQ_DEPTH] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_SENDCTX_MAX] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_MAX_FRWR_SEGMENTS] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_CONNECT_TIMEOUT] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_RECONNECT_MIN] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_RECONNECT_MAX] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_IDLE_TIMEOUT] = { .type = NLA_U32, },
+};
+
 /* Ops table for xrpcrdma */
-const struct genl_ops xrpcrdma_nl_ops[11] = {
+const struct genl_ops xrpcrdma_nl_ops[13] = {
 	{
 		.cmd		= XRPCRDMA_CMD_DEVICE_GET,
 		.doit		= xrpcrdma_nl_device_get_doit,
@@ -162,6 +184,19 @@ const struct genl_ops xrpcrdma_nl_ops[11] = {
 		.dumpit		= xrpcrdma_nl_fault_get_dumpit,
 		.policy		= xrpcrdma_fault_get_nl_policy,
 		.maxattr	= XRPCRDMA_A_FAULT_POINT,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_CONFIG_GET,
+		.doit		= xrpcrdma_nl_config_get_doit,
+		.policy		= xrpcrdma_config_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_CONFIG_TRANSPORT_ID,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_CONFIG_SET,
+		.doit		= xrpcrdma_nl_config_set_doit,
+		.policy		= xrpcrdma_config_set_nl_policy,
+		.maxattr	= XRPCRDMA_A_CONFIG_IDLE_TIMEOUT,
+		.flags		= GENL_ADMIN_PERM,
 	},
 };
 

@@ -36,8 +36,12 @@ extern const struct nla_policy xrpcrdma_fault_set_nl_policy[XRPCRDMA_A_FAULT_TRA
 
 extern const struct nla_policy xrpcrdma_fault_get_nl_policy[XRPCRDMA_A_FAULT_POINT + 1];
 
+extern const struct nla_policy xrpcrdma_config_get_nl_policy[XRPCRDMA_A_CONFIG_TRANSPORT_ID + 1];
+
+extern const struct nla_policy xrpcrdma_config_set_nl_policy[XRPCRDMA_A_CONFIG_IDLE_TIMEOUT + 1];
+
 /* Ops table for xrpcrdma */
-extern const struct genl_ops xrpcrdma_nl_ops[11];
+extern const struct genl_ops xrpcrdma_nl_ops[13];
 
 int xrpcrdma_nl_device_get_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_device_get_dumpit(struct sk_buff *skb,
@@ -60,6 +64,8 @@ int xrpcrdma_nl_fault_set_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_fault_get_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_fault_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb);
+int xrpcrdma_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	XRPCRDMA_NLGRP_EVENTS,

@@ -70,6 +70,28 @@ static const struct nla_policy xrpcrdma_fault_get_nl_policy[XRPCRDMA_A_FAULT_POI
 	[XRPCRDMA_A_FAULT_POINT] = NLA_POLICY_MAX(NLA_U32, 7),
 };
 
+/* XRPCRDMA_CMD_CONFIG_GET - do */
+static const struct nla_policy xrpcrdma_config_get_nl_policy[XRPCRDMA_A_CONFIG_TRANSPORT_ID + 1] = {
+	[XRPCRDMA_A_CONFIG_TRANSPORT_ID] = { .type = NLA_U32, },
+};
+
+/* XRPCRDMA_CMD_CONFIG_SET - do */
+static const struct nla_policy xrpcrdma_config_set_nl_policy[XRPCRDMA_A_CONFIG_IDLE_TIMEOUT + 1] = {
+	[XRPCRDMA_A_CONFIG_TRANSPORT_ID] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_CREDITS] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_CLIENT_CREDITS] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_INLINE_SEND] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_INLINE_RECV] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_SQ_DEPTH] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_RQ_DEPTH] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_SENDCTX_MAX] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_MAX_FRWR_SEGMENTS] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_CONNECT_TIMEOUT] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_RECONNECT_MIN] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_RECONNECT_MAX] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_IDLE_TIMEOUT] = { .type = NLA_U32, },
+};
+
 /* Ops table for xrpcrdma */
 static const struct genl_split_ops xrpcrdma_nl_ops[] = {
 	{
@@ -169,6 +191,20 @@ static const struct genl_split_ops xrpcrdma_nl_ops[] = {
 		.cmd	= XRPCRDMA_CMD_FAULT_GET,
 		.dumpit	= xrpcrdma_nl_fault_get_dumpit,
 		.flags	= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_CONFIG_GET,
+		.doit		= xrpcrdma_nl_config_get_doit,
+		.policy		= xrpcrdma_config_get_nl_policy,
+		.maxattr	= XRPCRDMA_A_CONFIG_TRANSPORT_ID,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= XRPCRDMA_CMD_CONFIG_SET,
+		.doit		= xrpcrdma_nl_config_set_doit,
+		.policy		= xrpcrdma_config_set_nl_policy,
+		.maxattr	= XRPCRDMA_A_CONFIG_IDLE_TIMEOUT,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };
 

@@ -32,6 +32,8 @@ int xrpcrdma_nl_fault_set_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_fault_get_doit(struct sk_buff *skb, struct genl_info *info);
 int xrpcrdma_nl_fault_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb);
+int xrpcrdma_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info);
+int xrpcrdma_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	XRPCRDMA_NLGRP_EVENTS,

@@ -103,7 +103,6 @@ static struct xr_sendctx *xr_sendctx_alloc(struct xr_sendq *sq)
 	sc->sc_wr.num_sge = 1;
 	sc->sc_wr.opcode = IB_WR_SEND;
 	sc->sc_wr.send_flags = IB_SEND_SIGNALED;
-	atomic_inc(&sq->sq_allocated);
 	xr_obj_get(XR_OBJ_SENDCTX);
 	return sc;
 
@@ -115,15 +114,8 @@ out:
 	return NULL;
 }
 
-/**
- * xr_sendctx_get - a send context for one Send
- * @sq: the send contexts of a connection
- *
- * Reuses a free context, or allocates a new one. May sleep.
- *
- * Return: the context, or NULL when none can be had.
- */
-struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq)
+/* Take a context off the free list, or NULL when it is empty. */
+static struct xr_sendctx *xr_sendctx_take(struct xr_sendq *sq)
 {
 	struct xr_sendctx *sc;
 
@@ -135,9 +127,60 @@ struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq)
 	if (sc)
 		list_del(&sc->sc_list);
 	spin_unlock(&sq->sq_lock);
-	if (sc)
-		return sc;
-	return xr_sendctx_alloc(sq);
+	return sc;
+}
+
+/* Count one more context unless that would pass the cap (0: none). */
+static bool xr_sendq_claim(struct xr_sendq *sq)
+{
+	u32 max = READ_ONCE(sq->sq_max);
+	int n = atomic_read(&sq->sq_allocated);
+
+	do {
+		if (max && n >= max)
+			return false;
+	} while (!atomic_try_cmpxchg(&sq->sq_allocated, &n, n + 1));
+	return true;
+}
+
+/* What a getter at the cap waits for. */
+static bool xr_sendq_may_retry(struct xr_sendq *sq)
+{
+	u32 max = READ_ONCE(sq->sq_max);
+
+	return !list_empty_careful(&sq->sq_free) ||
+	       !max || atomic_read(&sq->sq_allocated) < max ||
+	       READ_ONCE(sq->sq_closing);
+}
+
+/**
+ * xr_sendctx_get - a send context for one Send
+ * @sq: the send contexts of a connection
+ *
+ * Reuses a free context, or allocates a new one unless sq_max are
+ * allocated already: then it waits for one to be put back. May sleep.
+ *
+ * Return: the context, or NULL when none can be had.
+ */
+struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq)
+{
+	struct xr_sendctx *sc;
+
+	for (;;) {
+		sc = xr_sendctx_take(sq);
+		if (sc)
+			return sc;
+		if (xr_sendq_claim(sq))
+			break;
+		if (READ_ONCE(sq->sq_closing))
+			return NULL;
+		/* At the cap: a completion puts one back. */
+		wait_event(sq->sq_wait, xr_sendq_may_retry(sq));
+	}
+	sc = xr_sendctx_alloc(sq);
+	if (!sc)
+		atomic_dec(&sq->sq_allocated);
+	return sc;
 }
 
 /**
@@ -152,6 +195,22 @@ void xr_sendctx_put(struct xr_sendctx *sc)
 	spin_lock(&sq->sq_lock);
 	list_add(&sc->sc_list, &sq->sq_free);
 	spin_unlock(&sq->sq_lock);
+	/* A getter may wait at the cap (sq_max). */
+	if (wq_has_sleeper(&sq->sq_wait))
+		wake_up(&sq->sq_wait);
+}
+
+/**
+ * xr_sendq_set_max - change the cap on send contexts of a connection
+ * @sq: the send contexts of a connection
+ * @max: most contexts to allocate from now on, 0 for no cap
+ *
+ * Contexts already allocated stay; a lower cap only stops new ones.
+ */
+void xr_sendq_set_max(struct xr_sendq *sq, u32 max)
+{
+	WRITE_ONCE(sq->sq_max, max);
+	wake_up_all(&sq->sq_wait);
 }
 
 /**

@@ -39,9 +39,6 @@
 /* Connection requests that may wait for an svc thread to accept them. */
 #define XR_SVC_LISTEN_BACKLOG	16
 
-static unsigned int xr_svc_max_requests = 64;
-static unsigned int xr_svc_inline_size = 4096;
-
 static char *mode = "auto";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "auto, dropin or sidebyside (see the admin guide)");
@@ -244,6 +241,23 @@ void xr_svc_unregister_client(u32 id)
 	mutex_lock(&xr_svc_registry_lock);
 	xa_erase(&xr_svc_registry, id);
 	mutex_unlock(&xr_svc_registry_lock);
+}
+
+/**
+ * xr_svc_config_set_live - change a live tunable of one connection
+ * @sx: a connection (not a listener), from xr_svc_find()
+ * @cfg: a tunable whose xr_config_def.cd_live is set
+ * @val: its new value, checked with xr_config_check()
+ *
+ * Caller holds xr_svc_lock(): @sx stays allocated. config-get shows the
+ * new value from now on.
+ */
+void xr_svc_config_set_live(struct xr_svc_xprt *sx, enum xr_cfg cfg, u32 val)
+{
+	lockdep_assert_held(&xr_svc_registry_lock);
+	WRITE_ONCE(sx->sx_config.cf_val[cfg], val);
+	if (cfg == XR_CFG_SENDCTX_MAX)
+		xr_sendq_set_max(&sx->sx_sq, val);
 }
 
 /**
@@ -496,23 +510,31 @@ static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
 }
 
 /*
- * Resources of a connection, before svc knows it. Besides the credits,
- * the queues hold the backchannel's calls and the client's replies.
+ * Resources of a connection, before svc knows it, sized by the tunables
+ * of the moment (a snapshot, see config.c). Besides the credits, the
+ * receive queue holds the backchannel's replies: it is never shallower
+ * than both together, whatever rq-depth says.
  */
 static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
 {
-	u32 depth = xr_svc_max_requests + XR_BC_MAX_REQUESTS;
+	const u32 *cfg = sx->sx_config.cf_val;
+	u32 credits, rq_depth;
 	int err;
 
-	err = xr_ep_create_qp(&sx->sx_ep, depth, depth, xr_svc_max_requests);
+	xr_config_snapshot(&sx->sx_config);
+	credits = cfg[XR_CFG_CREDITS];
+	rq_depth = max(cfg[XR_CFG_RQ_DEPTH], credits + XR_BC_MAX_REQUESTS);
+	err = xr_ep_create_qp(&sx->sx_ep, cfg[XR_CFG_SQ_DEPTH], rq_depth,
+			      credits);
 	if (err)
 		return err;
-	sx->sx_credits = xr_svc_max_requests;
-	sx->sx_inline_recv = xr_svc_inline_size;
-	sx->sx_inline_send = min(xr_svc_inline_size,
+	sx->sx_credits = credits;
+	sx->sx_inline_recv = cfg[XR_CFG_INLINE_RECV];
+	sx->sx_inline_send = min(cfg[XR_CFG_INLINE_SEND],
 				 sx->sx_ep.ep_peer.cp_recv_size);
 
 	xr_sendq_init(&sx->sx_sq, &sx->sx_ep, sx->sx_inline_send);
+	sx->sx_sq.sq_max = cfg[XR_CFG_SENDCTX_MAX];
 	sx->sx_sq.sq_owner = sx;
 	sx->sx_sq.sq_on_close = xr_svc_owner_close;
 	sx->sx_sq.sq_get = xr_svc_owner_get;

@@ -22,9 +22,6 @@
 
 #include "xrpcrdma.h"
 
-/* Pages one region maps at most: a 256 KiB payload at any page offset. */
-#define XR_FRWR_MAX_PAGES	66
-
 static void xr_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct xr_mr *mr = container_of(wc->wr_cqe, struct xr_mr, mr_reg_cqe);
@@ -130,7 +127,7 @@ int xr_frwr_pool_init(struct xr_xconn *c, u32 count)
 	if (!(dev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS))
 		return -EOPNOTSUPP;
 	c->xc_max_pages = min_t(u32, dev->attrs.max_fast_reg_page_list_len,
-				XR_FRWR_MAX_PAGES);
+				c->xc_xprt->rx_config.cf_val[XR_CFG_MAX_FRWR_SEGMENTS]);
 	if (c->xc_max_pages < 2)
 		return -EOPNOTSUPP;
 	while (count--) {

@@ -42,19 +42,15 @@
 
 #include "xrpcrdma.h"
 
-/* Calls in flight at most: the slot table, and the credits asked for. */
-#define XR_XPRT_MAX_REQS	32
-/* Largest RPC payload: what one memory region maps (xprt_frwr.c). */
+/*
+ * Largest RPC payload: what one memory region maps (xprt_frwr.c), at any
+ * page offset, so two of its max-frwr-segments pages are not payload.
+ */
 #define XR_XPRT_MAX_PAYLOAD	(256 * 1024)
 /* Memory regions per connection. */
 #define XR_XPRT_MRS_PER_REQ	4
 /* Bounds on resolving the server and on its answer to our request. */
 #define XR_XPRT_RESOLVE_MS	5000
-#define XR_XPRT_CONNECT_TO	(30 * HZ)
-/* Reconnect back-off: first delay and ceiling. */
-#define XR_XPRT_REEST_INIT	(5 * HZ)
-#define XR_XPRT_REEST_MAX	(5 * 60 * HZ)
-#define XR_XPRT_IDLE_TO		(5 * 60 * HZ)
 #define XR_XPRT_BIND_TO		(60 * HZ)
 
 /* RDMA has no keep-alive: an RPC timeout forces a reconnect (timer op). */
@@ -257,13 +253,14 @@ static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
 	if (err)
 		return err;
 
-	xr_sendq_init(&c->xc_sq, &c->xc_ep, XR_XPRT_INLINE_SIZE);
+	xr_sendq_init(&c->xc_sq, &c->xc_ep,
+		      c->xc_xprt->rx_config.cf_val[XR_CFG_INLINE_SEND]);
 	c->xc_sq.sq_owner = c;
 	c->xc_sq.sq_on_close = xr_xconn_owner_fail;
 	c->xc_sq.sq_get = xr_xconn_owner_get;
 	c->xc_sq.sq_put = xr_xconn_owner_put;
 
-	c->xc_inline_recv = XR_XPRT_INLINE_SIZE;
+	c->xc_inline_recv = c->xc_xprt->rx_config.cf_val[XR_CFG_INLINE_RECV];
 	xr_recvq_init(&c->xc_rq, &c->xc_ep, c->xc_inline_recv);
 	c->xc_rq.rq_owner = c;
 	c->xc_rq.rq_on_ready = xr_xconn_data_ready;
@@ -291,11 +288,13 @@ static int xr_xconn_errno(int err)
 /* Resolve, set up and connect a new connection; wait for the outcome. */
 static int xr_xconn_open(struct xr_xprt *rx, struct xr_xconn **conn)
 {
+	const struct xr_config *cfg = &rx->rx_config;
 	struct rpc_xprt *xprt = &rx->rx_xprt;
 	struct xr_cm_pdata ours = {
-		.cp_send_size	= XR_XPRT_INLINE_SIZE,
-		.cp_recv_size	= XR_XPRT_INLINE_SIZE,
+		.cp_send_size	= cfg->cf_val[XR_CFG_INLINE_SEND],
+		.cp_recv_size	= cfg->cf_val[XR_CFG_INLINE_RECV],
 	};
+	unsigned long timeout;
 	struct xr_xconn *c;
 	int err;
 
@@ -311,7 +310,8 @@ static int xr_xconn_open(struct xr_xprt *rx, struct xr_xconn **conn)
 		err = xr_ep_connect(&c->xc_ep, &ours);
 	if (err)
 		goto out;
-	if (!wait_for_completion_timeout(&c->xc_up, XR_XPRT_CONNECT_TO))
+	timeout = xr_config_ms_to_jiffies(cfg, XR_CFG_CONNECT_TIMEOUT);
+	if (!wait_for_completion_timeout(&c->xc_up, timeout))
 		err = -ETIMEDOUT;
 	else if (!test_bit(XR_XC_ESTABLISHED, &c->xc_flags) ||
 		 test_bit(XR_XC_DOWN, &c->xc_flags))
@@ -320,7 +320,7 @@ static int xr_xconn_open(struct xr_xprt *rx, struct xr_xconn **conn)
 		goto out;
 
 	/* Calls go out no larger than the server receives. */
-	c->xc_inline_send = min_t(u32, XR_XPRT_INLINE_SIZE,
+	c->xc_inline_send = min_t(u32, cfg->cf_val[XR_CFG_INLINE_SEND],
 				  c->xc_ep.ep_peer.cp_recv_size);
 	memcpy(&c->xc_local, &c->xc_ep.ep_id->route.addr.src_addr,
 	       sizeof(c->xc_local));
@@ -392,11 +392,13 @@ static void xr_xprt_connect_worker(struct work_struct *work)
 static void xr_xprt_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 {
 	struct xr_xprt *rx = xr_xprt_of(xprt);
-	unsigned long delay = 0;
+	unsigned long delay = 0, first;
 
 	if (rx->rx_tried) {
 		delay = xprt_reconnect_delay(xprt);
-		xprt_reconnect_backoff(xprt, XR_XPRT_REEST_INIT);
+		first = xr_config_ms_to_jiffies(&rx->rx_config,
+						XR_CFG_RECONNECT_MIN);
+		xprt_reconnect_backoff(xprt, first);
 	}
 	rx->rx_tried = true;
 	queue_delayed_work(xr_xprt_wq, &rx->rx_connect_work, delay);
@@ -661,12 +663,27 @@ static const struct rpc_xprt_ops xr_xprt_ops = {
 	.bc_destroy		= xr_xbc_destroy,
 };
 
+/* The timeouts of a new transport, from its snapshot of the tunables. */
+static void xr_xprt_apply_config(struct rpc_xprt *xprt,
+				 const struct xr_config *cfg)
+{
+	unsigned long rmin, rmax;
+
+	rmin = xr_config_ms_to_jiffies(cfg, XR_CFG_RECONNECT_MIN);
+	rmax = xr_config_ms_to_jiffies(cfg, XR_CFG_RECONNECT_MAX);
+	xprt->reestablish_timeout = rmin;
+	xprt->max_reconnect_timeout = max(rmin, rmax);
+	xprt->idle_timeout = xr_config_ms_to_jiffies(cfg, XR_CFG_IDLE_TIMEOUT);
+}
+
 static struct rpc_xprt *xr_xprt_setup(struct xprt_create *args)
 {
 	struct sockaddr *sap = args->dstaddr;
 	struct rpc_xprt *xprt;
+	struct xr_config cfg;
 	struct xr_xprt *rx;
 	int id;
+	u32 reqs, pages;
 
 	if (args->addrlen > sizeof(xprt->addr))
 		return ERR_PTR(-EBADF);
@@ -678,28 +695,29 @@ static struct rpc_xprt *xr_xprt_setup(struct xprt_create *args)
 	if (!try_module_get(THIS_MODULE))
 		return ERR_PTR(-EIO);
 
-	xprt = xprt_alloc(args->net, sizeof(*rx), XR_XPRT_MAX_REQS,
-			  XR_XPRT_MAX_REQS);
+	xr_config_snapshot(&cfg);
+	reqs = cfg.cf_val[XR_CFG_CLIENT_CREDITS];
+	xprt = xprt_alloc(args->net, sizeof(*rx), reqs, reqs);
 	if (!xprt) {
 		module_put(THIS_MODULE);
 		return ERR_PTR(-ENOMEM);
 	}
 	rx = xr_xprt_of(xprt);
+	rx->rx_config = cfg;
 	xr_obj_get(XR_OBJ_XPRT);
 	mutex_init(&rx->rx_mutex);
 	INIT_DELAYED_WORK(&rx->rx_connect_work, xr_xprt_connect_worker);
-	rx->rx_max_reqs = XR_XPRT_MAX_REQS;
+	rx->rx_max_reqs = reqs;
 
 	xprt->timeout = &xr_xprt_timeout;
 	xprt->connect_timeout = xprt->timeout->to_initval;
-	xprt->max_reconnect_timeout = XR_XPRT_REEST_MAX;
+	xr_xprt_apply_config(xprt, &cfg);
 	xprt->bind_timeout = XR_XPRT_BIND_TO;
-	xprt->reestablish_timeout = XR_XPRT_REEST_INIT;
-	xprt->idle_timeout = XR_XPRT_IDLE_TO;
 	xprt->prot = IPPROTO_TCP;
 	xprt->xprt_class = &xr_xprt_class;
 	xprt->ops = &xr_xprt_ops;
-	xprt->max_payload = XR_XPRT_MAX_PAYLOAD;
+	pages = cfg.cf_val[XR_CFG_MAX_FRWR_SEGMENTS] - 2;
+	xprt->max_payload = min_t(u32, XR_XPRT_MAX_PAYLOAD, pages << PAGE_SHIFT);
 	memcpy(&xprt->addr, sap, args->addrlen);
 	xprt->addrlen = args->addrlen;
 	if (rpc_get_port(sap))

@@ -134,6 +134,83 @@ void xr_svc_stats_sum(const struct xr_svc_stats *ss, u64 *sum);
 void xr_svc_stats_retire(const struct xr_svc_stats *ss);
 void xr_svc_stats_retired(u64 *sum);
 
+/* config.c */
+
+/**
+ * enum xr_cfg - the tunables, in the order of the spec's config attributes
+ * @XR_CFG_CREDITS: credits a server connection grants
+ * @XR_CFG_CLIENT_CREDITS: calls a client transport has in flight at most
+ * @XR_CFG_INLINE_SEND: largest message sent inline
+ * @XR_CFG_INLINE_RECV: largest message received inline
+ * @XR_CFG_SQ_DEPTH: send queue slots of a server connection
+ * @XR_CFG_RQ_DEPTH: receive queue depth of a server connection
+ * @XR_CFG_SENDCTX_MAX: send contexts a server connection allocates, 0: any
+ * @XR_CFG_MAX_FRWR_SEGMENTS: pages one client memory region registers
+ * @XR_CFG_CONNECT_TIMEOUT: client connection establishment bound, ms
+ * @XR_CFG_RECONNECT_MIN: client's first reconnect delay, ms
+ * @XR_CFG_RECONNECT_MAX: client's longest reconnect delay, ms
+ * @XR_CFG_IDLE_TIMEOUT: client's idle close, ms
+ * @XR_CFG_COUNT: number of tunables
+ */
+enum xr_cfg {
+	XR_CFG_CREDITS,
+	XR_CFG_CLIENT_CREDITS,
+	XR_CFG_INLINE_SEND,
+	XR_CFG_INLINE_RECV,
+	XR_CFG_SQ_DEPTH,
+	XR_CFG_RQ_DEPTH,
+	XR_CFG_SENDCTX_MAX,
+	XR_CFG_MAX_FRWR_SEGMENTS,
+	XR_CFG_CONNECT_TIMEOUT,
+	XR_CFG_RECONNECT_MIN,
+	XR_CFG_RECONNECT_MAX,
+	XR_CFG_IDLE_TIMEOUT,
+	XR_CFG_COUNT
+};
+
+/* Which transports a tunable applies to (xr_config_def.cd_roles). */
+#define XR_CFG_ROLE_SERVER	BIT(0)
+#define XR_CFG_ROLE_CLIENT	BIT(1)
+
+/**
+ * struct xr_config_def - the definition of one tunable
+ * @cd_name: its name, that of its spec attribute
+ * @cd_attr: its attribute in the spec's config set
+ * @cd_min: smallest value accepted
+ * @cd_max: largest value accepted
+ * @cd_default: value at module load
+ * @cd_unit: what the value counts
+ * @cd_roles: XR_CFG_ROLE_* of the transports it applies to
+ * @cd_live: may change on a transport after its creation
+ */
+struct xr_config_def {
+	const char	*cd_name;
+	int		cd_attr;
+	u32		cd_min;
+	u32		cd_max;
+	u32		cd_default;
+	const char	*cd_unit;
+	u8		cd_roles;
+	bool		cd_live;
+};
+
+/**
+ * struct xr_config - a value for every tunable
+ * @cf_val: indexed by enum xr_cfg
+ */
+struct xr_config {
+	u32	cf_val[XR_CFG_COUNT];
+};
+
+void xr_config_init(void);
+const struct xr_config_def *xr_config_def(enum xr_cfg cfg);
+const char *xr_config_check(enum xr_cfg cfg, u32 val);
+const char *xr_config_not_live(enum xr_cfg cfg);
+void xr_config_snapshot(struct xr_config *cfg);
+void xr_config_set_defaults(const struct xr_config *vals, const bool *given);
+unsigned long xr_config_ms_to_jiffies(const struct xr_config *cfg,
+				      enum xr_cfg which);
+
 /* device.c */
 
 /**
@@ -289,6 +366,7 @@ struct xr_sendctx {
  * @sq_count_errors: the owner's counter of Send completion errors other
  *	than flushes, or NULL
  * @sq_allocated: contexts allocated
+ * @sq_max: most contexts to allocate, 0 for no limit; may change live
  * @sq_on_close: called once on the first completion error
  * @sq_owner: argument of @sq_on_close and of the owner's get/put
  * @sq_get: pin the owner while a Send is outstanding
@@ -305,6 +383,7 @@ struct xr_sendq {
 	atomic64_t		*sq_count_starves;
 	atomic64_t		*sq_count_errors;
 	atomic_t		sq_allocated;
+	u32			sq_max;
 	void			(*sq_on_close)(void *owner);
 	void			*sq_owner;
 	void			(*sq_get)(void *owner);
@@ -314,6 +393,7 @@ struct xr_sendq {
 void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size);
 void xr_sendq_destroy(struct xr_sendq *sq);
 void xr_sendq_close(struct xr_sendq *sq);
+void xr_sendq_set_max(struct xr_sendq *sq, u32 max);
 int xr_sendq_reserve(struct xr_sendq *sq, u32 n);
 void xr_sendq_release(struct xr_sendq *sq, u32 n);
 struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq);
@@ -458,6 +538,8 @@ void xr_rw_destroy(struct xr_rw *rw);
  * @sx_serv_name: name of the RPC service it belongs to, copied while the
  *	service was known to be alive (svc may free it before the transport)
  * @sx_stats: connection: its counters
+ * @sx_config: connection: the tunables it was created with; the live ones
+ *	change with config-set (see config.c)
  */
 struct xr_svc_xprt {
 	struct svc_xprt		sx_xprt;
@@ -475,6 +557,7 @@ struct xr_svc_xprt {
 	u32			sx_id;
 	char			sx_serv_name[XR_SVC_SERV_NAME_LEN];
 	struct xr_svc_stats	sx_stats;
+	struct xr_config	sx_config;
 };
 
 /**
@@ -502,6 +585,8 @@ void xr_svc_close(struct xr_svc_xprt *sx);
 void xr_svc_lock(void);
 void xr_svc_unlock(void);
 struct xr_svc_xprt *xr_svc_find(u32 id);
+void xr_svc_config_set_live(struct xr_svc_xprt *sx, enum xr_cfg cfg,
+			    u32 val);
 struct xr_svc_xprt *xr_svc_next(unsigned long id);
 struct xr_xprt *xr_svc_find_client(u32 id);
 u32 xr_svc_next_any(unsigned long id, struct xr_svc_xprt **sx,
@@ -749,6 +834,7 @@ struct xr_req {
  * @rx_stats: one per &enum xr_xprt_stat
  * @rx_id: the transport's number in the registry (0: not registered)
  * @rx_timed_out: an RPC timeout forced the coming disconnect
+ * @rx_config: the tunables it was created with
  */
 struct xr_xprt {
 	struct rpc_xprt		rx_xprt;
@@ -764,6 +850,7 @@ struct xr_xprt {
 	atomic64_t		rx_stats[XR_XPRT_STAT_COUNT];
 	u32			rx_id;
 	atomic_t		rx_timed_out;
+	struct xr_config	rx_config;
 };
 
 static inline void xr_xprt_count(struct xr_xprt *rx, enum xr_xprt_stat stat,

@@ -9,8 +9,9 @@
 # refuses fault-set combinations that do not go together, naming the rule.
 #
 # ynl_cli.sh [CASE...] runs only the cases named (dump_devices get_device
-# get_module dump_transports get_stats dump_faults fault_set_refusals):
-# svc_stats.sh runs the transport cases while an NFS mount keeps a connection up, when there is more to
+# get_module dump_transports get_stats dump_faults fault_set_refusals
+# get_config set_config): svc_stats.sh runs the transport cases while an
+# NFS mount keeps a connection up, when there is more to
 # compare than the empty list seen here.
 set -u
 source "$(dirname "$0")/lib.sh"
@@ -99,6 +100,9 @@ elif what == "faults":
         a.append(o)
     b = [dict(sorted(f.items())) for f in ctl]
     a = [dict(sorted(f.items())) for f in a]
+elif what == "config":
+    # Both name the tunables as the spec does.
+    a, b = ynl, ctl
 elif what == "stats":
     a = {"server": {s["name"]: s["value"] for s in ynl["stat"]}}
     b = ctl
@@ -218,7 +222,35 @@ fault_set_refusals() {
 	return $rc
 }
 
-all_cases="dump_devices get_device get_module dump_transports get_stats dump_faults fault_set_refusals"
+
+get_config() {
+	ynl --do config-get >"$YNL_OUT" || return 1
+	"$RDMACTL" -j config show >"$CTL_OUT" || return 1
+	compare config
+}
+
+# ynl sets a default that rdmactl then shows, and gets the module's
+# message for a value out of range; the default is put back.
+set_config() {
+	local def err
+
+	def=$("$RDMACTL" -j config show | python3 -c "import json,sys; print(json.load(sys.stdin)['credits'])")
+	ynl --do config-set --json '{"credits": 100}' >"$YNL_OUT" || return 1
+	"$RDMACTL" -j config show >"$CTL_OUT" || return 1
+	python3 -c "import json,sys; sys.exit(json.load(open('$CTL_OUT'))['credits'] != 100)" ||
+		fail "credits not 100: $(cat "$CTL_OUT")" || return 1
+	"$RDMACTL" config set credits "$def" || return 1
+	if err=$(ynl --do config-set --json '{"inline-send": 512}' 2>&1); then
+		fail "ynl set inline-send 512: accepted"
+		return 1
+	fi
+	case "$err" in
+	*"inline-send: below the minimum 1024"*) ;;
+	*) fail "ynl's error: $err" || return 1 ;;
+	esac
+}
+
+all_cases="dump_devices get_device get_module dump_transports get_stats dump_faults fault_set_refusals get_config set_config"
 cases=("$@")
 [ $# -gt 0 ] || read -r -a cases <<<"$all_cases"
 for c in "${cases[@]}"; do
@@ -238,6 +270,8 @@ for c in "${cases[@]}"; do
 	get_stats) run_test ynl_do_stats_get get_stats ;;
 	dump_faults) run_test ynl_dump_fault_get dump_faults ;;
 	fault_set_refusals) run_test ynl_fault_set_refusals fault_set_refusals ;;
+	get_config) run_test ynl_do_config_get get_config ;;
+	set_config) run_test ynl_do_config_set set_config ;;
 	esac
 done
 ktap_finish

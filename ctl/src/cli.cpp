@@ -14,6 +14,7 @@
 
 #include "errors.hpp"
 #include "output.hpp"
+#include "tunables.hpp"
 
 namespace rdmactl {
 
@@ -379,6 +380,57 @@ void fault_clear_args(Command &cmd, Words &words, const std::string &where)
     words.expect_end(where);
 }
 
+
+// [transport ID] at the end of a config command; true when it was there.
+bool config_transport(Command &cmd, Words &words)
+{
+    if (words.empty() || (words.peek() != "transport" && words.peek() != "xprt"))
+        return false;
+    words.next();
+    if (words.empty())
+        throw UsageError("'transport' needs a transport id");
+    cmd.transport_id = transport_id(words.next());
+    return true;
+}
+
+// config show [transport ID]
+void config_show_args(Command &cmd, Words &words, const std::string &where)
+{
+    config_transport(cmd, words);
+    words.expect_end(where);
+}
+
+// A tunable's value: a decimal number that fits in 32 bits. Its range is
+// the module's to check, so that its message (naming the limit) is seen.
+uint32_t config_value(const std::string &name, const std::string &word)
+{
+    if (!all_digits(word) || word.size() > 10 || std::stoull(word) > UINT32_MAX)
+        throw UsageError("invalid value '" + word + "' for " + name +
+                         ": expected a number from 0 to 4294967295");
+    return static_cast<uint32_t>(std::stoull(word));
+}
+
+// config set NAME VALUE [NAME VALUE...] [transport ID]
+void config_set_args(Command &cmd, Words &words, const std::string &where)
+{
+    std::vector<Name> names;
+    for (size_t i = 0; i < tunables().size(); i++)
+        names.push_back({tunables()[i].name, static_cast<int>(i)});
+    while (!words.empty() && !config_transport(cmd, words)) {
+        std::string name = tunables().at(lookup(names, words.next(), "tunable")).name;
+        if (words.empty())
+            throw UsageError("'" + name + "' needs a value");
+        for (const ConfigValue &v : cmd.config) {
+            if (v.name == name)
+                throw UsageError("'" + name + "' given more than once");
+        }
+        cmd.config.push_back({name, config_value(name, words.next())});
+    }
+    words.expect_end(where);
+    if (cmd.config.empty())
+        throw UsageError("'" + where + "' needs a tunable and a value, e.g. 'credits 128'");
+}
+
 // ---- The grammar ----
 
 using ArgsParser = void (*)(Command &, Words &, const std::string &);
@@ -427,6 +479,11 @@ const std::vector<ObjectSpec> &grammar()
          {{"show", Verb::Show, no_args},
           {"set", Verb::Set, fault_set_args},
           {"clear", Verb::Clear, fault_clear_args},
+          {"help", Verb::Help, no_args}}},
+        {Object::Config,
+         {"config"},
+         {{"show", Verb::Show, config_show_args},
+          {"set", Verb::Set, config_set_args},
           {"help", Verb::Help, no_args}}},
         // ping and monitor have options of their own: parse_command_line()
         // hands them over.
@@ -594,6 +651,30 @@ std::vector<ObjectInfo> command_table()
     return table;
 }
 
+
+namespace {
+
+std::string config_usage()
+{
+    std::string text =
+        "Usage: rdmactl [OPTIONS] config [show] [transport ID]\n"
+        "       rdmactl [OPTIONS] config set NAME VALUE [NAME VALUE...] [transport ID]\n"
+        "       rdmactl config help\n"
+        "show lists the defaults new transports start from, or the values transport\n"
+        "ID was created with. set changes the defaults (new transports only), or\n"
+        "with transport ID the values of that transport that can change live.\n"
+        "Nothing is set unless every value is accepted. NAME (range, default):\n";
+    for (const Tunable &t : tunables()) {
+        std::string line = "  " + std::string(t.name);
+        line.resize(22, ' ');
+        text += line + std::to_string(t.min) + "-" + std::to_string(t.max) + " " + t.unit +
+                " (" + std::to_string(t.def) + ")\n";
+    }
+    return text;
+}
+
+} // namespace
+
 std::string usage(Object object)
 {
     switch (object) {
@@ -646,6 +727,8 @@ std::string usage(Object object)
                "completion queue. transport ID limits the point to one transport.\n"
                "show lists every point with its hits and firings since it was armed;\n"
                "clear disarms one point, or all. set and clear need CAP_NET_ADMIN.\n";
+    case Object::Config:
+        return config_usage();
     case Object::Ping:
         return ping_usage();
     case Object::Monitor:
@@ -657,7 +740,7 @@ std::string usage(Object object)
            "       rdmactl help [OBJECT]\n"
            "       rdmactl [OPTIONS] ping [PING-OPTIONS] ADDR[:PORT]\n"
            "       rdmactl [OPTIONS] monitor [-t] [--log FILE]\n"
-           "where  OBJECT := { dev | module | transport | listener | stats | fault | monitor }\n"
+           "where  OBJECT := { dev | module | transport | listener | stats | config | fault | monitor }\n"
            "Shows and configures xrpcrdma, the RPC-over-RDMA version 1 transport\n"
            "module, through its generic netlink family \"xrpcrdma\". Showing needs no\n"
            "privilege; changing anything needs CAP_NET_ADMIN.\n"

@@ -11,10 +11,11 @@
 #include "output.hpp"
 #include "monitor.hpp"
 #include "ping.hpp"
+#include "types.hpp"
 
 namespace rdmactl {
 
-enum class Object { None, Dev, Module, Transport, Listener, Stats, Fault, Ping, Monitor };
+enum class Object { None, Dev, Module, Transport, Listener, Stats, Config, Fault, Ping, Monitor };
 enum class Verb { Show, Set, Add, Del, Clear, Help };
 enum class Action {
     Run,     // object + verb
@@ -39,7 +40,9 @@ struct Command {
     Verb verb = Verb::Show;
     std::optional<std::string> dev_name;  // dev show [NAME], dev set NAME
     std::optional<bool> enabled;          // dev set NAME enabled {on|off}
-    std::optional<uint32_t> transport_id; // transport show [ID], listener del id ID
+    std::optional<uint32_t> transport_id; // transport show [ID], listener del id ID,
+                                          // config ... transport ID
+    std::vector<ConfigValue> config;      // config set NAME VALUE...
     std::optional<ListenSpec> listen;     // listener add/del [ADDR][:PORT]
     PingOptions ping;                     // ping ...
     MonitorOptions monitor;               // monitor ...

@@ -77,6 +77,16 @@ public:
         socket_.transact(fault_set_request(family_, fault), [](const nlmsghdr *) {});
     }
 
+    Config get_config(std::optional<uint32_t> id) override
+    {
+        return single_reply<Config>(config_get_request(family_, id), parse_config);
+    }
+
+    void set_config(std::optional<uint32_t> id, const std::vector<ConfigValue> &values) override
+    {
+        socket_.transact(config_set_request(family_, id, values), [](const nlmsghdr *) {});
+    }
+
     void add_nfsd_listener(const std::string &cls, uint16_t port) override
     {
         nfsd_add_listener(cls, port);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ public:
     virtual Stats get_stats() = 0;                                         // stats-get
     virtual std::vector<Fault> list_faults() = 0;                          // fault-get dump
     virtual void set_fault(const Fault &fault) = 0;                        // fault-set
+    // config-get, config-set: the defaults, or with id one transport's values.
+    virtual Config get_config(std::optional<uint32_t> id) = 0;
+    virtual void set_config(std::optional<uint32_t> id, const std::vector<ConfigValue> &values) = 0;
 
     // Not the family: makes nfsd listen on PORT through class CLS, by
     // writing /proc/fs/nfsd/portlist (see nfsd.hpp).

@@ -132,6 +132,16 @@ void fault_clear(const Command &cmd, Client &client, std::ostream &)
     }
 }
 
+void config_show(const Command &cmd, Client &client, std::ostream &out)
+{
+    print_config(out, client.get_config(cmd.transport_id), cmd.output);
+}
+
+void config_set(const Command &cmd, Client &client, std::ostream &)
+{
+    client.set_config(cmd.transport_id, cmd.config);
+}
+
 struct Handler {
     Object object;
     Verb verb;
@@ -152,6 +162,8 @@ constexpr Handler handlers[] = {
     {Object::Fault, Verb::Show, fault_show},
     {Object::Fault, Verb::Set, fault_set},
     {Object::Fault, Verb::Clear, fault_clear},
+    {Object::Config, Verb::Show, config_show},
+    {Object::Config, Verb::Set, config_set},
 };
 // clang-format on
 

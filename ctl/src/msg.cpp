@@ -9,6 +9,8 @@
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 
+#include "tunables.hpp"
+
 namespace rdmactl {
 
 namespace {
@@ -126,6 +128,37 @@ MsgPtr fault_set_request(int family, const Fault &fault)
 MsgPtr fault_dump_request(int family)
 {
     return new_request(family, XRPCRDMA_CMD_FAULT_GET, true);
+}
+
+namespace {
+
+MsgPtr config_request(int family, uint8_t cmd, std::optional<uint32_t> id)
+{
+    MsgPtr msg = new_request(family, cmd, false);
+    if (id && nla_put_u32(msg.get(), XRPCRDMA_A_CONFIG_TRANSPORT_ID, *id) < 0)
+        throw std::bad_alloc();
+    return msg;
+}
+
+} // namespace
+
+MsgPtr config_get_request(int family, std::optional<uint32_t> id)
+{
+    return config_request(family, XRPCRDMA_CMD_CONFIG_GET, id);
+}
+
+MsgPtr config_set_request(int family, std::optional<uint32_t> id,
+                          const std::vector<ConfigValue> &values)
+{
+    MsgPtr msg = config_request(family, XRPCRDMA_CMD_CONFIG_SET, id);
+    for (const ConfigValue &v : values) {
+        const Tunable *t = find_tunable(v.name);
+        if (!t)
+            throw std::invalid_argument("unknown tunable " + v.name);
+        if (nla_put_u32(msg.get(), t->attr, v.value) < 0)
+            throw std::bad_alloc();
+    }
+    return msg;
 }
 
 } // namespace rdmactl

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "nl.hpp"
 #include "types.hpp"
@@ -43,5 +45,13 @@ MsgPtr fault_set_request(int family, const Fault &fault);
 
 // fault-get, dump.
 MsgPtr fault_dump_request(int family);
+
+// config-get "do": the defaults, or with id the values of one transport.
+MsgPtr config_get_request(int family, std::optional<uint32_t> id);
+
+// config-set: the defaults, or with id the live values of one transport.
+// Every name must be a tunable's (std::invalid_argument otherwise).
+MsgPtr config_set_request(int family, std::optional<uint32_t> id,
+                          const std::vector<ConfigValue> &values);
 
 } // namespace rdmactl

@@ -677,6 +677,34 @@ void print_listeners(std::ostream &out, const std::vector<Transport> &list,
         out << listener_text(t);
 }
 
+Json config_json(const Config &cfg)
+{
+    Json j = Json::object();
+    if (cfg.transport_id)
+        j["transport-id"] = *cfg.transport_id;
+    for (const ConfigValue &v : cfg.values)
+        j[v.name] = v.value;
+    return j;
+}
+
+std::string config_text(const Config &cfg)
+{
+    std::string text;
+    if (cfg.transport_id)
+        text += "transport " + std::to_string(*cfg.transport_id) + '\n';
+    for (const ConfigValue &v : cfg.values)
+        text += v.name + ' ' + std::to_string(v.value) + '\n';
+    return text;
+}
+
+void print_config(std::ostream &out, const Config &cfg, const OutputOptions &opts)
+{
+    if (opts.json)
+        print_json(out, config_json(cfg), opts);
+    else
+        out << config_text(cfg);
+}
+
 void print_stats(std::ostream &out, const Stats &stats, const OutputOptions &opts)
 {
     if (opts.json)

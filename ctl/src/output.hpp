@@ -58,6 +58,12 @@ std::string listener_text(const Transport &t);
 nlohmann::ordered_json stats_json(const Stats &stats);
 std::string stats_text(const Stats &stats, bool details);
 
+// {"transport-id":3,"credits":64,...} (transport-id only for one
+// transport's values); text: "transport 3" first for one transport, then
+// "NAME VALUE" a line, in the spec's order.
+nlohmann::ordered_json config_json(const Config &cfg);
+std::string config_text(const Config &cfg);
+
 // JSON: an array of devices (also for a single one); text: device_text() each.
 void print_devices(std::ostream &out, const std::vector<Device> &devs, const OutputOptions &opts);
 void print_module(std::ostream &out, const ModuleInfo &info, const OutputOptions &opts);
@@ -68,6 +74,7 @@ void print_transports(std::ostream &out, const std::vector<Transport> &list,
 void print_listeners(std::ostream &out, const std::vector<Transport> &list,
                      const OutputOptions &opts);
 void print_stats(std::ostream &out, const Stats &stats, const OutputOptions &opts);
+void print_config(std::ostream &out, const Config &cfg, const OutputOptions &opts);
 
 // "local", "peer", ... (enum xrpcrdma_close_reason); "send", "recv",
 // "rdma-read", "rdma-write" (enum xrpcrdma_wc_kind); the number for a value

@@ -14,6 +14,7 @@
 #include <netlink/genl/genl.h>
 
 #include "errors.hpp"
+#include "tunables.hpp"
 
 namespace rdmactl {
 
@@ -534,6 +535,29 @@ Fault parse_fault(const nlmsghdr *nlh)
     f.hits = nla_get_u64(require(tb[XRPCRDMA_A_FAULT_HITS], "fault: missing attribute hits"));
     f.fired = nla_get_u64(require(tb[XRPCRDMA_A_FAULT_FIRED], "fault: missing attribute fired"));
     return f;
+}
+
+Config parse_config(const nlmsghdr *nlh)
+{
+    static const auto policy = [] {
+        Policy<XRPCRDMA_A_CONFIG_MAX> p{};
+        p[XRPCRDMA_A_CONFIG_TRANSPORT_ID] = u32_attr;
+        for (const Tunable &t : tunables())
+            p[t.attr] = u32_attr;
+        return p;
+    }();
+    auto tb = parse_attrs(message_attrs(nlh), policy, "config");
+
+    Config cfg;
+    if (tb[XRPCRDMA_A_CONFIG_TRANSPORT_ID])
+        cfg.transport_id = nla_get_u32(tb[XRPCRDMA_A_CONFIG_TRANSPORT_ID]);
+    for (const Tunable &t : tunables()) {
+        if (tb[t.attr])
+            cfg.values.push_back({t.name, nla_get_u32(tb[t.attr])});
+    }
+    if (cfg.values.empty())
+        throw ProtocolError("config: no tunables");
+    return cfg;
 }
 
 Event parse_event(const nlmsghdr *nlh)

@@ -28,6 +28,9 @@ Stats parse_stats(const nlmsghdr *nlh);
 // A fault-get reply.
 Fault parse_fault(const nlmsghdr *nlh);
 
+// A config-get reply: the tunables present, in the spec's order.
+Config parse_config(const nlmsghdr *nlh);
+
 // A notification of the events group: device, listener and transport
 // events carry what device-get and transport-get would show (connect: the
 // peer and the negotiated numbers; disconnect: the peer, the reason and the

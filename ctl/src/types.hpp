@@ -76,6 +76,19 @@ struct Transport {
     std::optional<ConnectionInfo> conn;
 };
 
+// One tunable and its value (config-get, config-set), by its spec name.
+struct ConfigValue {
+    std::string name;
+    uint32_t value = 0;
+};
+
+// config-get: the defaults for new transports, or (with transport_id) the
+// values of one transport; the tunables in the spec's order.
+struct Config {
+    std::optional<uint32_t> transport_id;
+    std::vector<ConfigValue> values;
+};
+
 // stats-get: the server's counters for the whole module.
 struct Stats {
     std::vector<Counter> server;

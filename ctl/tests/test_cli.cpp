@@ -130,9 +130,15 @@ TEST(Help, Forms)
 
 TEST(Help, UsageTexts)
 {
-    EXPECT_NE(
-        usage().find("OBJECT := { dev | module | transport | listener | stats | fault | monitor }"),
-        std::string::npos);
+    EXPECT_NE(usage().find(
+                  "OBJECT := { dev | module | transport | listener | stats | config | fault | monitor }"),
+              std::string::npos);
+    EXPECT_NE(usage(Object::Config).find("config set NAME VALUE [NAME VALUE...] [transport ID]"),
+              std::string::npos);
+    // The ranges come from the spec's constants.
+    EXPECT_NE(usage(Object::Config).find("  inline-send         1024-65536 bytes (4096)\n"),
+              std::string::npos)
+        << usage(Object::Config);
     EXPECT_NE(usage(Object::Dev).find("dev set NAME enabled { on | off }"), std::string::npos);
     EXPECT_NE(usage(Object::Module).find("module [show]"), std::string::npos);
     EXPECT_NE(usage(Object::Transport).find("transport [show [ID]]"), std::string::npos);
@@ -183,8 +189,28 @@ INSTANTIATE_TEST_SUITE_P(
         TransportCase{{"listener", "del", "id", "12"}, Object::Listener, Verb::Del, 12u},
         TransportCase{{"stats"}, Object::Stats, Verb::Show, std::nullopt},
         TransportCase{{"statistics", "show"}, Object::Stats, Verb::Show, std::nullopt},
-        TransportCase{{"s"}, Object::Stats, Verb::Show, std::nullopt}),
+        TransportCase{{"s"}, Object::Stats, Verb::Show, std::nullopt},
+        TransportCase{{"config"}, Object::Config, Verb::Show, std::nullopt},
+        TransportCase{{"c", "sh", "transport", "5"}, Object::Config, Verb::Show, 5u},
+        TransportCase{{"config", "set", "credits", "8", "xprt", "6"}, Object::Config, Verb::Set,
+                      6u}),
     [](const auto &info) { return case_name(info.index, info.param.args); });
+
+TEST(ConfigSet, NamesValuesAndPrefixes)
+{
+    Command cmd = parse({"-j", "config", "set", "credits", "0", "idle", "4294967295",
+                         "inline-send", "512"});
+    EXPECT_EQ(cmd.object, Object::Config);
+    EXPECT_EQ(cmd.verb, Verb::Set);
+    EXPECT_FALSE(cmd.transport_id);
+    ASSERT_EQ(cmd.config.size(), 3u);
+    EXPECT_EQ(cmd.config[0].name, "credits");
+    EXPECT_EQ(cmd.config[0].value, 0u);
+    EXPECT_EQ(cmd.config[1].name, "idle-timeout");
+    EXPECT_EQ(cmd.config[1].value, 4294967295u);
+    EXPECT_EQ(cmd.config[2].name, "inline-send");
+    EXPECT_EQ(cmd.config[2].value, 512u);
+}
 
 struct ListenCase {
     std::vector<std::string> args;
@@ -331,7 +357,25 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{{"listener", "del", "id", "x"}, "invalid transport id 'x': expected 1 to 4294967295"},
         Bad{{"listener", "del", "id", "1", "2"}, "unexpected argument '2' for 'listener del'"},
         Bad{{"listener", "set"}, "unknown listener command 'set'"},
-        Bad{{"stats", "show", "x"}, "unexpected argument 'x' for 'stats show'"}),
+        Bad{{"stats", "show", "x"}, "unexpected argument 'x' for 'stats show'"},
+        Bad{{"config", "show", "x"}, "unexpected argument 'x' for 'config show'"},
+        Bad{{"config", "show", "transport"}, "'transport' needs a transport id"},
+        Bad{{"config", "show", "transport", "0"},
+            "invalid transport id '0': expected 1 to 4294967295"},
+        Bad{{"config", "set"}, "'config set' needs a tunable and a value, e.g. 'credits 128'"},
+        Bad{{"config", "set", "transport", "1"},
+            "'config set' needs a tunable and a value, e.g. 'credits 128'"},
+        Bad{{"config", "set", "mtu", "1"}, "unknown tunable 'mtu'"},
+        Bad{{"config", "set", "inline", "1"},
+            "ambiguous tunable 'inline': inline-send, inline-recv"},
+        Bad{{"config", "set", "credits"}, "'credits' needs a value"},
+        Bad{{"config", "set", "credits", "-1"},
+            "invalid value '-1' for credits: expected a number from 0 to 4294967295"},
+        Bad{{"config", "set", "credits", "4294967296"},
+            "invalid value '4294967296' for credits: expected a number from 0 to 4294967295"},
+        Bad{{"config", "set", "credits", "1", "credits", "2"}, "'credits' given more than once"},
+        Bad{{"config", "set", "credits", "1", "transport", "2", "x"},
+            "unexpected argument 'x' for 'config set'"}),
     [](const auto &info) { return case_name(info.index, info.param.args); });
 
 TEST(UsageErrors, UnknownOption)

@@ -158,4 +158,28 @@ TEST(Requests, BadNamesRefused)
     }
 }
 
+TEST(Requests, ConfigGet)
+{
+    MsgPtr msg = config_get_request(test_family, std::nullopt);
+    expect_header(msg, XRPCRDMA_CMD_CONFIG_GET, NLM_F_REQUEST | NLM_F_ACK);
+    EXPECT_TRUE(attr_types(msg).empty());
+    msg = config_get_request(test_family, 5);
+    EXPECT_EQ(attr_types(msg), std::vector<int>{XRPCRDMA_A_CONFIG_TRANSPORT_ID});
+    EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_CONFIG_TRANSPORT_ID)), 5u);
+}
+
+TEST(Requests, ConfigSet)
+{
+    MsgPtr msg = config_set_request(test_family, 9, {{"inline-send", 512}, {"credits", 128}});
+    expect_header(msg, XRPCRDMA_CMD_CONFIG_SET, NLM_F_REQUEST | NLM_F_ACK);
+    EXPECT_EQ(attr_types(msg), (std::vector<int>{XRPCRDMA_A_CONFIG_TRANSPORT_ID,
+                                                 XRPCRDMA_A_CONFIG_INLINE_SEND,
+                                                 XRPCRDMA_A_CONFIG_CREDITS}));
+    // Out of range goes to the kernel as it is: the module names the limit.
+    EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_CONFIG_INLINE_SEND)), 512u);
+    EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_CONFIG_CREDITS)), 128u);
+    EXPECT_THROW(config_set_request(test_family, std::nullopt, {{"mtu", 1}}),
+                 std::invalid_argument);
+}
+
 } // namespace

@@ -570,4 +570,38 @@ TEST(ParseStats, StatWithoutName)
     EXPECT_THROW(parse_stats(hdr(msg)), ProtocolError);
 }
 
+TEST(ParseConfig, DefaultsInSpecOrder)
+{
+    MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_CONFIG_GET);
+    nla_put_u32(msg.get(), XRPCRDMA_A_CONFIG_INLINE_SEND, 8192);
+    nla_put_u32(msg.get(), XRPCRDMA_A_CONFIG_CREDITS, 64);
+    Config cfg = parse_config(hdr(msg));
+    EXPECT_FALSE(cfg.transport_id);
+    ASSERT_EQ(cfg.values.size(), 2u);
+    EXPECT_EQ(cfg.values[0].name, "credits");
+    EXPECT_EQ(cfg.values[0].value, 64u);
+    EXPECT_EQ(cfg.values[1].name, "inline-send");
+    EXPECT_EQ(cfg.values[1].value, 8192u);
+}
+
+TEST(ParseConfig, OneTransport)
+{
+    MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_CONFIG_GET);
+    nla_put_u32(msg.get(), XRPCRDMA_A_CONFIG_TRANSPORT_ID, 7);
+    nla_put_u32(msg.get(), XRPCRDMA_A_CONFIG_SENDCTX_MAX, 0);
+    Config cfg = parse_config(hdr(msg));
+    EXPECT_EQ(cfg.transport_id, 7u);
+    ASSERT_EQ(cfg.values.size(), 1u);
+    EXPECT_EQ(cfg.values[0].name, "sendctx-max");
+}
+
+TEST(ParseConfig, Malformed)
+{
+    MsgPtr empty = new_genl_msg(XRPCRDMA_CMD_CONFIG_GET);
+    EXPECT_THROW(parse_config(hdr(empty)), ProtocolError);
+    MsgPtr shortval = new_genl_msg(XRPCRDMA_CMD_CONFIG_GET);
+    nla_put_u16(shortval.get(), XRPCRDMA_A_CONFIG_CREDITS, 64);
+    EXPECT_THROW(parse_config(hdr(shortval)), ProtocolError);
+}
+
 } // namespace

@@ -127,6 +127,20 @@ public:
              (f.n ? " " + std::to_string(*f.n) : "") +
              (f.error ? " errno " + std::to_string(*f.error) : ""));
     }
+    Config get_config(std::optional<uint32_t> id) override
+    {
+        call(id ? "config " + std::to_string(*id) : "config");
+        return Config{id, {{"credits", 64}, {"inline-send", 4096}}};
+    }
+    void set_config(std::optional<uint32_t> id, const std::vector<ConfigValue> &values) override
+    {
+        std::string what = "config-set";
+        for (const ConfigValue &v : values)
+            what += " " + v.name + "=" + std::to_string(v.value);
+        if (id)
+            what += " on " + std::to_string(*id);
+        call(what);
+    }
     void add_nfsd_listener(const std::string &cls, uint16_t port) override
     {
         call("add " + cls + " " + std::to_string(port));
@@ -373,6 +387,41 @@ TEST_F(Run, StatsShow)
     EXPECT_EQ(r.out, R"({"server":{"calls-received":40,"bad-headers":1}})"
                      "\n");
     EXPECT_EQ(script.calls, (std::vector<std::string>{"stats", "stats"}));
+}
+
+TEST_F(Run, ConfigShow)
+{
+    Result r = run_tool({"config"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "credits 64\ninline-send 4096\n");
+    r = run_tool({"-j", "config", "show", "transport", "3"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, R"({"transport-id":3,"credits":64,"inline-send":4096})"
+                     "\n");
+    r = run_tool({"config", "sh", "xprt", "3"});
+    EXPECT_EQ(r.out, "transport 3\ncredits 64\ninline-send 4096\n");
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"config", "config 3", "config 3"}));
+}
+
+TEST_F(Run, ConfigSet)
+{
+    Result r = run_tool({"config", "set", "credits", "128", "inline-r", "8192"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "");
+    r = run_tool({"config", "set", "sendctx-max", "16", "transport", "4"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"config-set credits=128 inline-recv=8192",
+                                                      "config-set sendctx-max=16 on 4"}));
+}
+
+TEST_F(Run, ConfigSetRefusedByTheKernel)
+{
+    script.fail = [] { throw KernelError(EINVAL, "inline-send: below the minimum 1024"); };
+    Result r = run_tool({"config", "set", "inline-send", "1023"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "rdmactl: " + std::string(std::strerror(EINVAL)) +
+                         ": inline-send: below the minimum 1024\n");
 }
 
 TEST_F(Run, KernelErrorWithMessage)

@@ -1,0 +1,252 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The tunables (config-get, config-set) through rdmactl: every one takes a
+# value in its range and shows it back, refuses one below and one above
+# it with a message naming the limit, and those a server connection shows
+# reach the next connection (rdmactl ping to nfsd on our server). Live
+# changes: the one that may change is changed, the others are refused.
+# Ranges and defaults come from the spec's constants in the UAPI header.
+set -u
+source "$(dirname "$0")/nfs_lib.sh"
+
+need_env XR_TESTHOST XR_MODULE XR_ADDR
+need_rdmactl
+nfs_need_server
+
+UAPI=$XR_TOP/uapi/linux/xrpcrdma.h
+TUNABLES="credits client-credits inline-send inline-recv sq-depth rq-depth sendctx-max
+	max-frwr-segments connect-timeout reconnect-min reconnect-max idle-timeout"
+OUT=$(mktemp)
+ERR=$(mktemp)
+PING_OUT=$(mktemp)
+PING_PID=
+
+# The spec's constant for tunable $1: limit $2 is MIN, MAX or DEFAULT.
+spec_const() {
+	local name
+
+	name=$(echo "$1" | tr 'a-z-' 'A-Z_')
+	awk -v c="XRPCRDMA_CONFIG_${name}_$2" '$1 == "#define" && $2 == c { print $3 }' "$UAPI"
+}
+
+restore_defaults() {
+	local t args=()
+
+	for t in $TUNABLES; do
+		args+=("$t" "$(spec_const "$t" DEFAULT)")
+	done
+	"$RDMACTL" config set "${args[@]}"
+}
+
+cleanup() {
+	[ -n "$PING_PID" ] && kill "$PING_PID" 2>/dev/null && wait "$PING_PID" 2>/dev/null
+	restore_defaults >/dev/null 2>&1
+	nfs_server_stop >/dev/null 2>&1
+	rm -f "$OUT" "$ERR" "$PING_OUT"
+}
+trap cleanup EXIT
+
+our_port() {
+	if [ "$(module_mode)" = dropin ]; then echo 20049; else echo 20050; fi
+}
+
+our_class() {
+	if [ "$(module_mode)" = dropin ]; then echo rdma; else echo xrdma; fi
+}
+
+# The value of tunable $1 that config show prints (of transport $2).
+shown() {
+	"$RDMACTL" -j config show ${2:+transport "$2"} |
+		python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"
+}
+
+server_start() {
+	nfs_server_start || return 1
+	nfs_listen "$(our_class)" "$(our_port)"
+}
+
+# At load every tunable has its spec default, also in the text output.
+defaults_at_load() {
+	local t
+
+	expect 0 "$RDMACTL" -j config show || return 1
+	for t in $TUNABLES; do
+		json_check "d['$t'] == $(spec_const "$t" DEFAULT)" || return 1
+	done
+	expect 0 "$RDMACTL" config show || return 1
+	grep -qx "inline-send $(spec_const inline-send DEFAULT)" "$OUT" ||
+		fail "text output: $(cat "$OUT")"
+}
+
+# Each tunable: its minimum and maximum are taken and shown back; one
+# below and one above are refused with the module's message, and leave
+# the value as it was.
+ranges() {
+	local t min max
+
+	for t in $TUNABLES; do
+		min=$(spec_const "$t" MIN)
+		max=$(spec_const "$t" MAX)
+		[ -n "$min" ] && [ -n "$max" ] || fail "$t: no constants in $UAPI" || return 1
+		expect 0 "$RDMACTL" config set "$t" "$max" || return 1
+		[ "$(shown "$t")" = "$max" ] || fail "$t: set $max, shows $(shown "$t")" || return 1
+		expect 0 "$RDMACTL" config set "$t" "$min" || return 1
+		[ "$(shown "$t")" = "$min" ] || fail "$t: set $min, shows $(shown "$t")" || return 1
+		expect 1 "$RDMACTL" config set "$t" $((max + 1)) || return 1
+		grep -q "Invalid argument: $t: above the maximum $max\$" "$ERR" ||
+			fail "$t: stderr: $(cat "$ERR")" || return 1
+		if [ "$min" -gt 0 ]; then
+			expect 1 "$RDMACTL" config set "$t" $((min - 1)) || return 1
+			grep -q "Invalid argument: $t: below the minimum $min\$" "$ERR" ||
+				fail "$t: stderr: $(cat "$ERR")" || return 1
+		fi
+		[ "$(shown "$t")" = "$min" ] || fail "$t: changed by a refused value" || return 1
+		echo "# $t: $min-$max"
+	done
+	restore_defaults
+}
+
+# One refused value refuses the whole request.
+all_or_nothing() {
+	expect 1 "$RDMACTL" config set credits 100 inline-send 10 || return 1
+	grep -q "inline-send: below the minimum" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
+	[ "$(shown credits)" = "$(spec_const credits DEFAULT)" ] ||
+		fail "credits set by a refused request"
+}
+
+# Changing tunables needs CAP_NET_ADMIN; showing them does not.
+unprivileged() {
+	expect 1 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$RDMACTL" config set credits 100 || return 1
+	grep -q "Operation not permitted" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
+	expect 0 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$RDMACTL" config show || return 1
+	[ "$(shown credits)" = "$(spec_const credits DEFAULT)" ] || fail "credits changed"
+}
+
+# The highest id among the server connections, or 0.
+last_connection() {
+	"$RDMACTL" -j transport show | python3 -c "import json,sys
+ids = [t['id'] for t in json.load(sys.stdin) if t['role'] == 'server-connection']
+print(max(ids, default=0))"
+}
+
+# A new connection after $1 is up.
+new_connection() {
+	[ "$(last_connection)" -gt "$1" ]
+}
+
+# ping_start: a ping of our server that keeps its connection for a while;
+# CONN is its connection's id. ping_finish: it ends with every call
+# answered.
+ping_start() {
+	local before
+
+	before=$(last_connection)
+	"$RDMACTL" ping -c 100 -i 0.1 "$XR_ADDR:$(our_port)" >"$PING_OUT" 2>&1 &
+	PING_PID=$!
+	wait_for 20 new_connection "$before" || fail "no new connection" || return 1
+	CONN=$(last_connection)
+}
+
+ping_finish() {
+	local rc=0
+
+	wait "$PING_PID" || rc=$?
+	PING_PID=
+	[ "$rc" -eq 0 ] || fail "ping exited $rc: $(tail -3 "$PING_OUT")" || return 1
+	grep -q '^100 sent, 100 received, 0 errors, 0 lost' "$PING_OUT" ||
+		fail "ping: $(tail -1 "$PING_OUT")"
+}
+
+# transport show -j of connection CONN, into $OUT.
+show_conn() {
+	expect 0 "$RDMACTL" -j transport show "$CONN"
+}
+
+# New defaults reach the next connection (and not the ones before):
+# credits, inline sizes, queue depths. rdmactl ping offers 4096 bytes
+# both ways, so a smaller inline-send shows as it is.
+new_connection_takes_defaults() {
+	ping_start || return 1
+	show_conn || return 1
+	# The send queue shown also holds the RDMA Read/Write work requests
+	# of each credit, as the device sizes it (soft-RoCE rounds up on
+	# 6.12): with the defaults it stays well below 1000.
+	json_check "d[0]['credits'] == 64 and d[0]['inline_send'] == 4096 and \
+		d[0]['inline_recv'] == 4096 and d[0]['rq_depth'] == 66 and \
+		66 <= d[0]['sq_depth'] < 1000" || return 1
+	ping_finish || return 1
+
+	expect 0 "$RDMACTL" config set credits 32 inline-send 2048 inline-recv 8192 \
+		sq-depth 1000 rq-depth 200 || return 1
+	ping_start || return 1
+	show_conn || return 1
+	json_check "d[0]['credits'] == 32 and d[0]['inline_send'] == 2048 and \
+		d[0]['inline_recv'] == 8192 and d[0]['rq_depth'] == 200 and \
+		d[0]['sq_depth'] >= 1000" || return 1
+	# The connection's own values are the defaults of its creation.
+	expect 0 "$RDMACTL" -j config show transport "$CONN" || return 1
+	json_check "d['transport-id'] == $CONN and d['credits'] == 32 and \
+		d['inline-send'] == 2048 and d['sq-depth'] == 1000 and d['rq-depth'] == 200 and \
+		'idle-timeout' not in d" || return 1
+	# rq-depth never goes below credits + 2.
+	expect 0 "$RDMACTL" config set rq-depth 6 || return 1
+	[ "$(shown rq-depth "$CONN")" = 200 ] || fail "a default changed a live connection" ||
+		return 1
+	ping_finish || return 1
+	ping_start || return 1
+	show_conn || return 1
+	json_check "d[0]['rq_depth'] == 34" || return 1
+	ping_finish || return 1
+	restore_defaults
+}
+
+# On a live connection, sendctx-max changes and caps the send contexts;
+# the others are refused, naming the tunable; a listener has no values.
+live_values() {
+	local listener
+
+	expect 0 "$RDMACTL" config set sendctx-max 2 || return 1
+	ping_start || return 1
+	[ "$(shown sendctx-max "$CONN")" = 2 ] || fail "sendctx-max of a new connection" ||
+		return 1
+	expect 0 "$RDMACTL" config set sendctx-max 3 transport "$CONN" || return 1
+	[ "$(shown sendctx-max "$CONN")" = 3 ] || fail "live sendctx-max not shown" || return 1
+	[ "$(shown sendctx-max)" = 2 ] || fail "a live change changed the default" || return 1
+	expect 1 "$RDMACTL" config set credits 16 transport "$CONN" || return 1
+	grep -q "credits: cannot change on a live transport" "$ERR" ||
+		fail "stderr: $(cat "$ERR")" || return 1
+	expect 1 "$RDMACTL" config set sendctx-max 70000 transport "$CONN" || return 1
+	grep -q "sendctx-max: above the maximum 65536" "$ERR" ||
+		fail "stderr: $(cat "$ERR")" || return 1
+	show_conn || return 1
+	json_check "1 <= d[0]['sendctx_allocated'] <= 3" || return 1
+	ping_finish || return 1
+
+	listener=$("$RDMACTL" -j transport show | python3 -c "import json,sys
+print([t['id'] for t in json.load(sys.stdin) if t['role'] == 'server-listener'][0])")
+	expect 1 "$RDMACTL" config show transport "$listener" || return 1
+	grep -q "a listener has no values of its own" "$ERR" || fail "stderr: $(cat "$ERR")" ||
+		return 1
+	expect 1 "$RDMACTL" config set sendctx-max 1 transport 4000000000 || return 1
+	grep -q "no transport with that id" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
+	restore_defaults
+}
+
+no_transport_left() {
+	nfs_server_stop || fail "nfs_server_stop" || return 1
+	wait_for 30 transports_released ||
+		fail "live objects left: $("$RDMACTL" -j module show)"
+}
+
+ktap_header 8
+run_test defaults_at_load defaults_at_load
+run_test ranges ranges
+run_test all_or_nothing all_or_nothing
+run_test unprivileged unprivileged
+run_test server_start server_start
+run_test new_connection_takes_defaults new_connection_takes_defaults
+run_test live_values live_values
+run_test no_transport_left no_transport_left
+ktap_finish
