@@ -61,7 +61,8 @@ std::string usage(Object object = Object::None);
 struct VerbInfo {
     std::string name;
     // Per argument: the literal words it may be, or a placeholder in
-    // capitals ("DEV", "TRANSPORT", "LISTENER") for values to look up.
+    // capitals ("DEV", "TRANSPORT", "LISTENER", "POINT", "TUNABLE") for
+    // values to look up.
     std::vector<std::vector<std::string>> arg_slots;
 };
 

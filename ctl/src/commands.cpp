@@ -11,6 +11,7 @@
 #include "errors.hpp"
 #include "output.hpp"
 #include "rpcrdma_conn.hpp"
+#include "tunables.hpp"
 
 namespace rdmactl {
 
@@ -212,6 +213,16 @@ std::vector<std::string> lookup_values(const std::string &placeholder,
                                        const ClientFactory &make_client)
 {
     std::vector<std::string> values;
+    if (placeholder == "POINT") {
+        for (uint32_t p = 0; p <= XRPCRDMA_FAULT_POINT_RECV_DROP; p++)
+            values.push_back(fault_point_name(p));
+        return values;
+    }
+    if (placeholder == "TUNABLE") {
+        for (const Tunable &t : tunables())
+            values.push_back(t.name);
+        return values;
+    }
     try {
         std::unique_ptr<Client> client = make_client();
         if (placeholder == "DEV") {

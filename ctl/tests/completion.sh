@@ -27,7 +27,9 @@ expect() {
 [[ $(complete -p rdmactl) == "complete -F _rdmactl rdmactl" ]] ||
 	{ echo "FAIL: not registered: $(complete -p rdmactl)"; failed=1; }
 expect "tr" "transport"
-expect "" "dev module transport listener stats ping monitor help"
+expect "" "dev module transport listener stats config fault ping monitor help"
+expect "fault set post-s" "post-send"
+expect "config set inline-s" "inline-send"
 expect "-j dev " "show set help"
 expect "dev set rxe0 enabled o" "on off"
 expect "ping --co" "--count"

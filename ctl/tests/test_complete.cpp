@@ -28,7 +28,7 @@ Words complete_last(const Words &words, Words *looked_up = nullptr)
 TEST(Complete, ObjectsFirst)
 {
     EXPECT_EQ(complete_last({""}), (Words{"dev", "module", "transport", "listener", "stats",
-                                          "ping", "monitor", "help"}));
+                                          "config", "fault", "ping", "monitor", "help"}));
     EXPECT_EQ(complete_last({"tr"}), Words{"transport"});
     EXPECT_EQ(complete_last({"m"}), (Words{"module", "monitor"}));
     EXPECT_EQ(complete_last({"zz"}), Words{});
@@ -36,7 +36,7 @@ TEST(Complete, ObjectsFirst)
 
 TEST(Complete, NewWordAfterTheLast)
 {
-    EXPECT_EQ(complete({}, 0, nullptr).size(), 8u);
+    EXPECT_EQ(complete({}, 0, nullptr).size(), 10u);
     EXPECT_EQ(complete({"dev"}, 1, nullptr), (Words{"show", "set", "help"}));
 }
 
@@ -68,6 +68,18 @@ TEST(Complete, KeywordArguments)
     EXPECT_EQ(complete_last({"dev", "set", "rxe0", "enabled", "o"}), (Words{"on", "off"}));
     EXPECT_EQ(complete_last({"dev", "set", "rxe0", "enabled", "on", ""}), Words{});
     EXPECT_EQ(complete_last({"listener", "del", "i"}), Words{"id"});
+}
+
+TEST(Complete, FaultAndConfigArguments)
+{
+    Words looked_up;
+    complete_last({"fault", "set", ""}, &looked_up);
+    complete_last({"fault", "clear", ""}, &looked_up);
+    complete_last({"config", "set", ""}, &looked_up);
+    EXPECT_EQ(looked_up, (Words{"POINT", "POINT", "TUNABLE"}));
+    EXPECT_EQ(complete_last({"fault", "set", "post-send", "e"}), Words{"every"});
+    EXPECT_EQ(complete_last({"fault", "clear", "a"}), Words{"all"});
+    EXPECT_EQ(complete_last({"config", "show", ""}), Words{"transport"});
 }
 
 TEST(Complete, NothingAfterAnUnknownWord)

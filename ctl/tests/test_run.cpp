@@ -577,6 +577,16 @@ TEST_F(Run, CompleteNeedsNoKernelForKeywords)
     EXPECT_EQ(clients_made, 0);
 }
 
+TEST_F(Run, CompleteFaultPointsAndTunablesWithoutTheKernel)
+{
+    Result r = run_tool({"__complete", "2", "fault", "set", "recv"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "recv-drop\n");
+    r = run_tool({"__complete", "2", "config", "set", "credits"});
+    EXPECT_EQ(r.out, "credits\n");
+    EXPECT_EQ(clients_made, 0);
+}
+
 TEST_F(Run, CompleteRejectsABadWordIndex)
 {
     for (std::vector<std::string> args : {std::vector<std::string>{"__complete"},
