@@ -894,7 +894,7 @@ int xrpcrdma_nl_bench_run_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	/* The policy checks these; the module relies on them, so again. */
 	if (!p.version || p.version > XR_BENCH_MAX_VERSION ||
-	    !p.concurrency || p.concurrency > XRPCRDMA_BENCH_MAX_CONCURRENCY)
+	    !p.concurrency || p.concurrency > XRPCRDMA_BENCH_MAX_INFLIGHT)
 		return -EINVAL;
 
 	err = xr_bench_start(genl_info_net(info), &p, &id);

@@ -245,7 +245,7 @@ TEST_F(bench, bad_requests)
 	/* The policy's range checks. */
 	EXPECT_EQ(-ERANGE, start(_metadata, &self->c, 0, 10, 0));
 	EXPECT_EQ(-ERANGE, start(_metadata, &self->c, 0, 10,
-				 XRPCRDMA_BENCH_MAX_CONCURRENCY + 1));
+				 XRPCRDMA_BENCH_MAX_INFLIGHT + 1));
 	EXPECT_EQ(-ERANGE, start(_metadata, &self->c, 7, 10, 1));
 
 	/* Both addresses, then none. */

@@ -148,7 +148,7 @@ enum xrpcrdma_bench_transport {
 };
 
 #define XRPCRDMA_BENCH_MAX_COUNT	1000000
-#define XRPCRDMA_BENCH_MAX_CONCURRENCY	128
+#define XRPCRDMA_BENCH_MAX_INFLIGHT	128
 
 /**
  * enum xrpcrdma_fault_point - A place where the module can be told to fail
