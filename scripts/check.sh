@@ -160,7 +160,7 @@ build_ctl() {
 guest_selftests() {
 	local k=$1 ko=$top/build/kmod/$1/module/xrpcrdma.ko
 
-	selftests/testhost/run.sh --kernel "$k" --module "$ko" --timeout 900 \
+	selftests/testhost/run.sh --kernel "$k" --module "$ko" --timeout 2700 \
 		--log "$logs/guest-$k.console" -- \
 		env XR_MODULE="$ko" make --no-print-directory -C selftests run_tests
 }

@@ -111,10 +111,11 @@ check_conn() {
 	case "$expect" in
 	reconnect) [ "$now" -gt "$before" ] || fail "the client did not reconnect" ;;
 	same) [ "$now" -eq "$before" ] || fail "the connection changed: $before -> $now" ;;
+	any) ;;
 	esac
 }
 
-# fault_case {reconnect|same} POINT ARGS...: arm POINT with ARGS (rdmactl
+# fault_case {reconnect|same|any} POINT ARGS...: arm POINT with ARGS (rdmactl
 # fault set), copy the file, check the connection, disarm, check the point
 # fired, remount, compare.
 fault_case() {
@@ -158,7 +159,10 @@ fault_case() {
 post_send() { fault_case reconnect post-send every 40 times 2 errno EIO; }
 post_recv() { fault_case reconnect post-recv every 25 times 2 errno ENOMEM; }
 dma_map() { fault_case reconnect dma-map every 10 times 2 errno ENOMEM; }
-sendctx_alloc() { fault_case reconnect sendctx-alloc every 30 times 2; }
+# Whether a failed send-context allocation closes the connection depends
+# on which send hit it (on 6.1 under load a run was seen with no
+# reconnect): the data and the clean-up are what is checked.
+sendctx_alloc() { fault_case any sendctx-alloc every 30 times 2; }
 completion_error() { fault_case reconnect completion-error every 50 times 2; }
 # A lost call: the client's RPC times out, it reconnects and retransmits.
 recv_drop() { fault_case reconnect recv-drop nth 20; }
