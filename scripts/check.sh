@@ -6,8 +6,10 @@
 # build, checkpatch,
 # rdmactl and its unit tests, the test host's own detector test, and the
 # selftests in a test host (and the two-guest ones in a pair of test
-# hosts) for each kernel line. Each step logs to
-# build/check/; the closing line counts every test: "N passed, N failed".
+# hosts) for each kernel line. The single-guest steps of all kernels run
+# side by side, one per host core; the pairs follow one at a time. Each
+# step logs to build/check/; the closing line counts every test:
+# "N passed, N failed".
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,15 +67,24 @@ count_ctest() {
 	[ "$rc" -eq 0 ] && [ "$f" -eq 0 ]
 }
 
-# step NAME KIND CMD...: run CMD with its output in build/check/NAME.log.
-# KIND says how to count: one (one test), ktap, ctest.
-step() {
-	local name=$1 kind=$2 log=$logs/$1.log rc=0 start ok=0
+# run_step NAME CMD...: run CMD with its output in build/check/NAME.log;
+# its exit status and duration go to NAME.rc and NAME.secs.
+run_step() {
+	local name=$1 rc=0 start=$SECONDS
 
-	shift 2
-	start=$(date +%s)
+	shift
+	"$@" >"$logs/$name.log" 2>&1 || rc=$?
+	echo "$rc" >"$logs/$name.rc"
+	echo "$((SECONDS - start))" >"$logs/$name.secs"
+}
+
+# report_step NAME KIND: count the results of a step run_step ran. KIND
+# says how: one (one test), ktap, ctest.
+report_step() {
+	local name=$1 kind=$2 log=$logs/$1.log rc ok=0
+
+	rc=$(cat "$logs/$name.rc" 2>/dev/null || echo 255)
 	echo "== $name"
-	"$@" >"$log" 2>&1 || rc=$?
 	case "$kind" in
 	one)
 		if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); ok=1; fi ;;
@@ -82,12 +93,45 @@ step() {
 	esac
 	[ "$rc" -eq 0 ] || ok=1
 	if [ "$ok" -eq 0 ]; then
-		echo "ok $name ($(($(date +%s) - start)) s)"
+		echo "ok $name ($(cat "$logs/$name.secs") s)"
 	else
-		echo "not ok $name (exit $rc, $(($(date +%s) - start)) s); its log:"
+		echo "not ok $name (exit $rc, $(cat "$logs/$name.secs") s); its log:"
 		sed 's/^/    /' "$log"
 		failed_steps+=("$name")
 	fi
+}
+
+# step NAME KIND CMD...: run a step and count it.
+step() {
+	local name=$1 kind=$2
+
+	shift 2
+	rm -f "$logs/$name.rc"
+	run_step "$name" "$@"
+	report_step "$name" "$kind"
+}
+
+# pool "NAME KIND FUNCTION ARG"...: steps that boot one test host at a
+# time (single-threaded TCG: a host core each), XR_CHECK_JOBS (default:
+# the number of cores) at once. They are counted in the order given, once
+# all have ended.
+guest_jobs=${XR_CHECK_JOBS:-$(nproc)}
+pool() {
+	local entry name kind fn arg
+
+	for entry in "$@"; do
+		read -r name kind fn arg <<<"$entry"
+		rm -f "$logs/$name.rc"
+		while [ "$(jobs -rp | wc -l)" -ge "$guest_jobs" ]; do
+			wait -n
+		done
+		run_step "$name" "$fn" "$arg" &
+	done
+	wait
+	for entry in "$@"; do
+		read -r name kind fn arg <<<"$entry"
+		report_step "$name" "$kind"
+	done
 }
 
 check_generated() {
@@ -175,6 +219,10 @@ guest_pair() {
 		env XR_MODULE="$ko" ./selftests/xprt_interop.sh
 }
 
+detector() {
+	selftests/testhost/test-detector.sh --kernel "$1"
+}
+
 step generated-files-fresh one check_generated
 step docs one make --no-print-directory htmldocs
 step doc-commands one scripts/doc-commands.py
@@ -188,9 +236,17 @@ step rdmactl ctest build_ctl
 step proto-unit ctest proto_unit
 step proto-fuzz one tests/proto/run-fuzz.sh "${XR_FUZZ_SECONDS:-60}"
 step selftests-build one make --no-print-directory -C selftests
+# The single-guest steps, longest first; then the pairs, one at a time
+# (each is two guests, a core each).
+guest_steps=()
 for k in "${kernels[@]}"; do
-	step "testhost-detector-$k" ktap selftests/testhost/test-detector.sh --kernel "$k"
-	step "selftests-$k" ktap guest_selftests "$k"
+	guest_steps+=("selftests-$k ktap guest_selftests $k")
+done
+for k in "${kernels[@]}"; do
+	guest_steps+=("testhost-detector-$k ktap detector $k")
+done
+pool "${guest_steps[@]}"
+for k in "${kernels[@]}"; do
 	step "selftests-pair-$k" ktap guest_pair "$k"
 done
 

@@ -7,7 +7,6 @@ XR_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RDMACTL=${RDMACTL:-$XR_TOP/build/ctl/rdmactl}
 YNL_CLI=${YNL_CLI:-$XR_TOP/build/linux-src/tools/net/ynl/cli.py}
 XR_SPEC=$XR_TOP/Documentation/netlink/specs/xrpcrdma.yaml
-YNL_SCHEMA=${YNL_SCHEMA:-$XR_TOP/build/linux-src/Documentation/netlink/genetlink.yaml}
 IP=$(command -v /usr/sbin/ip || command -v /sbin/ip || echo ip)
 RDMA=$(command -v /usr/sbin/rdma || command -v /sbin/rdma || echo rdma)
 

@@ -18,8 +18,10 @@ for t in "$@"; do
 	name=$(basename "$t")
 	echo "# selftests: xrpcrdma: $name"
 	rc=0
+	start=$SECONDS
 	timeout --foreground "$timeout_s" "$t" 2>&1 | sed -u 's/^/# /'
 	rc=${PIPESTATUS[0]}
+	echo "# $name: $((SECONDS - start)) s"
 	case "$rc" in
 	0) echo "ok $n selftests: xrpcrdma: $name" ;;
 	4) echo "ok $n selftests: xrpcrdma: $name # SKIP" ;;
