@@ -64,6 +64,8 @@ static const struct xr_config_def xr_config_defs[XR_CFG_COUNT] = {
 	XR_CFG_DEF(RECONNECT_MIN, "reconnect-min", "ms", XR_CLT, false),
 	XR_CFG_DEF(RECONNECT_MAX, "reconnect-max", "ms", XR_CLT, false),
 	XR_CFG_DEF(IDLE_TIMEOUT, "idle-timeout", "ms", XR_CLT, false),
+	XR_CFG_DEF(SIGNAL_INTERVAL, "signal-interval", "sends", XR_SVC | XR_CLT,
+		   false),
 };
 
 /*

@@ -6,11 +6,22 @@
  * slots; and the Send completion handler. Nothing here knows RPC.
  *
  * Send queue accounting: sq_avail starts at the queue depth. A post takes
- * a slot; when none is left the poster waits (counted in the owner's
- * sq_count_starves) until a completion returns one or the connection
- * closes. Every Send is
- * signaled, so each completion returns exactly its own slots: one, plus
- * those of unsignaled work requests chained before it.
+ * the slots of its chain (the Send, plus unsignaled work requests chained
+ * before it); when too few are left the poster waits (counted in the
+ * owner's sq_count_starves) until retired Sends return some or the
+ * connection closes.
+ *
+ * Completions: a Send asks for one only every sq_signal_every posts. A
+ * reliable connection's send queue completes in order, so a signaled
+ * Send's completion retires it and every context posted before it: their
+ * slots come back and the contexts go back to the free list. The
+ * unsignaled run since the last signaled Send never starves anyone: it
+ * holds at most a quarter of the send queue while a reservation may take
+ * at most the rest, a post at the context cap or while someone waits for
+ * slots or contexts asks for a completion, and the cap does not count the
+ * run. Only
+ * signaled Sends pin the owner, so a run left at the end never keeps a
+ * connection alive: the drain flushes it and xr_sendq_destroy() retires it.
  */
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
@@ -27,6 +38,8 @@ void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size)
 {
 	spin_lock_init(&sq->sq_lock);
 	INIT_LIST_HEAD(&sq->sq_free);
+	INIT_LIST_HEAD(&sq->sq_posted);
+	sq->sq_signal_every = 1;
 	init_waitqueue_head(&sq->sq_wait);
 	sq->sq_ep = ep;
 	sq->sq_buf_size = buf_size;
@@ -49,13 +62,20 @@ static void xr_sendctx_free(struct xr_sendctx *sc)
  * xr_sendq_destroy - free every send context
  * @sq: the send contexts of a connection whose queue pair is drained
  *
- * Every context must have been put back: after ib_drain_qp() no Send is
- * outstanding, and the owner has released the ones it held.
+ * After ib_drain_qp() no Send is outstanding: the unsignaled run still
+ * listed as posted is done, and every signaled Send has completed. The
+ * owner must have released the contexts it held.
  */
 void xr_sendq_destroy(struct xr_sendq *sq)
 {
 	struct xr_sendctx *sc, *next;
 
+	list_for_each_entry_safe(sc, next, &sq->sq_posted, sc_list) {
+		/* Its completion would have retired it. */
+		WARN_ON_ONCE(sc->sc_signaled);
+		list_del(&sc->sc_list);
+		xr_sendctx_free(sc);
+	}
 	list_for_each_entry_safe(sc, next, &sq->sq_free, sc_list) {
 		list_del(&sc->sc_list);
 		xr_sendctx_free(sc);
@@ -130,10 +150,24 @@ static struct xr_sendctx *xr_sendctx_take(struct xr_sendq *sq)
 	return sc;
 }
 
-/* Count one more context unless that would pass the cap (0: none). */
-static bool xr_sendq_claim(struct xr_sendq *sq)
+/*
+ * The cap on contexts (0: none). A Send posted at the cap asks for a
+ * completion, so an unsignaled run exists at the cap only when the cap
+ * was lowered under it or the contexts came after it; its contexts come
+ * back only after a later signaled Send, which may be the one the caller
+ * is about to make: they are not counted.
+ */
+static u32 xr_sendq_cap(struct xr_sendq *sq)
 {
 	u32 max = READ_ONCE(sq->sq_max);
+
+	return max ? max + READ_ONCE(sq->sq_unsig_count) : 0;
+}
+
+/* Count one more context unless that would pass the cap. */
+static bool xr_sendq_claim(struct xr_sendq *sq)
+{
+	u32 max = xr_sendq_cap(sq);
 	int n = atomic_read(&sq->sq_allocated);
 
 	do {
@@ -146,7 +180,7 @@ static bool xr_sendq_claim(struct xr_sendq *sq)
 /* What a getter at the cap waits for. */
 static bool xr_sendq_may_retry(struct xr_sendq *sq)
 {
-	u32 max = READ_ONCE(sq->sq_max);
+	u32 max = xr_sendq_cap(sq);
 
 	return !list_empty_careful(&sq->sq_free) ||
 	       !max || atomic_read(&sq->sq_allocated) < max ||
@@ -214,6 +248,96 @@ void xr_sendq_set_max(struct xr_sendq *sq, u32 max)
 }
 
 /**
+ * xr_sendq_signal_every - how often a connection's Sends ask for a completion
+ * @interval: the signal-interval tunable
+ * @sq_depth: the connection's send queue depth
+ *
+ * Return: @interval, but at most an eighth of the queue, and at least 1.
+ */
+u32 xr_sendq_signal_every(u32 interval, u32 sq_depth)
+{
+	return clamp(interval, 1U, max(sq_depth / 8, 1U));
+}
+
+/**
+ * xr_sendq_set_signal_every - how often Sends ask for a completion
+ * @sq: the send contexts of a connection, before its first post
+ * @every: at least every this many Sends; 1 (or 0) for every Send
+ */
+void xr_sendq_set_signal_every(struct xr_sendq *sq, u32 every)
+{
+	spin_lock(&sq->sq_lock);
+	sq->sq_signal_every = max(every, 1U);
+	spin_unlock(&sq->sq_lock);
+}
+
+/* Queues shallower than this signal every Send. */
+#define XR_SENDQ_MIN_UNSIG_DEPTH	16
+
+/* Send queue slots the unsignaled run may hold. */
+static u32 xr_sendq_unsig_budget(const struct xr_sendq *sq)
+{
+	u32 depth = sq->sq_ep->ep_sq_depth;
+
+	if (sq->sq_signal_every <= 1 || depth < XR_SENDQ_MIN_UNSIG_DEPTH)
+		return 0;
+	return depth / 4;
+}
+
+/* Does a post of @slots slots ask for a completion? Under sq_lock. */
+static bool xr_sendq_want_signal(struct xr_sendq *sq, u32 slots)
+{
+	lockdep_assert_held(&sq->sq_lock);
+	u32 max = READ_ONCE(sq->sq_max);
+
+	return sq->sq_unsig_count + 1 >= sq->sq_signal_every ||
+	       sq->sq_unsig_slots + slots > xr_sendq_unsig_budget(sq) ||
+	       (max && atomic_read(&sq->sq_allocated) >= max) ||
+	       wq_has_sleeper(&sq->sq_wait);
+}
+
+/* @sc was posted: list it, and extend or end the unsignaled run. */
+static void xr_sendq_track(struct xr_sendq *sq, struct xr_sendctx *sc)
+{
+	lockdep_assert_held(&sq->sq_lock);
+	list_add_tail(&sc->sc_list, &sq->sq_posted);
+	if (sc->sc_signaled) {
+		WRITE_ONCE(sq->sq_unsig_count, 0);
+		sq->sq_unsig_slots = 0;
+	} else {
+		WRITE_ONCE(sq->sq_unsig_count, sq->sq_unsig_count + 1);
+		sq->sq_unsig_slots += sc->sc_slots;
+	}
+}
+
+/*
+ * @sc completed, so did every context posted before it: put them all
+ * back and return their slots.
+ */
+static void xr_sendq_retire(struct xr_sendq *sq, struct xr_sendctx *sc)
+{
+	struct xr_sendctx *pos;
+	LIST_HEAD(done);
+	u32 slots = 0;
+
+	spin_lock(&sq->sq_lock);
+	list_cut_position(&done, &sq->sq_posted, &sc->sc_list);
+	list_for_each_entry(pos, &done, sc_list) {
+		slots += pos->sc_slots;
+		pos->sc_wr.num_sge = 1;
+	}
+	/* An error completion of an unsignaled Send may end the run. */
+	if (list_empty(&sq->sq_posted)) {
+		WRITE_ONCE(sq->sq_unsig_count, 0);
+		sq->sq_unsig_slots = 0;
+	}
+	list_splice(&done, &sq->sq_free);
+	spin_unlock(&sq->sq_lock);
+	/* Wakes posters waiting for slots and getters at the cap. */
+	xr_sendq_release(sq, slots);
+}
+
+/**
  * xr_sendq_free_count - send contexts allocated and not in use now
  * @sq: the send contexts of a connection
  *
@@ -250,12 +374,13 @@ u32 xr_sendq_slots_free(struct xr_sendq *sq)
  *
  * Return values:
  *   %0: the slots are the caller's; xr_sendq_release() returns them
- *   %-E2BIG: @n exceeds the queue depth: it can never fit
+ *   %-E2BIG: @n exceeds the queue depth less what an unsignaled run may
+ *	hold: it can never be sure to fit
  *   %-ENOTCONN: the connection is closing
  */
 int xr_sendq_reserve(struct xr_sendq *sq, u32 n)
 {
-	if (n > sq->sq_ep->ep_sq_depth)
+	if (n > sq->sq_ep->ep_sq_depth - xr_sendq_unsig_budget(sq))
 		return -E2BIG;
 	while (atomic_sub_return(n, &sq->sq_avail) < 0) {
 		atomic_add(n, &sq->sq_avail);
@@ -285,8 +410,8 @@ void xr_sendq_release(struct xr_sendq *sq, u32 n)
  * @len: bytes to send, at most the buffer size
  *
  * Syncs the buffer for the device and posts the Send, waiting for a send
- * queue slot if all are in use. On success the completion handler puts
- * the context back; on failure the caller still owns it.
+ * queue slot if all are in use. On success the context is put back when
+ * its Send or a later one completes; on failure the caller still owns it.
  *
  * Return values:
  *   %0: posted
@@ -339,15 +464,25 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 		last->next = &sc->sc_wr;
 	else
 		first = &sc->sc_wr;
-	if (sq->sq_get)
+
+	/* Posted and listed under one lock: the list keeps queue order. */
+	spin_lock(&sq->sq_lock);
+	sc->sc_signaled = xr_sendq_want_signal(sq, sc->sc_slots);
+	sc->sc_wr.send_flags = sc->sc_signaled ? IB_SEND_SIGNALED : 0;
+	if (sc->sc_signaled && sq->sq_get)
 		sq->sq_get(sq->sq_owner);
 	err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_SEND, ep);
 	if (!err)
 		err = ib_post_send(ep->ep_qp, first, NULL);
+	if (!err)
+		xr_sendq_track(sq, sc);
+	spin_unlock(&sq->sq_lock);
+	if (!err && sc->sc_signaled)
+		xr_count(sq->sq_count_signaled);
 	if (err) {
 		pr_warn_ratelimited(XR_MODNAME ": ib_post_send: %d\n", err);
 		xr_sendq_release(sq, sc->sc_slots);
-		if (sq->sq_put)
+		if (sc->sc_signaled && sq->sq_put)
 			sq->sq_put(sq->sq_owner);
 		if (sq->sq_on_close)
 			sq->sq_on_close(sq->sq_owner);
@@ -357,9 +492,25 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 }
 
 /*
- * A Send completed: return its slot, its context, and on an error other
- * than a flush (which only means the connection is already going away)
- * close the connection. The owner stays pinned until this is done.
+ * The owner must not be closed through a reference it no longer has: an
+ * unsignaled Send holds none, so its error completion takes one if it can
+ * (the owner's memory lasts until the drain either way).
+ */
+static bool xr_sendq_pin(struct xr_sendq *sq, bool signaled)
+{
+	if (signaled || !sq->sq_get)
+		return true;
+	if (sq->sq_tryget)
+		return sq->sq_tryget(sq->sq_owner);
+	sq->sq_get(sq->sq_owner);
+	return true;
+}
+
+/*
+ * A Send completed: it retires the contexts posted up to it, and on an
+ * error other than a flush (which only means the connection is already
+ * going away) closes the connection. A signaled Send's owner stays pinned
+ * until this is done.
  */
 static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -367,9 +518,11 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 					     sc_cqe);
 	struct xr_sendq *sq = sc->sc_pool;
 	void *owner = sq->sq_owner;
+	/* Once retired, the context is another Send's. */
+	bool signaled = sc->sc_signaled;
+	bool pinned;
 
 	xr_fault_wc(sq->sq_ep, wc);
-	xr_sendq_release(sq, sc->sc_slots);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			xr_count(sq->sq_count_errors);
@@ -380,10 +533,13 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 					   ib_wc_status_msg(wc->status),
 					   wc->status);
 		}
-		if (sq->sq_on_close)
+		pinned = xr_sendq_pin(sq, signaled);
+		if (pinned && sq->sq_on_close)
 			sq->sq_on_close(owner);
+		if (pinned && !signaled && sq->sq_put)
+			sq->sq_put(owner);
 	}
-	xr_sendctx_put(sc);
-	if (sq->sq_put)
+	xr_sendq_retire(sq, sc);
+	if (signaled && sq->sq_put)
 		sq->sq_put(owner);
 }

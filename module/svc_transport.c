@@ -399,6 +399,11 @@ static void xr_svc_owner_put(void *owner)
 	svc_xprt_put(&((struct xr_svc_xprt *)owner)->sx_xprt);
 }
 
+static bool xr_svc_owner_tryget(void *owner)
+{
+	return kref_get_unless_zero(&((struct xr_svc_xprt *)owner)->sx_xprt.xpt_ref);
+}
+
 static void xr_svc_owner_data_ready(void *owner)
 {
 	struct svc_xprt *xprt = &((struct xr_svc_xprt *)owner)->sx_xprt;
@@ -539,6 +544,12 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
 	sx->sx_sq.sq_on_close = xr_svc_owner_close;
 	sx->sx_sq.sq_get = xr_svc_owner_get;
 	sx->sx_sq.sq_put = xr_svc_owner_put;
+	sx->sx_sq.sq_tryget = xr_svc_owner_tryget;
+	xr_sendq_set_signal_every(&sx->sx_sq,
+				  xr_sendq_signal_every(cfg[XR_CFG_SIGNAL_INTERVAL],
+							sx->sx_ep.ep_sq_depth));
+	sx->sx_sq.sq_count_signaled =
+		&sx->sx_stats.ss_count[XR_SVC_STAT_SENDS_SIGNALED];
 	sx->sx_sq.sq_count_starves =
 		&sx->sx_stats.ss_count[XR_SVC_STAT_SQ_STARVES];
 	sx->sx_sq.sq_count_errors =

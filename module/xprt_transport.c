@@ -164,6 +164,11 @@ static void xr_xconn_owner_put(void *owner)
 	xr_xconn_put(owner);
 }
 
+static bool xr_xconn_owner_tryget(void *owner)
+{
+	return kref_get_unless_zero(&((struct xr_xconn *)owner)->xc_ref);
+}
+
 static void xr_xconn_data_ready(void *owner)
 {
 	struct xr_xconn *c = owner;
@@ -244,6 +249,7 @@ static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
 {
 	u32 sq_depth = reqs * (2 * XR_REQ_MAX_MRS + 1) + XR_BC_MAX_REQUESTS;
 	u32 recvs = reqs + XR_BC_MAX_REQUESTS;
+	u32 every;
 	int err;
 
 	err = xr_ep_create_qp(&c->xc_ep, sq_depth, recvs, 0);
@@ -259,6 +265,13 @@ static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
 	c->xc_sq.sq_on_close = xr_xconn_owner_fail;
 	c->xc_sq.sq_get = xr_xconn_owner_get;
 	c->xc_sq.sq_put = xr_xconn_owner_put;
+	c->xc_sq.sq_tryget = xr_xconn_owner_tryget;
+	c->xc_sq.sq_count_signaled =
+		&c->xc_xprt->rx_stats[XR_XPRT_STAT_SENDS_SIGNALED];
+	every = c->xc_xprt->rx_config.cf_val[XR_CFG_SIGNAL_INTERVAL];
+	xr_sendq_set_signal_every(&c->xc_sq,
+				  xr_sendq_signal_every(every,
+							c->xc_ep.ep_sq_depth));
 
 	c->xc_inline_recv = c->xc_xprt->rx_config.cf_val[XR_CFG_INLINE_RECV];
 	xr_recvq_init(&c->xc_rq, &c->xc_ep, c->xc_inline_recv);

@@ -85,6 +85,7 @@ bool xr_obj_check_all_released(void);
  * @XR_SVC_STAT_RDMA_WRITE_BYTES: bytes pushed to the client by RDMA Write
  * @XR_SVC_STAT_SQ_STARVES: times a sender waited for a send queue slot
  * @XR_SVC_STAT_SEND_ERRORS: Send completions with an error (not flushes)
+ * @XR_SVC_STAT_SENDS_SIGNALED: Sends that asked for a completion
  * @XR_SVC_STAT_RECV_ERRORS: Receive completions with an error (not flushes)
  * @XR_SVC_STAT_BAD_HEADERS: calls answered with RDMA_ERROR or dropped
  *	because of their transport header
@@ -111,6 +112,7 @@ enum xr_svc_stat {
 	XR_SVC_STAT_RDMA_ERRORS_SENT,
 	XR_SVC_STAT_BC_CALLS_SENT,
 	XR_SVC_STAT_BC_REPLIES_RECEIVED,
+	XR_SVC_STAT_SENDS_SIGNALED,
 	XR_SVC_STAT_COUNT
 };
 
@@ -150,6 +152,7 @@ void xr_svc_stats_retired(u64 *sum);
  * @XR_CFG_RECONNECT_MIN: client's first reconnect delay, ms
  * @XR_CFG_RECONNECT_MAX: client's longest reconnect delay, ms
  * @XR_CFG_IDLE_TIMEOUT: client's idle close, ms
+ * @XR_CFG_SIGNAL_INTERVAL: Sends between requested completions, at most
  * @XR_CFG_COUNT: number of tunables
  */
 enum xr_cfg {
@@ -165,6 +168,7 @@ enum xr_cfg {
 	XR_CFG_RECONNECT_MIN,
 	XR_CFG_RECONNECT_MAX,
 	XR_CFG_IDLE_TIMEOUT,
+	XR_CFG_SIGNAL_INTERVAL,
 	XR_CFG_COUNT
 };
 
@@ -338,8 +342,9 @@ struct xr_sendq;
  * @sc_buf: buffer, DMA-mapped once for the context's lifetime
  * @sc_buf_dma: DMA address of @sc_buf
  * @sc_buf_size: size of @sc_buf
- * @sc_slots: send queue slots the posted chain took (its completion
+ * @sc_slots: send queue slots the posted chain took (its retirement
  *	returns them)
+ * @sc_signaled: the Send asked for a completion (and pins the owner)
  */
 struct xr_sendctx {
 	struct list_head	sc_list;
@@ -351,30 +356,46 @@ struct xr_sendctx {
 	u64			sc_buf_dma;
 	u32			sc_buf_size;
 	u32			sc_slots;
+	bool			sc_signaled;
 };
 
 /**
  * struct xr_sendq - the send contexts and send queue of one connection
- * @sq_lock: protects @sq_free
+ * @sq_lock: protects @sq_free, @sq_posted and the unsignaled run; held
+ *	across ib_post_send() so that @sq_posted is in send queue order
  * @sq_free: contexts ready for use
+ * @sq_posted: contexts posted and not yet retired, oldest first
+ * @sq_signal_every: a completion is requested at least every this many
+ *	Sends (1: every Send)
+ * @sq_unsig_count: Sends posted unsignaled since the last signaled one
+ * @sq_unsig_slots: send queue slots those hold
  * @sq_ep: the endpoint the Sends go out on
  * @sq_buf_size: size of each context's buffer
  * @sq_avail: send queue slots not in use; may go below zero briefly
  * @sq_wait: where posters wait for slots
  * @sq_closing: set when the connection closes: waiters give up
  * @sq_count_starves: the owner's counter of waits for a slot, or NULL
+ * @sq_count_signaled: the owner's counter of Sends that asked for a
+ *	completion, or NULL
  * @sq_count_errors: the owner's counter of Send completion errors other
  *	than flushes, or NULL
  * @sq_allocated: contexts allocated
  * @sq_max: most contexts to allocate, 0 for no limit; may change live
  * @sq_on_close: called once on the first completion error
  * @sq_owner: argument of @sq_on_close and of the owner's get/put
- * @sq_get: pin the owner while a Send is outstanding
+ * @sq_get: pin the owner while a signaled Send is outstanding
  * @sq_put: unpin the owner
+ * @sq_tryget: pin the owner unless its last reference is gone (for the
+ *	error completion of an unsignaled Send, which holds no pin); NULL
+ *	when @sq_get cannot fail
  */
 struct xr_sendq {
-	spinlock_t		sq_lock;	/* protects sq_free */
+	spinlock_t		sq_lock;	/* see above */
 	struct list_head	sq_free;
+	struct list_head	sq_posted;
+	u32			sq_signal_every;
+	u32			sq_unsig_count;
+	u32			sq_unsig_slots;
 	struct xr_ep		*sq_ep;
 	u32			sq_buf_size;
 	atomic_t		sq_avail;
@@ -382,18 +403,22 @@ struct xr_sendq {
 	bool			sq_closing;
 	atomic64_t		*sq_count_starves;
 	atomic64_t		*sq_count_errors;
+	atomic64_t		*sq_count_signaled;
 	atomic_t		sq_allocated;
 	u32			sq_max;
 	void			(*sq_on_close)(void *owner);
 	void			*sq_owner;
 	void			(*sq_get)(void *owner);
 	void			(*sq_put)(void *owner);
+	bool			(*sq_tryget)(void *owner);
 };
 
 void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size);
 void xr_sendq_destroy(struct xr_sendq *sq);
 void xr_sendq_close(struct xr_sendq *sq);
 void xr_sendq_set_max(struct xr_sendq *sq, u32 max);
+void xr_sendq_set_signal_every(struct xr_sendq *sq, u32 every);
+u32 xr_sendq_signal_every(u32 interval, u32 sq_depth);
 int xr_sendq_reserve(struct xr_sendq *sq, u32 n);
 void xr_sendq_release(struct xr_sendq *sq, u32 n);
 struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq);
@@ -656,6 +681,7 @@ struct xr_xconn;
  * @XR_XPRT_STAT_BC_CALLS_DROPPED: backchannel calls dropped: malformed,
  *	too long, no free backchannel request, or no callback service
  * @XR_XPRT_STAT_BC_REPLIES_SENT: replies to backchannel calls posted
+ * @XR_XPRT_STAT_SENDS_SIGNALED: Sends that asked for a completion
  * @XR_XPRT_STAT_COUNT: number of counters
  *
  * The names shown through netlink are in stats.c. Add new counters at
@@ -687,6 +713,7 @@ enum xr_xprt_stat {
 	XR_XPRT_STAT_BC_CALLS_RECEIVED,
 	XR_XPRT_STAT_BC_CALLS_DROPPED,
 	XR_XPRT_STAT_BC_REPLIES_SENT,
+	XR_XPRT_STAT_SENDS_SIGNALED,
 	XR_XPRT_STAT_COUNT
 };
 

@@ -15,7 +15,8 @@ nfs_need_server
 
 UAPI=$XR_TOP/uapi/linux/xrpcrdma.h
 TUNABLES="credits client-credits inline-send inline-recv sq-depth rq-depth sendctx-max
-	max-frwr-segments connect-timeout reconnect-min reconnect-max idle-timeout"
+	max-frwr-segments connect-timeout reconnect-min reconnect-max idle-timeout
+	signal-interval"
 OUT=$(mktemp)
 ERR=$(mktemp)
 PING_OUT=$(mktemp)
@@ -234,13 +235,44 @@ print([t['id'] for t in json.load(sys.stdin) if t['role'] == 'server-listener'][
 	restore_defaults
 }
 
+# signal-interval: with 1 every reply's Send asks for a completion; with 8
+# one in eight does (the rest are retired by the next one that does), and
+# every call is still answered. Counted module-wide, so the connection
+# may be gone when the counters are read.
+signal_interval() {
+	local before_s before_r sig replies
+
+	expect 0 "$RDMACTL" config set signal-interval 1 || return 1
+	before_s=$(server_counter sends-signaled) && before_r=$(server_counter replies-inline) ||
+		fail "no server counters" || return 1
+	ping_start && ping_finish || return 1
+	sig=$(($(server_counter sends-signaled) - before_s))
+	replies=$(($(server_counter replies-inline) - before_r))
+	echo "# signal-interval 1: $replies replies, $sig signaled"
+	[ "$replies" -ge 100 ] && [ "$sig" -eq "$replies" ] ||
+		fail "signal-interval 1: $sig of $replies signaled" || return 1
+
+	expect 0 "$RDMACTL" config set signal-interval 8 || return 1
+	before_s=$(server_counter sends-signaled) && before_r=$(server_counter replies-inline)
+	ping_start || return 1
+	[ "$(shown signal-interval "$CONN")" = 8 ] || fail "signal-interval of a new connection" ||
+		return 1
+	ping_finish || return 1
+	sig=$(($(server_counter sends-signaled) - before_s))
+	replies=$(($(server_counter replies-inline) - before_r))
+	echo "# signal-interval 8: $replies replies, $sig signaled"
+	[ "$replies" -ge 100 ] && [ "$sig" -ge 1 ] && [ $((sig * 4)) -le "$replies" ] ||
+		fail "signal-interval 8: $sig of $replies signaled" || return 1
+	restore_defaults
+}
+
 no_transport_left() {
 	nfs_server_stop || fail "nfs_server_stop" || return 1
 	wait_for 30 transports_released ||
 		fail "live objects left: $("$RDMACTL" -j module show)"
 }
 
-ktap_header 8
+ktap_header 9
 run_test defaults_at_load defaults_at_load
 run_test ranges ranges
 run_test all_or_nothing all_or_nothing
@@ -248,5 +280,6 @@ run_test unprivileged unprivileged
 run_test server_start server_start
 run_test new_connection_takes_defaults new_connection_takes_defaults
 run_test live_values live_values
+run_test signal_interval signal_interval
 run_test no_transport_left no_transport_left
 ktap_finish

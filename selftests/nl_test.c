@@ -649,6 +649,7 @@ TEST_F(nl, stats_get_lists_every_counter)
 		"replies-reply-chunk", "rdma-read-bytes", "rdma-write-bytes",
 		"sq-starves", "send-errors", "recv-errors", "bad-headers",
 		"rdma-errors-sent", "bc-calls-sent", "bc-replies-received",
+		"sends-signaled",
 	};
 	struct stat_list l = {};
 	size_t i;

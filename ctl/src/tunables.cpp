@@ -26,6 +26,7 @@ const std::vector<Tunable> &tunables()
         TUNABLE("reconnect-min", RECONNECT_MIN, "ms"),
         TUNABLE("reconnect-max", RECONNECT_MAX, "ms"),
         TUNABLE("idle-timeout", IDLE_TIMEOUT, "ms"),
+        TUNABLE("signal-interval", SIGNAL_INTERVAL, "sends"),
     };
     return list;
 }
