@@ -411,6 +411,22 @@ void request_monitor_stop()
     stop_requested = 1;
 }
 
+bool monitor_stop_requested()
+{
+    return stop_requested;
+}
+
+StopSignals::StopSignals()
+{
+    stop_requested = 0;
+    install_stop_signals();
+}
+
+StopSignals::~StopSignals()
+{
+    restore_stop_signals();
+}
+
 void monitor_loop(EventSource &source, const OutputOptions &output, bool timestamps,
                   const LineSink &sink)
 {
