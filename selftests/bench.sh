@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # The kernel-side RPC benchmark (bench-run) against nfsd: bench_test over
 # TCP and over "rdma", which in drop-in mode is xrpcrdma's client talking
-# to xrpcrdma's server. The module is reloaded in drop-in mode (rpcrdma
-# unloaded and kept out) and loaded back in its default mode at the end.
+# to xrpcrdma's server; then the same through `rdmactl bench`: its JSON
+# result, its text, the bench-done event a monitor sees, and Ctrl-C, which
+# leaves the benchmark running. The module is reloaded in drop-in mode
+# (rpcrdma unloaded and kept out) and loaded back in its default mode at
+# the end.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
@@ -13,8 +16,14 @@ nfs_need_server
 TEST=${OUTPUT:-$XR_TOP/build/selftests}/bench_test
 [ -x "$TEST" ] || skip_all "bench_test not built: make -C selftests"
 BLOCK=/etc/modprobe.d/xr-bench.conf
+OUT=$(mktemp)
+ERR=$(mktemp)
+MON_LOG=$(mktemp)
+MON_PID=
 
 cleanup() {
+	[ -n "$MON_PID" ] && kill "$MON_PID" 2>/dev/null
+	rm -f "$OUT" "$ERR" "$MON_LOG"
 	nfs_server_stop >/dev/null 2>&1
 	rm -f "$BLOCK"
 	if [ "$(module_mode 2>/dev/null)" = dropin ]; then
@@ -41,12 +50,104 @@ bench() {
 	[ "${PIPESTATUS[0]}" -eq 0 ] || fail "bench_test failed"
 }
 
+# The JSON keys of a result, in their order: bench scripts read them.
+BENCH_KEYS="['id', 'transport', 'addr', 'port', 'program', 'version', 'count', \
+'concurrency', 'running', 'done', 'errors', 'status', 'elapsed-ns', 'ops-per-sec', \
+'lat-p50-ns', 'lat-p99-ns', 'lat-p999-ns', 'lat-max-ns']"
+
+# bench_result TRANSPORT PORT: $OUT holds the JSON result of a complete
+# run of 2000 calls, 16 at a time, to $XR_ADDR:PORT; nothing on stderr
+# (no progress bar: it is not a terminal).
+bench_result() {
+	sed 's/^/# /' "$OUT"
+	json_check "list(d) == $BENCH_KEYS" || return 1
+	json_check "d['transport'] == '$1' and d['addr'] == '$XR_ADDR' and d['port'] == $2 \
+and d['program'] == 100003 and d['version'] == 3 and d['concurrency'] == 16" || return 1
+	json_check "d['running'] is False and d['status'] == 0 and d['done'] == d['count'] == 2000 \
+and d['errors'] == 0 and d['ops-per-sec'] > 0 and d['elapsed-ns'] > 0" || return 1
+	json_check "0 < d['lat-p50-ns'] <= d['lat-p99-ns'] <= d['lat-p999-ns'] <= d['lat-max-ns']" ||
+		return 1
+	[ ! -s "$ERR" ] || fail "stderr: $(cat "$ERR")"
+}
+
+rdmactl_bench_tcp() {
+	expect 0 "$RDMACTL" -j bench run "$XR_ADDR" transport tcp count 2000 concurrency 16 ||
+		return 1
+	bench_result tcp 2049
+}
+
+rdmactl_bench_rdma() {
+	expect 0 "$RDMACTL" -j bench run "$XR_ADDR" transport rdma port 20049 count 2000 concurrency 16 ||
+		return 1
+	bench_result rdma 20049
+}
+
+# monitor_saw ID: the monitor's log has the bench-done event of benchmark ID.
+monitor_saw() {
+	python3 -c "
+import json, sys
+ok = any(e['event'] == 'bench-done' and e['id'] == $1 and e['done'] == 2000 and e['status'] == 0
+         for e in map(json.loads, open('$MON_LOG')))
+sys.exit(0 if ok else 1)"
+}
+
+# A monitor in the background (it has joined the group once --log
+# returns) sees the benchmark's bench-done; the text result has the
+# benchmark's id and its three lines; bench show lists it.
+rdmactl_bench_monitored() {
+	local id
+
+	MON_PID=$("$RDMACTL" -j monitor --log "$MON_LOG") || fail "rdmactl monitor --log" || return 1
+	expect 0 "$RDMACTL" bench run "$XR_ADDR" count 2000 concurrency 16 || return 1
+	sed 's/^/# /' "$OUT"
+	id=$(sed -n '1s/^\([0-9][0-9]*\): tcp server .* finished$/\1/p' "$OUT")
+	[ -n "$id" ] || fail "no id on the first line" || return 1
+	[ "$(wc -l <"$OUT")" -eq 3 ] || fail "not three lines" || return 1
+	grep -q "^    done 2000 errors 0 status 0 " "$OUT" || fail "not all done" || return 1
+	wait_for 10 monitor_saw "$id" || fail "no bench-done of $id in the monitor's log:" \
+		"$(cat "$MON_LOG")" || return 1
+	kill "$MON_PID" && MON_PID=
+	expect 0 "$RDMACTL" bench show || return 1
+	grep -q "^$id: tcp server $XR_ADDR:2049 " "$OUT" || fail "bench show does not list $id" ||
+		return 1
+	expect 0 "$RDMACTL" -j bench show "$id" || return 1
+	json_check "d['id'] == $id and d['done'] == 2000"
+}
+
+bench_running() {
+	"$RDMACTL" -j bench show | python3 -c "
+import json, sys
+sys.exit(0 if any(b['running'] for b in json.load(sys.stdin)) else 1)"
+}
+
+# SIGINT (Ctrl-C) ends the wait with exit 1 and a word on how to follow
+# the benchmark, which runs on to its end.
+rdmactl_bench_interrupted() {
+	local pid rc=0
+
+	"$RDMACTL" bench run "$XR_ADDR" count 200000 concurrency 16 >"$OUT" 2>"$ERR" &
+	pid=$!
+	wait_for 10 bench_running || fail "no benchmark running" || return 1
+	kill -INT "$pid"
+	wait "$pid" || rc=$?
+	sed 's/^/# stderr: /' "$ERR"
+	[ "$rc" -eq 1 ] || fail "exit $rc after SIGINT, expected 1" || return 1
+	grep -q "goes on in the kernel (it cannot be cancelled); 'rdmactl bench show [0-9]*' shows it" \
+		"$ERR" || fail "no word on the benchmark going on" || return 1
+	bench_running || fail "the benchmark did not go on" || return 1
+	wait_for 300 eval '! bench_running' || fail "still running after 300 s"
+}
+
 in_tree_kept_out() {
 	[ ! -d /sys/module/rpcrdma ] || fail "rpcrdma was loaded: the rdma bench was not ours"
 }
 
-ktap_header 3
+ktap_header 7
 run_test setup_dropin_nfsd setup
 run_test bench_test bench
+run_test rdmactl_bench_tcp rdmactl_bench_tcp
+run_test rdmactl_bench_rdma rdmactl_bench_rdma
+run_test rdmactl_bench_monitored rdmactl_bench_monitored
+run_test rdmactl_bench_interrupted rdmactl_bench_interrupted
 run_test in_tree_kept_out in_tree_kept_out
 ktap_finish

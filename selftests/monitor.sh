@@ -4,8 +4,9 @@
 # event type the module sends is caused and must show in FILE as one JSON
 # object a line: the RDMA device removed and re-added, an nfsd listener
 # added and deleted, a connection from rdmactl ping up and down, one cut
-# by a completion error; then the module is unloaded and loaded again, and
-# the same daemon must say so and go on logging.
+# by a completion error, a kernel-side benchmark over TCP to nfsd; then the
+# module is unloaded and loaded again, and the same daemon must say so and
+# go on logging.
 #
 # A completion error comes from a Send larger than the server's receive
 # buffers (rdmactl ping --raw). Not covered: a device removed under a live
@@ -165,6 +166,30 @@ e.reason == \"recv-error\"" || return 1
 		sed 's/^/# /'
 }
 
+# rdmactl bench run over TCP to nfsd: the benchmark's bench-done has its
+# result; bench-progress comes once a second while the calls go out, so
+# it is required only of a benchmark that took longer than 2 s.
+bench_events() {
+	local id elapsed
+
+	mark
+	"$RDMACTL" -j bench run "$XR_ADDR" transport tcp count 50000 >"$OUT" 2>&1 ||
+		{ sed 's/^/# bench: /' "$OUT"; fail "rdmactl bench run"; return 1; }
+	sed 's/^/# /' "$OUT"
+	id=$(python3 -c "import json; print(json.load(open('$OUT'))['id'])") || return 1
+	elapsed=$(python3 -c "import json; print(json.load(open('$OUT'))['elapsed-ns'])") ||
+		return 1
+	expect_event 10 "e.event == \"bench-done\" and e.id == $id and e.transport == \"tcp\" and \
+e.addr == \"$XR_ADDR\" and e.done == 50000 and e.status == 0 and e.errors == 0" ||
+		return 1
+	if [ "$elapsed" -gt 2000000000 ]; then
+		expect_event 10 "e.event == \"bench-progress\" and e.id == $id and e.count == 50000 and \
+e.done > 0" || return 1
+	else
+		echo "# the benchmark took $elapsed ns: bench-progress not required"
+	fi
+}
+
 module_reload() {
 	mark
 	nfs_server_stop || fail "nfs_server_stop" || return 1
@@ -206,12 +231,13 @@ monitor_stops_on_sigterm() {
 	MON_PID=
 }
 
-ktap_header 9
+ktap_header 10
 run_test monitor_starts monitor_starts
 run_test device_remove_add device_remove_add
 run_test listener_add_del listener_add_del
 run_test connect_disconnect connect_disconnect
 run_test completion_error_oversized completion_error_oversized
+run_test bench_events bench_events
 run_test module_reload module_reload
 run_test logs_after_reload logs_after_reload
 run_test every_line_json_with_time every_line_json_with_time

@@ -14,6 +14,7 @@
 
 #include "errors.hpp"
 #include "output.hpp"
+#include "ping.hpp"
 #include "tunables.hpp"
 
 namespace rdmactl {
@@ -431,6 +432,105 @@ void config_set_args(Command &cmd, Words &words, const std::string &where)
         throw UsageError("'" + where + "' needs a tunable and a value, e.g. 'credits 128'");
 }
 
+// The server of bench run: ADDR[:PORT] as ping takes it ("10.0.0.1",
+// "10.0.0.1:2049", "fe80::1", "[fe80::1]:2049"), but a numeric address
+// only: the kernel is given the address itself.
+SockAddr bench_server(const std::string &word)
+{
+    SockAddr server;
+    uint16_t port = 0;
+    parse_target(word, server.addr, port);
+    unsigned char buf[16];
+    char norm[INET6_ADDRSTRLEN];
+    if (inet_pton(AF_INET, server.addr.c_str(), buf) == 1)
+        server.family = AF_INET;
+    else if (inet_pton(AF_INET6, server.addr.c_str(), buf) == 1)
+        server.family = AF_INET6;
+    else
+        throw UsageError("invalid address '" + word +
+                         "': expected an IPv4 or IPv6 address, with :PORT if wanted");
+    inet_ntop(server.family, buf, norm, sizeof(norm));
+    server.addr = norm;
+    server.port = port;
+    return server;
+}
+
+constexpr uint32_t bench_version_max = 31;
+
+enum BenchWord {
+    BenchTransport,
+    BenchPort,
+    BenchCount,
+    BenchConcurrency,
+    BenchProgram,
+    BenchVersion
+};
+
+uint32_t bench_transport(const std::string &word)
+{
+    if (auto t = bench_transport_by_name(word))
+        return *t;
+    throw UsageError("invalid transport '" + word + "': expected tcp or rdma");
+}
+
+// One KEY VALUE of bench run; seen holds the keys had so far.
+void bench_word(BenchRequest &req, Words &words, const std::string &key, std::set<int> &seen)
+{
+    static const std::vector<Name> keys = {
+        {"transport", BenchTransport},     {"port", BenchPort},       {"count", BenchCount},
+        {"concurrency", BenchConcurrency}, {"program", BenchProgram}, {"version", BenchVersion},
+    };
+    int id = lookup(keys, key, "bench setting");
+    // A port in ADDR:PORT counts as given.
+    if (!seen.insert(id).second || (id == BenchPort && req.server.port))
+        throw UsageError("'" + key + "' given more than once");
+    std::string value = value_of(words, key);
+    switch (id) {
+    case BenchTransport:
+        req.transport = bench_transport(value);
+        break;
+    case BenchPort:
+        req.server.port = uint16_t(number(value, UINT16_MAX, "port"));
+        break;
+    case BenchCount:
+        req.count = number(value, XRPCRDMA_BENCH_MAX_COUNT, "count");
+        break;
+    case BenchConcurrency:
+        req.concurrency = number(value, XRPCRDMA_BENCH_MAX_INFLIGHT, "concurrency");
+        break;
+    case BenchProgram:
+        req.program = count(value, UINT32_MAX, "program");
+        break;
+    case BenchVersion:
+        req.version = number(value, bench_version_max, "version");
+        break;
+    }
+}
+
+// bench run ADDR[:PORT] [transport T] [port P] [count N] [concurrency N]
+//           [program P] [version V]
+void bench_run_args(Command &cmd, Words &words, const std::string &where)
+{
+    if (words.empty())
+        throw UsageError("'" + where + "' needs an address: ADDR[:PORT]");
+    BenchRequest req;
+    req.server = bench_server(words.next());
+    std::set<int> seen;
+    while (!words.empty()) {
+        std::string key = words.next();
+        bench_word(req, words, key, seen);
+    }
+    cmd.bench = req;
+}
+
+// bench show [ID]
+void bench_show_args(Command &cmd, Words &words, const std::string &where)
+{
+    if (!words.empty())
+        cmd.bench_id = number(words.next(), UINT32_MAX, "bench id");
+    words.expect_end(where);
+}
+
 // ---- The grammar ----
 
 using ArgsParser = void (*)(Command &, Words &, const std::string &);
@@ -448,6 +548,9 @@ struct ObjectSpec {
     Object object;
     std::vector<const char *> names; // the first is the canonical one
     std::vector<VerbSpec> verbs;     // the first is the default
+    // A word that names no verb starts the default verb's arguments
+    // ("bench 10.0.0.1" is "bench run 10.0.0.1").
+    bool default_verb_takes_args = false;
 };
 
 const std::vector<ObjectSpec> &grammar()
@@ -485,6 +588,15 @@ const std::vector<ObjectSpec> &grammar()
           {"set", Verb::Set, fault_set_args, {{"POINT"}, {"nth", "every", "prob"}}},
           {"clear", Verb::Clear, fault_clear_args, {{"POINT", "all"}}},
           {"help", Verb::Help, no_args}}},
+        {Object::Bench,
+         {"bench"},
+         {{"run",
+           Verb::Run,
+           bench_run_args,
+           {{"ADDR"}, {"transport", "port", "count", "concurrency", "program", "version"}}},
+          {"show", Verb::Show, bench_show_args, {{"BENCH"}}},
+          {"help", Verb::Help, no_args}},
+         true},
         // ping and monitor have options of their own: parse_command_line()
         // hands them over.
         {Object::Ping, {"ping"}, {{"help", Verb::Help, no_args}}},
@@ -534,6 +646,16 @@ void help_args(Command &cmd, Words &words)
     words.expect_end("help");
 }
 
+// Whether word is a verb of spec or a prefix of one.
+bool names_verb(const ObjectSpec &spec, const std::string &word)
+{
+    for (const VerbSpec &verb : spec.verbs) {
+        if (!word.empty() && starts_with(verb.name, word))
+            return true;
+    }
+    return false;
+}
+
 // OBJECT [COMMAND [ARGS]]
 void object_command(Command &cmd, Words &words)
 {
@@ -542,7 +664,9 @@ void object_command(Command &cmd, Words &words)
         return help_args(cmd, words);
 
     const ObjectSpec &spec = object_spec(static_cast<Object>(id));
-    const VerbSpec &verb = words.empty() ? spec.verbs.front() : lookup_verb(spec, words.next());
+    bool implied =
+        words.empty() || (spec.default_verb_takes_args && !names_verb(spec, words.peek()));
+    const VerbSpec &verb = implied ? spec.verbs.front() : lookup_verb(spec, words.next());
     cmd.object = spec.object;
     cmd.verb = verb.verb;
     if (verb.verb == Verb::Help)
@@ -673,6 +797,39 @@ std::string config_usage()
     return text;
 }
 
+std::string bench_usage()
+{
+    return "Usage: rdmactl [OPTIONS] bench [run] ADDR[:PORT] [transport { tcp | rdma }]\n"
+           "                              [port PORT] [count N] [concurrency N]\n"
+           "                              [program P] [version V]\n"
+           "       rdmactl [OPTIONS] bench show [ID]\n"
+           "       rdmactl bench help\n"
+           "where  ADDR := { IPV4ADDR | IPV6ADDR | [IPV6ADDR] }\n"
+           "run starts a benchmark in the kernel: an RPC client of the module sends\n"
+           "count NULL calls (1 to 1000000, default 10000) to the server at ADDR,\n"
+           "concurrency of them at a time (1 to 128, default 1), over transport tcp\n"
+           "(the default, port 2049) or rdma (the transport registered as \"rdma\":\n"
+           "xrpcrdma's client in drop-in mode, the in-tree rpcrdma otherwise; port\n"
+           "20049); :PORT or port PORT gives another port. program and version are\n"
+           "the RPC program (default 100003, NFS) and its version (1 to 31, default\n"
+           "3). One benchmark runs at a time; run needs CAP_NET_ADMIN. run waits for\n"
+           "it, with a progress bar on a terminal, and prints its result: the calls\n"
+           "done and failed, the status (0, or the error that stopped it early, such\n"
+           "as ECONNREFUSED), the time taken, the calls a second and the round-trip\n"
+           "latencies (p50, p99, p99.9, max). Interrupted, run leaves the benchmark\n"
+           "running in the kernel (it cannot be cancelled). show lists the last 8\n"
+           "benchmarks, or benchmark ID.\n"
+           "\n"
+           "With -j, run prints one object with the keys id, transport, addr, port,\n"
+           "program, version, count, concurrency, running, done, errors, status (0 or\n"
+           "the errno's name), elapsed-ns, ops-per-sec, lat-p50-ns, lat-p99-ns,\n"
+           "lat-p999-ns and lat-max-ns; show an array of such objects, or one for\n"
+           "ID (status and what follows it absent while a benchmark runs).\n"
+           "\n"
+           "Exit status of run: 0 when the benchmark ran with status 0, 1 when the\n"
+           "kernel refused it, it stopped with an error, or run was interrupted.\n";
+}
+
 } // namespace
 
 std::string usage(Object object)
@@ -729,6 +886,8 @@ std::string usage(Object object)
                "clear disarms one point, or all. set and clear need CAP_NET_ADMIN.\n";
     case Object::Config:
         return config_usage();
+    case Object::Bench:
+        return bench_usage();
     case Object::Ping:
         return ping_usage();
     case Object::Monitor:
@@ -740,7 +899,8 @@ std::string usage(Object object)
            "       rdmactl help [OBJECT]\n"
            "       rdmactl [OPTIONS] ping [PING-OPTIONS] ADDR[:PORT]\n"
            "       rdmactl [OPTIONS] monitor [-t] [--log FILE]\n"
-           "where  OBJECT := { dev | module | transport | listener | stats | config | fault | monitor }\n"
+           "where  OBJECT := { dev | module | transport | listener | stats | config | fault |\n"
+           "                  bench | monitor }\n"
            "Shows and configures xrpcrdma, the RPC-over-RDMA version 1 transport\n"
            "module, through its generic netlink family \"xrpcrdma\". Showing needs no\n"
            "privilege; changing anything needs CAP_NET_ADMIN.\n"

@@ -15,8 +15,20 @@
 
 namespace rdmactl {
 
-enum class Object { None, Dev, Module, Transport, Listener, Stats, Config, Fault, Ping, Monitor };
-enum class Verb { Show, Set, Add, Del, Clear, Help };
+enum class Object {
+    None,
+    Dev,
+    Module,
+    Transport,
+    Listener,
+    Stats,
+    Config,
+    Fault,
+    Bench,
+    Ping,
+    Monitor
+};
+enum class Verb { Show, Set, Add, Del, Clear, Run, Help };
 enum class Action {
     Run,     // object + verb
     Help,    // usage: general (object None) or of one object
@@ -48,6 +60,8 @@ struct Command {
     MonitorOptions monitor;               // monitor ...
     std::optional<Fault> fault;           // fault set (trigger not off), fault clear POINT
                                           // (trigger off); clear all: nullopt
+    std::optional<BenchRequest> bench;    // bench run ...
+    std::optional<uint32_t> bench_id;     // bench show [ID]
 };
 
 // Throws UsageError with a message for anything it cannot make sense of.

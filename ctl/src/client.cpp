@@ -87,6 +87,21 @@ public:
         socket_.transact(config_set_request(family_, id, values), [](const nlmsghdr *) {});
     }
 
+    uint32_t run_bench(const BenchRequest &req) override
+    {
+        return single_reply<uint32_t>(bench_run_request(family_, req), parse_bench_id);
+    }
+
+    Bench get_bench(uint32_t id) override
+    {
+        return single_reply<Bench>(bench_get_request(family_, id), parse_bench);
+    }
+
+    std::vector<Bench> list_benches() override
+    {
+        return dump<Bench>(bench_dump_request(family_), parse_bench);
+    }
+
     void add_nfsd_listener(const std::string &cls, uint16_t port) override
     {
         nfsd_add_listener(cls, port);

@@ -32,6 +32,10 @@ public:
     virtual Config get_config(std::optional<uint32_t> id) = 0;
     virtual void set_config(std::optional<uint32_t> id, const std::vector<ConfigValue> &values) = 0;
 
+    virtual uint32_t run_bench(const BenchRequest &req) = 0; // bench-run: the id
+    virtual Bench get_bench(uint32_t id) = 0;                // bench-get do
+    virtual std::vector<Bench> list_benches() = 0;           // bench-get dump
+
     // Not the family: makes nfsd listen on PORT through class CLS, by
     // writing /proc/fs/nfsd/portlist (see nfsd.hpp).
     virtual void add_nfsd_listener(const std::string &cls, uint16_t port) = 0;

@@ -2,10 +2,14 @@
 #include "commands.hpp"
 
 #include <exception>
+#include <iostream>
 #include <stdexcept>
+
+#include <unistd.h>
 
 #include <linux/xrpcrdma.h>
 
+#include "bench.hpp"
 #include "cli.hpp"
 #include "complete.hpp"
 #include "errors.hpp"
@@ -143,6 +147,14 @@ void config_set(const Command &cmd, Client &client, std::ostream &)
     client.set_config(cmd.transport_id, cmd.config);
 }
 
+void bench_show(const Command &cmd, Client &client, std::ostream &out)
+{
+    if (cmd.bench_id)
+        print_bench(out, client.get_bench(*cmd.bench_id), cmd.output);
+    else
+        print_benches(out, client.list_benches(), cmd.output);
+}
+
 struct Handler {
     Object object;
     Verb verb;
@@ -165,6 +177,7 @@ constexpr Handler handlers[] = {
     {Object::Fault, Verb::Clear, fault_clear},
     {Object::Config, Verb::Show, config_show},
     {Object::Config, Verb::Set, config_set},
+    {Object::Bench, Verb::Show, bench_show},
 };
 // clang-format on
 
@@ -234,6 +247,9 @@ std::vector<std::string> lookup_values(const std::string &placeholder,
                                               : client->list_listeners();
             for (const Transport &t : list)
                 values.push_back(std::to_string(t.id));
+        } else if (placeholder == "BENCH") {
+            for (const Bench &b : client->list_benches())
+                values.push_back(std::to_string(b.id));
         }
     } catch (const std::exception &) {
         values.clear();
@@ -299,6 +315,13 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
             return run_ping(cmd.ping, cmd.output, out, err, connect_rdma);
         if (cmd.object == Object::Monitor)
             return run_monitor(cmd.monitor, cmd.output, out, err, make_source);
+        if (cmd.object == Object::Bench && cmd.verb == Verb::Run) {
+            BenchWaitOptions wait;
+            // The bar only ever goes to a terminal.
+            wait.progress = &err == &std::cerr && isatty(STDERR_FILENO);
+            return run_bench(cmd.bench.value(), cmd.output, out, err, make_client, make_source,
+                             wait);
+        }
         return execute(cmd, out, err, make_client);
     } catch (const std::exception &e) {
         // Not expected (e.g. out of memory); still no crash.

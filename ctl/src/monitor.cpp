@@ -389,7 +389,8 @@ std::string monitor_usage()
            "until interrupted: RDMA devices, listeners and connections coming and\n"
            "going (with the reason a listener or connection went), completion\n"
            "errors (at most 10 a second, the next one says how many were left\n"
-           "out), and module-unload / module-load when the module goes away and\n"
+           "out), the progress and the result of kernel-side benchmarks (bench\n"
+           "run), and module-unload / module-load when the module goes away and\n"
            "comes back (the monitor keeps running and listens to it again).\n"
            "\n"
            "  -t, --timestamp   start each line with the time it was read (UTC)\n"
@@ -409,6 +410,22 @@ std::unique_ptr<EventSource> make_netlink_event_source()
 void request_monitor_stop()
 {
     stop_requested = 1;
+}
+
+bool monitor_stop_requested()
+{
+    return stop_requested;
+}
+
+StopSignals::StopSignals()
+{
+    stop_requested = 0;
+    install_stop_signals();
+}
+
+StopSignals::~StopSignals()
+{
+    restore_stop_signals();
 }
 
 void monitor_loop(EventSource &source, const OutputOptions &output, bool timestamps,

@@ -5,9 +5,11 @@
 #include <new>
 #include <stdexcept>
 
+#include <arpa/inet.h>
 #include <linux/xrpcrdma.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
+#include <sys/socket.h>
 
 #include "tunables.hpp"
 
@@ -159,6 +161,56 @@ MsgPtr config_set_request(int family, std::optional<uint32_t> id,
             throw std::bad_alloc();
     }
     return msg;
+}
+
+namespace {
+
+// The server's address as addr4 (network byte order) or addr6.
+void put_bench_server(nl_msg *msg, const SockAddr &server)
+{
+    unsigned char addr[16];
+    int family = server.family == AF_INET6 ? AF_INET6 : AF_INET;
+    if ((server.family != AF_INET && server.family != AF_INET6) ||
+        inet_pton(family, server.addr.c_str(), addr) != 1)
+        throw std::invalid_argument("invalid server address " + server.addr);
+    int rc = family == AF_INET ? nla_put(msg, XRPCRDMA_A_BENCH_ADDR4, 4, addr)
+                               : nla_put(msg, XRPCRDMA_A_BENCH_ADDR6, 16, addr);
+    if (rc < 0)
+        throw std::bad_alloc();
+}
+
+} // namespace
+
+MsgPtr bench_run_request(int family, const BenchRequest &req)
+{
+    MsgPtr msg = new_request(family, XRPCRDMA_CMD_BENCH_RUN, false);
+    auto put = [&](int type, std::optional<uint32_t> value) {
+        if (value && nla_put_u32(msg.get(), type, *value) < 0)
+            throw std::bad_alloc();
+    };
+    put(XRPCRDMA_A_BENCH_TRANSPORT, req.transport);
+    put_bench_server(msg.get(), req.server);
+    // In host byte order, as the spec has it (no byte-order given).
+    if (req.server.port && nla_put_u16(msg.get(), XRPCRDMA_A_BENCH_PORT, req.server.port) < 0)
+        throw std::bad_alloc();
+    put(XRPCRDMA_A_BENCH_PROGRAM, req.program);
+    put(XRPCRDMA_A_BENCH_VERSION, req.version);
+    put(XRPCRDMA_A_BENCH_COUNT, req.count);
+    put(XRPCRDMA_A_BENCH_CONCURRENCY, req.concurrency);
+    return msg;
+}
+
+MsgPtr bench_get_request(int family, uint32_t id)
+{
+    MsgPtr msg = new_request(family, XRPCRDMA_CMD_BENCH_GET, false);
+    if (nla_put_u32(msg.get(), XRPCRDMA_A_BENCH_ID, id) < 0)
+        throw std::bad_alloc();
+    return msg;
+}
+
+MsgPtr bench_dump_request(int family)
+{
+    return new_request(family, XRPCRDMA_CMD_BENCH_GET, true);
 }
 
 } // namespace rdmactl

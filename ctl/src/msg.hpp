@@ -54,4 +54,14 @@ MsgPtr config_get_request(int family, std::optional<uint32_t> id);
 MsgPtr config_set_request(int family, std::optional<uint32_t> id,
                           const std::vector<ConfigValue> &values);
 
+// bench-run: start a benchmark of req.server (an IPv4 or IPv6 address;
+// std::invalid_argument otherwise) with the settings req has.
+MsgPtr bench_run_request(int family, const BenchRequest &req);
+
+// bench-get "do": one benchmark by id.
+MsgPtr bench_get_request(int family, uint32_t id);
+
+// bench-get dump: every benchmark the module keeps.
+MsgPtr bench_dump_request(int family);
+
 } // namespace rdmactl

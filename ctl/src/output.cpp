@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "output.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <variant>
 
 #include <sys/socket.h>
@@ -276,6 +278,101 @@ const std::vector<EventItem> &other_event_items()
     return items;
 }
 
+// A benchmark: a line with what it runs, one with its progress and
+// status, one with the latencies. The result's fields are absent while
+// it runs.
+using BenchItem = std::variant<Field<Bench>, EndField<Bench>>;
+
+template <uint64_t BenchResult::*Member> Value result_number(const Bench &b)
+{
+    return b.result ? Value{(*b.result).*Member} : Value{};
+}
+
+template <uint64_t BenchResult::*Member> std::string result_duration(const Bench &b)
+{
+    return duration_text((*b.result).*Member);
+}
+
+// "running", "finished", or "stopped" (an error ended it early).
+std::string bench_state_text(const Bench &b)
+{
+    if (b.running)
+        return "running";
+    return b.result && b.result->status ? "stopped" : "finished";
+}
+
+const std::vector<BenchItem> &bench_head_items()
+{
+    using F = Field<Bench>;
+    static const std::vector<BenchItem> items = {
+        F{"id", nullptr, [](const Bench &b) -> Value { return uint64_t{b.id}; }},
+        F{"transport", "",
+          [](const Bench &b) -> Value { return bench_transport_name(b.transport); }},
+        EndField<Bench>{"addr", "port", "server",
+                        [](const Bench &b) -> const SockAddr * { return &b.server; }},
+        F{"program", "program", [](const Bench &b) -> Value { return uint64_t{b.program}; }},
+        F{"version", "version", [](const Bench &b) -> Value { return uint64_t{b.version}; }},
+        F{"count", "count", [](const Bench &b) -> Value { return uint64_t{b.count}; }},
+        F{"concurrency", "concurrency",
+          [](const Bench &b) -> Value { return uint64_t{b.concurrency}; }},
+        F{"running", "", [](const Bench &b) -> Value { return b.running; }, false,
+          bench_state_text},
+    };
+    return items;
+}
+
+const std::vector<BenchItem> &bench_progress_items()
+{
+    using F = Field<Bench>;
+    using R = BenchResult;
+    static const std::vector<BenchItem> items = {
+        F{"done", "done", [](const Bench &b) -> Value { return uint64_t{b.done}; }},
+        F{"errors", "errors", [](const Bench &b) -> Value { return uint64_t{b.errors}; }},
+        F{"status", "status",
+          [](const Bench &b) -> Value {
+              if (!b.result)
+                  return Value{};
+              if (!b.result->status)
+                  return Value{uint64_t{0}};
+              return Value{bench_status_name(b.result->status)};
+          }},
+        F{"elapsed-ns", "elapsed", result_number<&R::elapsed_ns>, false,
+          result_duration<&R::elapsed_ns>},
+        F{"ops-per-sec", "ops/s", result_number<&R::ops_per_sec>},
+    };
+    return items;
+}
+
+const std::vector<BenchItem> &bench_latency_items()
+{
+    using F = Field<Bench>;
+    using R = BenchResult;
+    static const std::vector<BenchItem> items = {
+        F{"lat-p50-ns", "latency p50", result_number<&R::lat_p50_ns>, false,
+          result_duration<&R::lat_p50_ns>},
+        F{"lat-p99-ns", "p99", result_number<&R::lat_p99_ns>, false,
+          result_duration<&R::lat_p99_ns>},
+        F{"lat-p999-ns", "p99.9", result_number<&R::lat_p999_ns>, false,
+          result_duration<&R::lat_p999_ns>},
+        F{"lat-max-ns", "max", result_number<&R::lat_max_ns>, false,
+          result_duration<&R::lat_max_ns>},
+    };
+    return items;
+}
+
+// A bench-progress event: only what the notification carries.
+const std::vector<BenchItem> &bench_event_progress_items()
+{
+    using F = Field<Bench>;
+    static const std::vector<BenchItem> items = {
+        F{"id", nullptr, [](const Bench &b) -> Value { return uint64_t{b.id}; }},
+        F{"count", "count", [](const Bench &b) -> Value { return uint64_t{b.count}; }},
+        F{"done", "done", [](const Bench &b) -> Value { return uint64_t{b.done}; }},
+        F{"errors", "errors", [](const Bench &b) -> Value { return uint64_t{b.errors}; }},
+    };
+    return items;
+}
+
 // ---- JSON ----
 
 void put_json(Json &obj, const char *key, const Value &value)
@@ -470,6 +567,19 @@ std::string counters_text(const T &src, const CounterField<T> &field, bool detai
     std::string text = line + '\n';
     for (const Counter &c : list)
         text += indent + c.name + ' ' + std::to_string(c.count) + '\n';
+    return text;
+}
+
+} // namespace
+
+namespace {
+
+// The fields of items on one line, without its newline.
+template <typename T, typename Item>
+std::string items_line(const T &src, const std::vector<Item> &items)
+{
+    std::string text = items_text(src, items, false);
+    text.pop_back();
     return text;
 }
 
@@ -856,6 +966,113 @@ void print_faults(std::ostream &out, const std::vector<Fault> &faults, const Out
         out << fault_text(f);
 }
 
+std::string bench_transport_name(uint32_t transport)
+{
+    switch (transport) {
+    case XRPCRDMA_BENCH_TRANSPORT_TCP:
+        return "tcp";
+    case XRPCRDMA_BENCH_TRANSPORT_RDMA:
+        return "rdma";
+    }
+    return std::to_string(transport);
+}
+
+std::optional<uint32_t> bench_transport_by_name(const std::string &name)
+{
+    for (uint32_t t : {XRPCRDMA_BENCH_TRANSPORT_TCP, XRPCRDMA_BENCH_TRANSPORT_RDMA}) {
+        if (name == bench_transport_name(t))
+            return t;
+    }
+    return std::nullopt;
+}
+
+std::string bench_status_name(int32_t status)
+{
+    if (!status)
+        return "0";
+    uint32_t error = status < 0 ? uint32_t(-int64_t{status}) : uint32_t(status);
+    std::string name = errno_name(error);
+    if (name != std::to_string(error))
+        return name;
+    const char *libc = strerrorname_np(int(error));
+    return libc ? libc : name;
+}
+
+std::string duration_text(uint64_t ns)
+{
+    static const struct {
+        uint64_t scale;
+        const char *unit;
+    } units[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "us"}};
+    for (const auto &u : units) {
+        if (ns < u.scale)
+            continue;
+        double v = double(ns) / double(u.scale);
+        char buf[32];
+        std::snprintf(buf, sizeof(buf),
+                      v < 10    ? "%.2f%s"
+                      : v < 100 ? "%.1f%s"
+                                : "%.0f%s",
+                      v, u.unit);
+        return buf;
+    }
+    return std::to_string(ns) + "ns";
+}
+
+nlohmann::ordered_json bench_json(const Bench &b)
+{
+    static const std::vector<BenchItem> all = [] {
+        std::vector<BenchItem> items;
+        for (const auto *part :
+             {&bench_head_items(), &bench_progress_items(), &bench_latency_items()})
+            items.insert(items.end(), part->begin(), part->end());
+        return items;
+    }();
+    return items_json(b, all);
+}
+
+std::string bench_text(const Bench &b)
+{
+    std::string text = items_text(b, bench_head_items(), false);
+    text += indent + items_text(b, bench_progress_items(), false);
+    if (b.result)
+        text += indent + items_text(b, bench_latency_items(), false);
+    return text;
+}
+
+void print_benches(std::ostream &out, const std::vector<Bench> &list, const OutputOptions &opts)
+{
+    if (opts.json) {
+        Json array = Json::array();
+        for (const Bench &b : list)
+            array.push_back(bench_json(b));
+        print_json(out, array, opts);
+        return;
+    }
+    for (const Bench &b : list)
+        out << bench_text(b);
+}
+
+void print_bench(std::ostream &out, const Bench &b, const OutputOptions &opts)
+{
+    if (opts.json)
+        print_json(out, bench_json(b), opts);
+    else
+        out << bench_text(b);
+}
+
+std::string bench_progress_bar(uint32_t done, uint32_t count, uint32_t errors)
+{
+    constexpr size_t width = 20;
+    uint32_t shown = count ? std::min(done, count) : 0;
+    size_t filled = count ? size_t(uint64_t{shown} * width / count) : 0;
+    unsigned percent = count ? unsigned(uint64_t{shown} * 100 / count) : 0;
+    std::string bar = '[' + std::string(filled, '#') + std::string(width - filled, '-') + ']';
+    char buf[96];
+    std::snprintf(buf, sizeof(buf), " %u/%u %3u%% errors %u", done, count, percent, errors);
+    return bar + buf;
+}
+
 std::string close_reason_name(uint32_t reason)
 {
     switch (reason) {
@@ -911,6 +1128,10 @@ std::string event_name(EventType type)
         return "transport-disconnect";
     case EventType::CompletionError:
         return "completion-error";
+    case EventType::BenchProgress:
+        return "bench-progress";
+    case EventType::BenchDone:
+        return "bench-done";
     case EventType::ModuleUnload:
         return "module-unload";
     case EventType::ModuleLoad:
@@ -947,6 +1168,32 @@ bool device_event(EventType type)
     return type == EventType::DeviceAdd || type == EventType::DeviceDel;
 }
 
+// bench-done: the benchmark as bench show has it; bench-progress: what
+// the notification carries.
+Json bench_event_json(const Event &e)
+{
+    if (e.type == EventType::BenchDone)
+        return bench_json(e.bench);
+    return items_json(e.bench, bench_event_progress_items());
+}
+
+// bench_text()'s lines joined into one.
+std::string bench_event_text(const Event &e)
+{
+    if (e.type == EventType::BenchProgress)
+        return items_line(e.bench, bench_event_progress_items());
+    std::string text = bench_text(e.bench);
+    text.pop_back();
+    for (size_t nl; (nl = text.find('\n')) != std::string::npos;)
+        text.replace(nl, 1 + std::string(indent).size(), " ");
+    return text;
+}
+
+bool bench_event(EventType type)
+{
+    return type == EventType::BenchProgress || type == EventType::BenchDone;
+}
+
 // The fields of an event on one line; counters (with details) inline.
 std::string event_fields_text(const Event &e, bool details)
 {
@@ -975,7 +1222,9 @@ nlohmann::ordered_json event_json(const Event &e)
     obj["event"] = event_name(e.type);
     if (!e.time.empty())
         obj["time"] = e.time;
-    Json body = device_event(e.type) ? device_json(e.device) : items_json(e, event_items(e.type));
+    Json body = device_event(e.type)  ? device_json(e.device)
+                : bench_event(e.type) ? bench_event_json(e)
+                                      : items_json(e, event_items(e.type));
     for (auto &[key, value] : body.items())
         obj[key] = value;
     return obj;
@@ -993,6 +1242,8 @@ std::string event_text(const Event &e, bool details)
         for (size_t nl; (nl = text.find('\n')) != std::string::npos;)
             text.replace(nl, 1 + std::string(indent).size(), " ");
         body = text;
+    } else if (bench_event(e.type)) {
+        body = bench_event_text(e);
     } else {
         body = event_fields_text(e, details);
     }

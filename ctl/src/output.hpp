@@ -92,6 +92,37 @@ std::string fault_text(const Fault &fault);
 void print_faults(std::ostream &out, const std::vector<Fault> &faults, const OutputOptions &opts);
 std::string wc_kind_name(uint32_t kind);
 
+// Benchmarks: "tcp", "rdma" (enum xrpcrdma_bench_transport) or the number;
+// a status as JSON shows it: 0, or the errno's name ("ECONNREFUSED"; its
+// number as a string when it has no name here).
+std::string bench_transport_name(uint32_t transport);
+std::optional<uint32_t> bench_transport_by_name(const std::string &name);
+std::string bench_status_name(int32_t status);
+
+// {"id":3,"transport":"tcp","addr":"10.0.0.1","port":2049,"program":...,
+// "running":false,"done":...,"errors":...,"status":0,"elapsed-ns":...,
+// "ops-per-sec":...,"lat-p50-ns":...}: the result's keys (status on) only
+// once the benchmark no longer runs.
+nlohmann::ordered_json bench_json(const Bench &b);
+
+// "3: tcp server 10.0.0.1:2049 program 100003 version 3 count 2000
+// concurrency 16 finished", then indented lines with the progress and
+// status, and the latencies (not while it runs). Durations in ns, us, ms
+// or s.
+std::string bench_text(const Bench &b);
+
+// JSON: an array of benchmarks; text: a bench_text() each.
+void print_benches(std::ostream &out, const std::vector<Bench> &list, const OutputOptions &opts);
+// JSON: one object.
+void print_bench(std::ostream &out, const Bench &b, const OutputOptions &opts);
+
+// "812ns", "52.1us", "1.20ms", "2.35s": three digits or so.
+std::string duration_text(uint64_t ns);
+
+// The progress bar of `bench run` on a terminal, without the carriage
+// return: "[#######-------------]  700/2000  35% errors 0".
+std::string bench_progress_bar(uint32_t done, uint32_t count, uint32_t errors);
+
 // "device-add", ..., "module-unload", "events-lost", "unknown", "error".
 std::string event_name(EventType type);
 

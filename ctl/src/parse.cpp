@@ -560,6 +560,110 @@ Config parse_config(const nlmsghdr *nlh)
     return cfg;
 }
 
+namespace {
+
+const Policy<XRPCRDMA_A_BENCH_MAX> &bench_policy()
+{
+    static const auto policy = [] {
+        Policy<XRPCRDMA_A_BENCH_MAX> p{};
+        for (int type : {XRPCRDMA_A_BENCH_ID, XRPCRDMA_A_BENCH_TRANSPORT, XRPCRDMA_A_BENCH_ADDR4,
+                         XRPCRDMA_A_BENCH_PROGRAM, XRPCRDMA_A_BENCH_VERSION, XRPCRDMA_A_BENCH_COUNT,
+                         XRPCRDMA_A_BENCH_CONCURRENCY, XRPCRDMA_A_BENCH_DONE,
+                         XRPCRDMA_A_BENCH_ERRORS, XRPCRDMA_A_BENCH_STATUS})
+            p[type] = u32_attr;
+        p[XRPCRDMA_A_BENCH_ADDR6] = in6_attr;
+        p[XRPCRDMA_A_BENCH_PORT] = u16_attr;
+        p[XRPCRDMA_A_BENCH_RUNNING] = u8_attr;
+        for (int type : {XRPCRDMA_A_BENCH_ELAPSED_NS, XRPCRDMA_A_BENCH_OPS_PER_SEC,
+                         XRPCRDMA_A_BENCH_LAT_P50_NS, XRPCRDMA_A_BENCH_LAT_P99_NS,
+                         XRPCRDMA_A_BENCH_LAT_P999_NS, XRPCRDMA_A_BENCH_LAT_MAX_NS})
+            p[type] = u64_attr;
+        return p;
+    }();
+    return policy;
+}
+
+template <size_t N>
+uint32_t bench_u32(const std::array<nlattr *, N> &tb, int type, const char *name)
+{
+    return nla_get_u32(
+        require(tb[type], (std::string("bench: missing attribute ") + name).c_str()));
+}
+
+template <size_t N>
+uint64_t bench_u64(const std::array<nlattr *, N> &tb, int type, const char *name)
+{
+    return nla_get_u64(
+        require(tb[type], (std::string("bench: missing attribute ") + name).c_str()));
+}
+
+// The server: addr4 or addr6, and the port. The module sends the port in
+// network byte order, as it does the ports of transports.
+template <size_t N> SockAddr parse_bench_server(const std::array<nlattr *, N> &tb)
+{
+    if (!tb[XRPCRDMA_A_BENCH_ADDR4] == !tb[XRPCRDMA_A_BENCH_ADDR6])
+        throw ProtocolError(std::string("bench: the server has ") +
+                            (tb[XRPCRDMA_A_BENCH_ADDR4] ? "both an IPv4 and an IPv6" : "no") +
+                            " address");
+    SockAddr end;
+    if (tb[XRPCRDMA_A_BENCH_ADDR4]) {
+        end.family = AF_INET;
+        uint32_t a = nla_get_u32(tb[XRPCRDMA_A_BENCH_ADDR4]); // network byte order
+        end.addr = format_addr(AF_INET, &a);
+    } else {
+        end.family = AF_INET6;
+        end.addr = format_addr(AF_INET6, nla_data(tb[XRPCRDMA_A_BENCH_ADDR6]));
+    }
+    end.port =
+        ntohs(nla_get_u16(require(tb[XRPCRDMA_A_BENCH_PORT], "bench: missing attribute port")));
+    return end;
+}
+
+// id, count, done and errors: what every bench message has.
+template <size_t N> Bench parse_bench_progress(const std::array<nlattr *, N> &tb)
+{
+    Bench b;
+    b.id = bench_u32(tb, XRPCRDMA_A_BENCH_ID, "id");
+    b.count = bench_u32(tb, XRPCRDMA_A_BENCH_COUNT, "count");
+    b.done = bench_u32(tb, XRPCRDMA_A_BENCH_DONE, "done");
+    b.errors = bench_u32(tb, XRPCRDMA_A_BENCH_ERRORS, "errors");
+    b.running = true;
+    return b;
+}
+
+} // namespace
+
+Bench parse_bench(const nlmsghdr *nlh)
+{
+    auto tb = parse_attrs(message_attrs(nlh), bench_policy(), "bench");
+    Bench b = parse_bench_progress(tb);
+    b.transport = bench_u32(tb, XRPCRDMA_A_BENCH_TRANSPORT, "transport");
+    b.server = parse_bench_server(tb);
+    b.program = bench_u32(tb, XRPCRDMA_A_BENCH_PROGRAM, "program");
+    b.version = bench_u32(tb, XRPCRDMA_A_BENCH_VERSION, "version");
+    b.concurrency = bench_u32(tb, XRPCRDMA_A_BENCH_CONCURRENCY, "concurrency");
+    b.running =
+        nla_get_u8(require(tb[XRPCRDMA_A_BENCH_RUNNING], "bench: missing attribute running")) != 0;
+    if (b.running)
+        return b;
+    BenchResult r;
+    r.status = static_cast<int32_t>(bench_u32(tb, XRPCRDMA_A_BENCH_STATUS, "status"));
+    r.elapsed_ns = bench_u64(tb, XRPCRDMA_A_BENCH_ELAPSED_NS, "elapsed-ns");
+    r.ops_per_sec = bench_u64(tb, XRPCRDMA_A_BENCH_OPS_PER_SEC, "ops-per-sec");
+    r.lat_p50_ns = bench_u64(tb, XRPCRDMA_A_BENCH_LAT_P50_NS, "lat-p50-ns");
+    r.lat_p99_ns = bench_u64(tb, XRPCRDMA_A_BENCH_LAT_P99_NS, "lat-p99-ns");
+    r.lat_p999_ns = bench_u64(tb, XRPCRDMA_A_BENCH_LAT_P999_NS, "lat-p999-ns");
+    r.lat_max_ns = bench_u64(tb, XRPCRDMA_A_BENCH_LAT_MAX_NS, "lat-max-ns");
+    b.result = r;
+    return b;
+}
+
+uint32_t parse_bench_id(const nlmsghdr *nlh)
+{
+    auto tb = parse_attrs(message_attrs(nlh), bench_policy(), "bench");
+    return bench_u32(tb, XRPCRDMA_A_BENCH_ID, "id");
+}
+
 Event parse_event(const nlmsghdr *nlh)
 {
     Event ev;
@@ -591,6 +695,14 @@ Event parse_event(const nlmsghdr *nlh)
     case XRPCRDMA_CMD_COMPLETION_ERROR_NTF:
         ev.type = EventType::CompletionError;
         ev.wc = parse_completion_error(nlh);
+        break;
+    case XRPCRDMA_CMD_BENCH_PROGRESS_NTF:
+        ev.type = EventType::BenchProgress;
+        ev.bench = parse_bench_progress(parse_attrs(message_attrs(nlh), bench_policy(), "bench"));
+        break;
+    case XRPCRDMA_CMD_BENCH_DONE_NTF:
+        ev.type = EventType::BenchDone;
+        ev.bench = parse_bench(nlh);
         break;
     default:
         ev.type = EventType::Unknown;

@@ -31,6 +31,13 @@ Fault parse_fault(const nlmsghdr *nlh);
 // A config-get reply: the tunables present, in the spec's order.
 Config parse_config(const nlmsghdr *nlh);
 
+// A bench-get reply or a bench-done-ntf: the settings, the progress and,
+// once it no longer runs, the result.
+Bench parse_bench(const nlmsghdr *nlh);
+
+// A bench-run reply: the new benchmark's id.
+uint32_t parse_bench_id(const nlmsghdr *nlh);
+
 // A notification of the events group: device, listener and transport
 // events carry what device-get and transport-get would show (connect: the
 // peer and the negotiated numbers; disconnect: the peer, the reason and the

@@ -121,6 +121,44 @@ struct CompletionError {
     uint32_t suppressed = 0; // left out by the module's rate limit before this one
 };
 
+// A benchmark to start (bench-run): the server, and the settings given;
+// what is left out is the kernel's default.
+struct BenchRequest {
+    SockAddr server;                   // port 0: the transport's default
+    std::optional<uint32_t> transport; // enum xrpcrdma_bench_transport
+    std::optional<uint32_t> program;
+    std::optional<uint32_t> version;
+    std::optional<uint32_t> count;
+    std::optional<uint32_t> concurrency;
+};
+
+// What a finished benchmark reports.
+struct BenchResult {
+    int32_t status = 0; // 0, or the negative errno that stopped it early
+    uint64_t elapsed_ns = 0;
+    uint64_t ops_per_sec = 0;
+    uint64_t lat_p50_ns = 0;
+    uint64_t lat_p99_ns = 0;
+    uint64_t lat_p999_ns = 0;
+    uint64_t lat_max_ns = 0;
+};
+
+// A benchmark (bench-get, bench-done-ntf), or its progress
+// (bench-progress-ntf: id, count, done and errors only).
+struct Bench {
+    uint32_t id = 0;
+    uint32_t transport = 0; // enum xrpcrdma_bench_transport
+    SockAddr server;
+    uint32_t program = 0;
+    uint32_t version = 0;
+    uint32_t count = 0;
+    uint32_t concurrency = 0;
+    bool running = false;
+    uint32_t done = 0;
+    uint32_t errors = 0;
+    std::optional<BenchResult> result; // once it is no longer running
+};
+
 // What `rdmactl monitor` reports: the family's notifications, and what the
 // monitor itself sees happen to the family (it goes with the module).
 enum class EventType {
@@ -131,6 +169,8 @@ enum class EventType {
     TransportConnect,    // transport-connect-ntf
     TransportDisconnect, // transport-disconnect-ntf
     CompletionError,     // completion-error-ntf
+    BenchProgress,       // bench-progress-ntf
+    BenchDone,           // bench-done-ntf
     ModuleUnload,        // the family went away
     ModuleLoad,          // the family came back; the monitor joined its group again
     EventsLost,          // the socket overran: the kernel dropped events
@@ -147,6 +187,7 @@ struct Event {
     bool negotiated = false;         // transport-connect: conn has credits and inline sizes
     std::optional<uint32_t> reason;  // listener-del, transport-disconnect: enum xrpcrdma_close_reason
     CompletionError wc;              // completion-error
+    Bench bench;                     // bench-*: progress has id, count, done, errors
     uint32_t cmd = 0;                // unknown: the generic netlink command
     std::string message;             // error: what was wrong
 };

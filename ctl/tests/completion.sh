@@ -27,7 +27,8 @@ expect() {
 [[ $(complete -p rdmactl) == "complete -F _rdmactl rdmactl" ]] ||
 	{ echo "FAIL: not registered: $(complete -p rdmactl)"; failed=1; }
 expect "tr" "transport"
-expect "" "dev module transport listener stats config fault ping monitor help"
+expect "" "dev module transport listener stats config fault bench ping monitor help"
+expect "bench run 10.0.0.1 con" "concurrency"
 expect "fault set post-s" "post-send"
 expect "config set inline-s" "inline-send"
 expect "-j dev " "show set help"

@@ -209,6 +209,67 @@ inline MsgPtr client_reply(bool connected, const std::vector<int> &omit = {},
     return msg;
 }
 
+// A bench-get reply (or, with cmd, a bench notification) as the module
+// sends it: benchmark 3, tcp to 10.99.0.1:2049 (port in network byte
+// order), 2000 calls 16 at a time; while running 700 done and no result,
+// else all done with status and the figures. A test may leave attributes
+// out.
+inline MsgPtr bench_reply(bool running, int32_t status = 0, const std::vector<int> &omit = {},
+                          uint8_t cmd = XRPCRDMA_CMD_BENCH_GET)
+{
+    auto keep = [&](int type) {
+        for (int o : omit) {
+            if (o == type)
+                return false;
+        }
+        return true;
+    };
+    auto put_u32 = [&](nl_msg *m, int type, uint32_t v) {
+        if (keep(type))
+            nla_put_u32(m, type, v);
+    };
+    auto put_u64 = [&](nl_msg *m, int type, uint64_t v) {
+        if (keep(type))
+            nla_put_u64(m, type, v);
+    };
+    MsgPtr msg = new_genl_msg(cmd);
+    nl_msg *m = msg.get();
+    put_u32(m, XRPCRDMA_A_BENCH_ID, 3);
+    put_u32(m, XRPCRDMA_A_BENCH_TRANSPORT, XRPCRDMA_BENCH_TRANSPORT_TCP);
+    put_u32(m, XRPCRDMA_A_BENCH_ADDR4, htonl(0x0a630001)); // 10.99.0.1
+    if (keep(XRPCRDMA_A_BENCH_PORT))
+        nla_put_u16(m, XRPCRDMA_A_BENCH_PORT, htons(2049));
+    put_u32(m, XRPCRDMA_A_BENCH_PROGRAM, 100003);
+    put_u32(m, XRPCRDMA_A_BENCH_VERSION, 3);
+    put_u32(m, XRPCRDMA_A_BENCH_COUNT, 2000);
+    put_u32(m, XRPCRDMA_A_BENCH_CONCURRENCY, 16);
+    if (keep(XRPCRDMA_A_BENCH_RUNNING))
+        nla_put_u8(m, XRPCRDMA_A_BENCH_RUNNING, running);
+    put_u32(m, XRPCRDMA_A_BENCH_DONE, running ? 700 : 2000);
+    put_u32(m, XRPCRDMA_A_BENCH_ERRORS, status ? 2000 : 0);
+    if (running)
+        return msg;
+    put_u32(m, XRPCRDMA_A_BENCH_STATUS, uint32_t(status));
+    put_u64(m, XRPCRDMA_A_BENCH_ELAPSED_NS, 250000000);
+    put_u64(m, XRPCRDMA_A_BENCH_OPS_PER_SEC, status ? 0 : 8000);
+    put_u64(m, XRPCRDMA_A_BENCH_LAT_P50_NS, status ? 0 : 52100);
+    put_u64(m, XRPCRDMA_A_BENCH_LAT_P99_NS, status ? 0 : 120000);
+    put_u64(m, XRPCRDMA_A_BENCH_LAT_P999_NS, status ? 0 : 300000);
+    put_u64(m, XRPCRDMA_A_BENCH_LAT_MAX_NS, status ? 0 : 1200000);
+    return msg;
+}
+
+// A bench-progress-ntf: benchmark 3, done of 2000, errors.
+inline MsgPtr bench_progress_event(uint32_t done, uint32_t errors = 0)
+{
+    MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_BENCH_PROGRESS_NTF);
+    nla_put_u32(msg.get(), XRPCRDMA_A_BENCH_ID, 3);
+    nla_put_u32(msg.get(), XRPCRDMA_A_BENCH_COUNT, 2000);
+    nla_put_u32(msg.get(), XRPCRDMA_A_BENCH_DONE, done);
+    nla_put_u32(msg.get(), XRPCRDMA_A_BENCH_ERRORS, errors);
+    return msg;
+}
+
 // The first attribute of the given type of a generic netlink message.
 inline nlattr *find_attr(const MsgPtr &msg, int type)
 {

@@ -130,9 +130,10 @@ TEST(Help, Forms)
 
 TEST(Help, UsageTexts)
 {
-    EXPECT_NE(usage().find(
-                  "OBJECT := { dev | module | transport | listener | stats | config | fault | monitor }"),
-              std::string::npos);
+    EXPECT_NE(
+        usage().find("OBJECT := { dev | module | transport | listener | stats | config | fault |\n"
+                     "                  bench | monitor }"),
+        std::string::npos);
     EXPECT_NE(usage(Object::Config).find("config set NAME VALUE [NAME VALUE...] [transport ID]"),
               std::string::npos);
     // The ranges come from the spec's constants.
@@ -151,6 +152,9 @@ TEST(Help, UsageTexts)
     EXPECT_NE(usage(Object::Fault).find("fault clear [POINT | all]"), std::string::npos);
     EXPECT_NE(usage(Object::Monitor).find("monitor [-t] [--log FILE]"), std::string::npos);
     EXPECT_NE(usage().find("monitor [-t] [--log FILE]"), std::string::npos);
+    EXPECT_NE(usage(Object::Bench).find("bench [run] ADDR[:PORT] [transport { tcp | rdma }]"),
+              std::string::npos);
+    EXPECT_NE(usage(Object::Bench).find("bench show [ID]"), std::string::npos);
 }
 
 struct TransportCase {

@@ -28,7 +28,7 @@ Words complete_last(const Words &words, Words *looked_up = nullptr)
 TEST(Complete, ObjectsFirst)
 {
     EXPECT_EQ(complete_last({""}), (Words{"dev", "module", "transport", "listener", "stats",
-                                          "config", "fault", "ping", "monitor", "help"}));
+                                          "config", "fault", "bench", "ping", "monitor", "help"}));
     EXPECT_EQ(complete_last({"tr"}), Words{"transport"});
     EXPECT_EQ(complete_last({"m"}), (Words{"module", "monitor"}));
     EXPECT_EQ(complete_last({"zz"}), Words{});
@@ -36,7 +36,7 @@ TEST(Complete, ObjectsFirst)
 
 TEST(Complete, NewWordAfterTheLast)
 {
-    EXPECT_EQ(complete({}, 0, nullptr).size(), 10u);
+    EXPECT_EQ(complete({}, 0, nullptr).size(), 11u);
     EXPECT_EQ(complete({"dev"}, 1, nullptr), (Words{"show", "set", "help"}));
 }
 

@@ -400,6 +400,30 @@ const std::vector<FormatCase> &format_cases()
          "exceeded) vendor_err 0 suppressed 4\n",
          R"({"event":"completion-error","device":"rxe0","qp_num":17,"kind":"send","status":12,)"
          R"("status_msg":"transport retry counter exceeded","vendor_err":0,"suppressed":4})"},
+        {"bench_progress", [] { return parsed(bench_progress_event(1400, 2)); },
+         "bench-progress 3: count 2000 done 1400 errors 2\n",
+         R"({"event":"bench-progress","id":3,"count":2000,"done":1400,"errors":2})"},
+        {"bench_done",
+         [] { return parsed(bench_reply(false, 0, {}, XRPCRDMA_CMD_BENCH_DONE_NTF)); },
+         "bench-done 3: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 "
+         "concurrency 16 finished done 2000 errors 0 status 0 elapsed 250ms ops/s 8000 latency "
+         "p50 52.1us p99 120us p99.9 300us max 1.20ms\n",
+         R"({"event":"bench-done","id":3,"transport":"tcp","addr":"10.99.0.1","port":2049,)"
+         R"("program":100003,"version":3,"count":2000,"concurrency":16,"running":false,)"
+         R"("done":2000,"errors":0,"status":0,"elapsed-ns":250000000,"ops-per-sec":8000,)"
+         R"("lat-p50-ns":52100,"lat-p99-ns":120000,"lat-p999-ns":300000,)"
+         R"("lat-max-ns":1200000})"},
+        {"bench_stopped",
+         [] {
+             return parsed(bench_reply(false, -EPROTONOSUPPORT, {}, XRPCRDMA_CMD_BENCH_DONE_NTF));
+         },
+         "bench-done 3: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 "
+         "concurrency 16 stopped done 2000 errors 2000 status EPROTONOSUPPORT elapsed 250ms "
+         "ops/s 0 latency p50 0ns p99 0ns p99.9 0ns max 0ns\n",
+         R"({"event":"bench-done","id":3,"transport":"tcp","addr":"10.99.0.1","port":2049,)"
+         R"("program":100003,"version":3,"count":2000,"concurrency":16,"running":false,)"
+         R"("done":2000,"errors":2000,"status":"EPROTONOSUPPORT","elapsed-ns":250000000,)"
+         R"("ops-per-sec":0,"lat-p50-ns":0,"lat-p99-ns":0,"lat-p999-ns":0,"lat-max-ns":0})"},
         {"module_unload", [] { return simple(EventType::ModuleUnload); }, "module-unload\n",
          R"({"event":"module-unload"})"},
         {"module_load", [] { return simple(EventType::ModuleLoad); }, "module-load\n",
@@ -447,11 +471,12 @@ INSTANTIATE_TEST_SUITE_P(Events, Formats, ::testing::ValuesIn(format_cases()),
 
 TEST(FormatEvent, EveryTypeHasAName)
 {
-    for (EventType t : {EventType::DeviceAdd, EventType::DeviceDel, EventType::ListenerAdd,
-                        EventType::ListenerDel, EventType::TransportConnect,
-                        EventType::TransportDisconnect, EventType::CompletionError,
-                        EventType::ModuleUnload, EventType::ModuleLoad, EventType::EventsLost,
-                        EventType::Unknown, EventType::Error})
+    for (EventType t :
+         {EventType::DeviceAdd, EventType::DeviceDel, EventType::ListenerAdd,
+          EventType::ListenerDel, EventType::TransportConnect, EventType::TransportDisconnect,
+          EventType::CompletionError, EventType::BenchProgress, EventType::BenchDone,
+          EventType::ModuleUnload, EventType::ModuleLoad, EventType::EventsLost, EventType::Unknown,
+          EventType::Error})
         EXPECT_FALSE(event_name(t).empty());
 }
 
@@ -589,6 +614,23 @@ TEST(RunMonitor, ForegroundUntilStopped)
     while (std::getline(lines, line))
         events.push_back(Json::parse(line)["event"]);
     EXPECT_EQ(events, (std::vector<std::string>{"transport-connect", "transport-disconnect"}));
+}
+
+TEST(RunMonitor, BenchEvents)
+{
+    std::ostringstream out, err;
+    int rc = run_monitor_cmd({"monitor"}, out, err, [] {
+        return std::make_unique<FakeSource>(std::deque<std::vector<Event>>{
+            {parsed(bench_progress_event(700)),
+             parsed(bench_reply(false, 0, {}, XRPCRDMA_CMD_BENCH_DONE_NTF))}});
+    });
+    EXPECT_EQ(rc, exit_ok);
+    std::istringstream lines(out.str());
+    std::string line;
+    std::vector<std::string> firsts;
+    while (std::getline(lines, line))
+        firsts.push_back(line.substr(0, line.find(':')));
+    EXPECT_EQ(firsts, (std::vector<std::string>{"bench-progress 3", "bench-done 3"}));
 }
 
 TEST(RunMonitor, NoModuleIsExit1)

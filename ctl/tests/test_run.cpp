@@ -53,6 +53,21 @@ Transport connection()
     return t;
 }
 
+Bench finished_bench(uint32_t id)
+{
+    Bench b;
+    b.id = id;
+    b.transport = XRPCRDMA_BENCH_TRANSPORT_TCP;
+    b.server = SockAddr{AF_INET, "10.99.0.1", 2049};
+    b.program = 100003;
+    b.version = 3;
+    b.count = 2000;
+    b.concurrency = 16;
+    b.done = 2000;
+    b.result = BenchResult{0, 250000000, 8000, 52100, 120000, 300000, 1200000};
+    return b;
+}
+
 Device rxe0()
 {
     return Device{0, "rxe0", 0x505400fffe123456ULL, {{1, 4, "veth0"}}, true, true};
@@ -144,6 +159,21 @@ public:
     void add_nfsd_listener(const std::string &cls, uint16_t port) override
     {
         call("add " + cls + " " + std::to_string(port));
+    }
+    uint32_t run_bench(const BenchRequest &req) override
+    {
+        call("bench-run " + req.server.addr + " " + std::to_string(req.server.port));
+        return 5;
+    }
+    Bench get_bench(uint32_t id) override
+    {
+        call("bench " + std::to_string(id));
+        return finished_bench(id);
+    }
+    std::vector<Bench> list_benches() override
+    {
+        call("benches");
+        return {finished_bench(4), finished_bench(5)};
     }
     std::vector<std::string> take_warnings() override { return std::move(script_.warnings); }
 
@@ -378,6 +408,48 @@ TEST_F(Run, ListenerDelNoMatch)
     EXPECT_EQ(script.calls, (std::vector<std::string>{"module", "listeners"}));
 }
 
+TEST_F(Run, BenchShowAll)
+{
+    Result r = run_tool({"bench", "show"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "4: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 "
+                     "concurrency 16 finished\n"
+                     "    done 2000 errors 0 status 0 elapsed 250ms ops/s 8000\n"
+                     "    latency p50 52.1us p99 120us p99.9 300us max 1.20ms\n"
+                     "5: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 "
+                     "concurrency 16 finished\n"
+                     "    done 2000 errors 0 status 0 elapsed 250ms ops/s 8000\n"
+                     "    latency p50 52.1us p99 120us p99.9 300us max 1.20ms\n");
+    EXPECT_EQ(script.calls, std::vector<std::string>{"benches"});
+}
+
+TEST_F(Run, BenchShowJsonArrayAndObject)
+{
+    Result all = run_tool({"-j", "bench", "show"});
+    EXPECT_EQ(all.code, 0);
+    nlohmann::json list = nlohmann::json::parse(all.out);
+    ASSERT_TRUE(list.is_array());
+    ASSERT_EQ(list.size(), 2u);
+    EXPECT_EQ(list[1]["id"], 5);
+    EXPECT_EQ(list[1]["ops-per-sec"], 8000);
+
+    Result one = run_tool({"bench", "show", "4", "-j"});
+    EXPECT_EQ(one.code, 0);
+    nlohmann::json obj = nlohmann::json::parse(one.out);
+    ASSERT_TRUE(obj.is_object());
+    EXPECT_EQ(obj["id"], 4);
+    EXPECT_EQ(obj["status"], 0);
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"benches", "bench 4"}));
+}
+
+TEST_F(Run, BenchShowUnknownId)
+{
+    script.fail = [] { throw KernelError(ENOENT, "no benchmark with that id"); };
+    Result r = run_tool({"bench", "show", "99"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "rdmactl: No such file or directory: no benchmark with that id\n");
+}
+
 TEST_F(Run, StatsShow)
 {
     Result r = run_tool({"stats"});
@@ -551,6 +623,15 @@ TEST_F(Run, CompleteListenerIds)
     Result r = run_tool({"__complete", "3", "listener", "del", "id", ""});
     EXPECT_EQ(r.code, 0);
     EXPECT_EQ(r.out, "1\n2\n4\n");
+}
+
+TEST_F(Run, CompleteBenchIdsAndKeywords)
+{
+    Result ids = run_tool({"__complete", "2", "bench", "show", ""});
+    EXPECT_EQ(ids.code, 0);
+    EXPECT_EQ(ids.out, "4\n5\n");
+    Result keys = run_tool({"__complete", "3", "bench", "run", "10.0.0.1", "c"});
+    EXPECT_EQ(keys.out, "count\nconcurrency\n");
 }
 
 TEST_F(Run, CompleteTransportIdsByPrefix)

@@ -1,0 +1,748 @@
+// SPDX-License-Identifier: GPL-2.0
+// rdmactl bench: its command line, the requests and replies, the output
+// (bench scripts read the JSON: its keys are pinned here), the progress
+// bar, and run's wait over a scripted client and event source.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <deque>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <sys/socket.h>
+
+#include <linux/xrpcrdma.h>
+
+#include "argv.hpp"
+#include "bench.hpp"
+#include "cli.hpp"
+#include "commands.hpp"
+#include "errors.hpp"
+#include "helpers.hpp"
+#include "msg.hpp"
+#include "output.hpp"
+#include "parse.hpp"
+
+using namespace rdmactl;
+using namespace testing_helpers;
+using Json = nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+// ---- Command line ----
+
+BenchRequest run_request(std::vector<std::string> args)
+{
+    Command cmd = parse(std::move(args));
+    EXPECT_EQ(cmd.action, Action::Run);
+    EXPECT_EQ(cmd.object, Object::Bench);
+    EXPECT_EQ(cmd.verb, Verb::Run);
+    return cmd.bench.value_or(BenchRequest{});
+}
+
+TEST(BenchCli, AddressAloneLeavesTheRestToTheKernel)
+{
+    for (auto args : std::vector<std::vector<std::string>>{
+             {"bench", "10.0.0.1"}, {"bench", "run", "10.0.0.1"}, {"b", "r", "10.0.0.1"}}) {
+        BenchRequest req = run_request(args);
+        EXPECT_EQ(req.server.family, AF_INET) << args[1];
+        EXPECT_EQ(req.server.addr, "10.0.0.1");
+        EXPECT_EQ(req.server.port, 0);
+        EXPECT_FALSE(req.transport || req.count || req.concurrency || req.program || req.version);
+    }
+}
+
+TEST(BenchCli, EveryKeyword)
+{
+    BenchRequest req =
+        run_request({"bench", "run", "10.0.0.1:2050", "transport", "rdma", "count", "2000",
+                     "concurrency", "16", "program", "100005", "version", "4"});
+    EXPECT_EQ(req.server.port, 2050);
+    EXPECT_EQ(req.transport, uint32_t(XRPCRDMA_BENCH_TRANSPORT_RDMA));
+    EXPECT_EQ(req.count, 2000u);
+    EXPECT_EQ(req.concurrency, 16u);
+    EXPECT_EQ(req.program, 100005u);
+    EXPECT_EQ(req.version, 4u);
+}
+
+TEST(BenchCli, KeywordPrefixesAnyOrderAndLimits)
+{
+    BenchRequest req = run_request({"bench", "::1", "ver", "31", "conc", "128", "cou", "1000000",
+                                    "tr", "tcp", "po", "20049", "prog", "0"});
+    EXPECT_EQ(req.server.family, AF_INET6);
+    EXPECT_EQ(req.server.addr, "::1");
+    EXPECT_EQ(req.server.port, 20049);
+    EXPECT_EQ(req.transport, uint32_t(XRPCRDMA_BENCH_TRANSPORT_TCP));
+    EXPECT_EQ(req.count, 1000000u);
+    EXPECT_EQ(req.concurrency, 128u);
+    EXPECT_EQ(req.program, 0u);
+    EXPECT_EQ(req.version, 31u);
+}
+
+TEST(BenchCli, Ipv6Forms)
+{
+    BenchRequest bracketed = run_request({"bench", "run", "[fe80:0::1]:20049"});
+    EXPECT_EQ(bracketed.server.family, AF_INET6);
+    EXPECT_EQ(bracketed.server.addr, "fe80::1"); // normalised
+    EXPECT_EQ(bracketed.server.port, 20049);
+    BenchRequest bare = run_request({"bench", "run", "[2001:db8::2]"});
+    EXPECT_EQ(bare.server.addr, "2001:db8::2");
+    EXPECT_EQ(bare.server.port, 0);
+}
+
+TEST(BenchCli, OptionsAnywhere)
+{
+    Command cmd = parse({"bench", "run", "10.0.0.1", "-j", "count", "5"});
+    EXPECT_TRUE(cmd.output.json);
+    EXPECT_EQ(cmd.bench.value().count, 5u);
+}
+
+TEST(BenchCli, Show)
+{
+    Command all = parse({"bench", "show"});
+    EXPECT_EQ(all.object, Object::Bench);
+    EXPECT_EQ(all.verb, Verb::Show);
+    EXPECT_FALSE(all.bench_id);
+    Command one = parse({"-j", "bench", "sh", "7"});
+    EXPECT_EQ(one.verb, Verb::Show);
+    EXPECT_EQ(one.bench_id, 7u);
+    EXPECT_FALSE(one.bench);
+}
+
+TEST(BenchCli, Help)
+{
+    for (auto args : std::vector<std::vector<std::string>>{
+             {"bench", "help"}, {"help", "bench"}, {"bench", "--help"}}) {
+        Command cmd = parse(args);
+        EXPECT_EQ(cmd.action, Action::Help);
+        EXPECT_EQ(cmd.object, Object::Bench);
+    }
+}
+
+struct Reject {
+    std::vector<std::string> args;
+    std::string message;
+};
+
+class BenchRejects : public ::testing::TestWithParam<Reject> {};
+
+TEST_P(BenchRejects, WithAMessage)
+{
+    EXPECT_EQ(usage_error(GetParam().args), GetParam().message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Usage, BenchRejects,
+    ::testing::Values(
+        Reject{{"bench"}, "'bench run' needs an address: ADDR[:PORT]"},
+        Reject{{"bench", "run"}, "'bench run' needs an address: ADDR[:PORT]"},
+        Reject{{"bench", "run", "nfs.example"},
+               "invalid address 'nfs.example': expected an IPv4 or IPv6 address, with :PORT if "
+               "wanted"},
+        Reject{{"bench", "run", "10.0.0.256"},
+               "invalid address '10.0.0.256': expected an IPv4 or IPv6 address, with :PORT if "
+               "wanted"},
+        Reject{{"bench", "run", "[::1"}, "invalid address '[::1': no closing ']'"},
+        Reject{{"bench", "run", "10.0.0.1:"}, "invalid address '10.0.0.1:': empty port"},
+        Reject{{"bench", "run", "10.0.0.1:0"},
+               "invalid port '0': expected a whole number from 1 to 65535"},
+        Reject{{"bench", "run", "10.0.0.1", "port", "65536"},
+               "invalid port '65536': expected 1 to 65535"},
+        Reject{{"bench", "run", "10.0.0.1:2049", "port", "2049"}, "'port' given more than once"},
+        Reject{{"bench", "run", "10.0.0.1", "transport", "udp"},
+               "invalid transport 'udp': expected tcp or rdma"},
+        Reject{{"bench", "run", "10.0.0.1", "count", "0"},
+               "invalid count '0': expected 1 to 1000000"},
+        Reject{{"bench", "run", "10.0.0.1", "count", "1000001"},
+               "invalid count '1000001': expected 1 to 1000000"},
+        Reject{{"bench", "run", "10.0.0.1", "count", "-1"},
+               "invalid count '-1': expected 1 to 1000000"},
+        Reject{{"bench", "run", "10.0.0.1", "concurrency", "129"},
+               "invalid concurrency '129': expected 1 to 128"},
+        Reject{{"bench", "run", "10.0.0.1", "version", "0"},
+               "invalid version '0': expected 1 to 31"},
+        Reject{{"bench", "run", "10.0.0.1", "version", "32"},
+               "invalid version '32': expected 1 to 31"},
+        Reject{{"bench", "run", "10.0.0.1", "program", "x"},
+               "invalid program 'x': expected 1 to 4294967295"},
+        Reject{{"bench", "run", "10.0.0.1", "count"}, "'count' needs a value"},
+        Reject{{"bench", "run", "10.0.0.1", "count", "1", "count", "2"},
+               "'count' given more than once"},
+        Reject{{"bench", "run", "10.0.0.1", "c", "1"},
+               "ambiguous bench setting 'c': count, concurrency"},
+        Reject{{"bench", "run", "10.0.0.1", "bogus", "1"}, "unknown bench setting 'bogus'"},
+        Reject{{"bench", "show", "0"}, "invalid bench id '0': expected 1 to 4294967295"},
+        Reject{{"bench", "show", "1", "2"}, "unexpected argument '2' for 'bench show'"}),
+    [](const auto &info) { return case_name(info.index, info.param.args); });
+
+// ---- Requests ----
+
+std::vector<int> attr_types(const MsgPtr &msg)
+{
+    std::vector<int> types;
+    auto *ghdr = static_cast<const genlmsghdr *>(nlmsg_data(hdr(msg)));
+    const nlattr *attr;
+    int rem;
+    nla_for_each_attr(attr, genlmsg_attrdata(ghdr, 0), genlmsg_attrlen(ghdr, 0), rem)
+        types.push_back(nla_type(attr));
+    return types;
+}
+
+TEST(BenchRequestMsg, EverythingGiven)
+{
+    BenchRequest req;
+    req.server = SockAddr{AF_INET, "10.99.0.1", 20049};
+    req.transport = XRPCRDMA_BENCH_TRANSPORT_RDMA;
+    req.program = 100005;
+    req.version = 4;
+    req.count = 2000;
+    req.concurrency = 16;
+    MsgPtr msg = bench_run_request(test_family, req);
+    EXPECT_EQ(hdr(msg)->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
+    EXPECT_EQ(static_cast<const genlmsghdr *>(nlmsg_data(hdr(msg)))->cmd, XRPCRDMA_CMD_BENCH_RUN);
+    EXPECT_EQ(attr_types(msg), (std::vector<int>{XRPCRDMA_A_BENCH_TRANSPORT, XRPCRDMA_A_BENCH_ADDR4,
+                                                 XRPCRDMA_A_BENCH_PORT, XRPCRDMA_A_BENCH_PROGRAM,
+                                                 XRPCRDMA_A_BENCH_VERSION, XRPCRDMA_A_BENCH_COUNT,
+                                                 XRPCRDMA_A_BENCH_CONCURRENCY}));
+    EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_BENCH_ADDR4)), htonl(0x0a630001));
+    // The spec gives the request's port no byte order: host order.
+    EXPECT_EQ(nla_get_u16(find_attr(msg, XRPCRDMA_A_BENCH_PORT)), 20049);
+    EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_BENCH_TRANSPORT)),
+              uint32_t(XRPCRDMA_BENCH_TRANSPORT_RDMA));
+    EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_BENCH_COUNT)), 2000u);
+    EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_BENCH_CONCURRENCY)), 16u);
+}
+
+TEST(BenchRequestMsg, OnlyTheAddress)
+{
+    BenchRequest req;
+    req.server = SockAddr{AF_INET6, "fe80::1", 0};
+    MsgPtr msg = bench_run_request(test_family, req);
+    EXPECT_EQ(attr_types(msg), std::vector<int>{XRPCRDMA_A_BENCH_ADDR6});
+    const nlattr *a6 = find_attr(msg, XRPCRDMA_A_BENCH_ADDR6);
+    ASSERT_EQ(nla_len(a6), 16);
+    const auto *bytes = static_cast<const unsigned char *>(nla_data(a6));
+    EXPECT_EQ(bytes[0], 0xfe);
+    EXPECT_EQ(bytes[1], 0x80);
+    EXPECT_EQ(bytes[15], 1);
+}
+
+TEST(BenchRequestMsg, BadAddressIsRefused)
+{
+    BenchRequest req;
+    req.server = SockAddr{AF_INET, "::1", 0};
+    EXPECT_THROW(bench_run_request(test_family, req), std::invalid_argument);
+    req.server = SockAddr{0, "10.0.0.1", 0};
+    EXPECT_THROW(bench_run_request(test_family, req), std::invalid_argument);
+}
+
+TEST(BenchRequestMsg, GetAndDump)
+{
+    MsgPtr get = bench_get_request(test_family, 9);
+    EXPECT_EQ(hdr(get)->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
+    EXPECT_EQ(attr_types(get), std::vector<int>{XRPCRDMA_A_BENCH_ID});
+    EXPECT_EQ(nla_get_u32(find_attr(get, XRPCRDMA_A_BENCH_ID)), 9u);
+    MsgPtr dump = bench_dump_request(test_family);
+    EXPECT_EQ(hdr(dump)->nlmsg_flags, NLM_F_REQUEST | NLM_F_DUMP);
+    EXPECT_EQ(static_cast<const genlmsghdr *>(nlmsg_data(hdr(dump)))->cmd, XRPCRDMA_CMD_BENCH_GET);
+}
+
+// ---- Replies ----
+
+TEST(BenchParse, Finished)
+{
+    Bench b = parse_bench(hdr(bench_reply(false)));
+    EXPECT_EQ(b.id, 3u);
+    EXPECT_EQ(b.transport, uint32_t(XRPCRDMA_BENCH_TRANSPORT_TCP));
+    EXPECT_EQ(b.server.family, AF_INET);
+    EXPECT_EQ(b.server.addr, "10.99.0.1");
+    EXPECT_EQ(b.server.port, 2049); // sent in network byte order
+    EXPECT_EQ(b.program, 100003u);
+    EXPECT_EQ(b.version, 3u);
+    EXPECT_EQ(b.count, 2000u);
+    EXPECT_EQ(b.concurrency, 16u);
+    EXPECT_FALSE(b.running);
+    EXPECT_EQ(b.done, 2000u);
+    EXPECT_EQ(b.errors, 0u);
+    ASSERT_TRUE(b.result);
+    EXPECT_EQ(b.result->status, 0);
+    EXPECT_EQ(b.result->elapsed_ns, 250000000u);
+    EXPECT_EQ(b.result->ops_per_sec, 8000u);
+    EXPECT_EQ(b.result->lat_p50_ns, 52100u);
+    EXPECT_EQ(b.result->lat_p99_ns, 120000u);
+    EXPECT_EQ(b.result->lat_p999_ns, 300000u);
+    EXPECT_EQ(b.result->lat_max_ns, 1200000u);
+}
+
+TEST(BenchParse, NegativeStatus)
+{
+    Bench b = parse_bench(hdr(bench_reply(false, -ECONNREFUSED)));
+    ASSERT_TRUE(b.result);
+    EXPECT_EQ(b.result->status, -ECONNREFUSED);
+}
+
+TEST(BenchParse, RunningHasNoResult)
+{
+    Bench b = parse_bench(hdr(bench_reply(true)));
+    EXPECT_TRUE(b.running);
+    EXPECT_EQ(b.done, 700u);
+    EXPECT_FALSE(b.result);
+}
+
+TEST(BenchParse, MissingOrWrongAttributes)
+{
+    EXPECT_THROW(parse_bench(hdr(bench_reply(false, 0, {XRPCRDMA_A_BENCH_ID}))), ProtocolError);
+    EXPECT_THROW(parse_bench(hdr(bench_reply(false, 0, {XRPCRDMA_A_BENCH_ADDR4}))), ProtocolError);
+    EXPECT_THROW(parse_bench(hdr(bench_reply(false, 0, {XRPCRDMA_A_BENCH_PORT}))), ProtocolError);
+    EXPECT_THROW(parse_bench(hdr(bench_reply(false, 0, {XRPCRDMA_A_BENCH_RUNNING}))),
+                 ProtocolError);
+    EXPECT_THROW(parse_bench(hdr(bench_reply(false, 0, {XRPCRDMA_A_BENCH_LAT_MAX_NS}))),
+                 ProtocolError);
+    MsgPtr both = bench_reply(false);
+    unsigned char a6[16] = {};
+    put_raw(both.get(), XRPCRDMA_A_BENCH_ADDR6, a6, sizeof(a6));
+    EXPECT_THROW(parse_bench(hdr(both)), ProtocolError);
+    MsgPtr short_count = bench_reply(false, 0, {XRPCRDMA_A_BENCH_COUNT});
+    uint16_t two = 2;
+    put_raw(short_count.get(), XRPCRDMA_A_BENCH_COUNT, &two, sizeof(two));
+    EXPECT_THROW(parse_bench(hdr(short_count)), ProtocolError);
+}
+
+TEST(BenchParse, RunReplyId)
+{
+    MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_BENCH_RUN);
+    nla_put_u32(msg.get(), XRPCRDMA_A_BENCH_ID, 12);
+    EXPECT_EQ(parse_bench_id(hdr(msg)), 12u);
+    EXPECT_THROW(parse_bench_id(hdr(new_genl_msg(XRPCRDMA_CMD_BENCH_RUN))), ProtocolError);
+}
+
+TEST(BenchParse, Events)
+{
+    Event progress = parse_event(hdr(bench_progress_event(1400, 2)));
+    EXPECT_EQ(progress.type, EventType::BenchProgress);
+    EXPECT_EQ(progress.bench.id, 3u);
+    EXPECT_EQ(progress.bench.count, 2000u);
+    EXPECT_EQ(progress.bench.done, 1400u);
+    EXPECT_EQ(progress.bench.errors, 2u);
+    EXPECT_FALSE(progress.bench.result);
+
+    Event done = parse_event(hdr(bench_reply(false, 0, {}, XRPCRDMA_CMD_BENCH_DONE_NTF)));
+    EXPECT_EQ(done.type, EventType::BenchDone);
+    EXPECT_EQ(done.bench.server.addr, "10.99.0.1");
+    ASSERT_TRUE(done.bench.result);
+    EXPECT_EQ(done.bench.result->ops_per_sec, 8000u);
+
+    MsgPtr no_done = new_genl_msg(XRPCRDMA_CMD_BENCH_PROGRESS_NTF);
+    nla_put_u32(no_done.get(), XRPCRDMA_A_BENCH_ID, 3);
+    EXPECT_THROW(parse_event(hdr(no_done)), ProtocolError);
+}
+
+// ---- Output ----
+
+Bench finished(int32_t status = 0)
+{
+    return parse_bench(hdr(bench_reply(false, status)));
+}
+
+TEST(BenchOutput, ResultText)
+{
+    EXPECT_EQ(bench_text(finished()),
+              "3: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 concurrency 16 "
+              "finished\n"
+              "    done 2000 errors 0 status 0 elapsed 250ms ops/s 8000\n"
+              "    latency p50 52.1us p99 120us p99.9 300us max 1.20ms\n");
+}
+
+TEST(BenchOutput, StoppedText)
+{
+    EXPECT_EQ(bench_text(finished(-ECONNREFUSED)),
+              "3: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 concurrency 16 "
+              "stopped\n"
+              "    done 2000 errors 2000 status ECONNREFUSED elapsed 250ms ops/s 0\n"
+              "    latency p50 0ns p99 0ns p99.9 0ns max 0ns\n");
+}
+
+TEST(BenchOutput, RunningText)
+{
+    EXPECT_EQ(bench_text(parse_bench(hdr(bench_reply(true)))),
+              "3: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 concurrency 16 "
+              "running\n"
+              "    done 700 errors 0\n");
+}
+
+TEST(BenchOutput, ResultJsonKeysAndTypes)
+{
+    EXPECT_EQ(bench_json(finished()).dump(),
+              R"({"id":3,"transport":"tcp","addr":"10.99.0.1","port":2049,"program":100003,)"
+              R"("version":3,"count":2000,"concurrency":16,"running":false,"done":2000,)"
+              R"("errors":0,"status":0,"elapsed-ns":250000000,"ops-per-sec":8000,)"
+              R"("lat-p50-ns":52100,"lat-p99-ns":120000,"lat-p999-ns":300000,)"
+              R"("lat-max-ns":1200000})");
+}
+
+TEST(BenchOutput, StoppedJsonNamesTheErrno)
+{
+    Json j = Json::parse(bench_json(finished(-ECONNREFUSED)).dump());
+    EXPECT_EQ(j["status"], "ECONNREFUSED");
+    EXPECT_EQ(j.size(), 18u);
+}
+
+TEST(BenchOutput, RunningJsonHasNoResultKeys)
+{
+    EXPECT_EQ(bench_json(parse_bench(hdr(bench_reply(true)))).dump(),
+              R"({"id":3,"transport":"tcp","addr":"10.99.0.1","port":2049,"program":100003,)"
+              R"("version":3,"count":2000,"concurrency":16,"running":true,"done":700,)"
+              R"("errors":0})");
+}
+
+TEST(BenchOutput, Ipv6AndRdma)
+{
+    Bench b = finished();
+    b.transport = XRPCRDMA_BENCH_TRANSPORT_RDMA;
+    b.server = SockAddr{AF_INET6, "fe80::1", 20049};
+    EXPECT_EQ(bench_text(b).substr(0, 34), "3: rdma server [fe80::1]:20049 pro");
+    Json j = Json::parse(bench_json(b).dump());
+    EXPECT_EQ(j["transport"], "rdma");
+    EXPECT_EQ(j["addr"], "fe80::1");
+    EXPECT_EQ(j["port"], 20049);
+}
+
+TEST(BenchOutput, PrintShowsAnArrayOrAnObject)
+{
+    OutputOptions json;
+    json.json = true;
+    std::ostringstream list, one, text;
+    print_benches(list, {finished(), finished(-EIO)}, json);
+    Json array = Json::parse(list.str());
+    ASSERT_TRUE(array.is_array());
+    ASSERT_EQ(array.size(), 2u);
+    EXPECT_EQ(array[1]["status"], "EIO");
+    print_bench(one, finished(), json);
+    EXPECT_TRUE(Json::parse(one.str()).is_object());
+    print_benches(text, {}, OutputOptions{});
+    EXPECT_EQ(text.str(), "");
+}
+
+TEST(BenchOutput, StatusNames)
+{
+    EXPECT_EQ(bench_status_name(0), "0");
+    EXPECT_EQ(bench_status_name(-ETIMEDOUT), "ETIMEDOUT");
+    EXPECT_EQ(bench_status_name(-EPROTONOSUPPORT), "EPROTONOSUPPORT"); // from the C library
+    EXPECT_EQ(bench_status_name(-524), "524");                         // kernel-internal
+    EXPECT_EQ(bench_transport_name(7), "7");
+    EXPECT_EQ(bench_transport_by_name("rdma"), uint32_t(XRPCRDMA_BENCH_TRANSPORT_RDMA));
+    EXPECT_FALSE(bench_transport_by_name("RDMA"));
+}
+
+TEST(BenchOutput, Durations)
+{
+    EXPECT_EQ(duration_text(0), "0ns");
+    EXPECT_EQ(duration_text(999), "999ns");
+    EXPECT_EQ(duration_text(1000), "1.00us");
+    EXPECT_EQ(duration_text(52100), "52.1us");
+    EXPECT_EQ(duration_text(120400), "120us");
+    EXPECT_EQ(duration_text(1200000), "1.20ms");
+    EXPECT_EQ(duration_text(2345000000), "2.35s");
+    EXPECT_EQ(duration_text(600000000000), "600s");
+}
+
+TEST(BenchProgressBar, Fill)
+{
+    EXPECT_EQ(bench_progress_bar(0, 2000, 0), "[--------------------] 0/2000   0% errors 0");
+    EXPECT_EQ(bench_progress_bar(700, 2000, 3), "[#######-------------] 700/2000  35% errors 3");
+    EXPECT_EQ(bench_progress_bar(2000, 2000, 0), "[####################] 2000/2000 100% errors 0");
+}
+
+TEST(BenchProgressBar, OddValuesStayInTheBar)
+{
+    // More done than count (should never be), or no count known yet.
+    EXPECT_EQ(bench_progress_bar(5, 4, 0), "[####################] 5/4 100% errors 0");
+    EXPECT_EQ(bench_progress_bar(0, 0, 0), "[--------------------] 0/0   0% errors 0");
+    EXPECT_EQ(bench_progress_bar(1, 3, 0).find('\r'), std::string::npos);
+    EXPECT_EQ(bench_progress_bar(1, 3, 0).find('\n'), std::string::npos);
+}
+
+// ---- The wait and the command ----
+
+// What the fake client and source did, in order, and how they behave.
+struct Script {
+    std::vector<std::string> calls;
+    std::function<uint32_t()> run = [] { return 3u; };
+    std::deque<Bench> polls;                // bench-get answers; the last one repeats
+    std::deque<std::vector<Event>> batches; // each wait's events; then none
+    bool stop_when_empty = false;           // then ask for a stop (Ctrl-C)
+};
+
+class FakeClient : public Client {
+public:
+    explicit FakeClient(Script &s) : s_(s) {}
+
+    uint32_t run_bench(const BenchRequest &req) override
+    {
+        s_.calls.push_back("run " + req.server.addr);
+        return s_.run();
+    }
+    Bench get_bench(uint32_t id) override
+    {
+        s_.calls.push_back("get " + std::to_string(id));
+        Bench b = s_.polls.front();
+        if (s_.polls.size() > 1)
+            s_.polls.pop_front();
+        return b;
+    }
+    std::vector<Bench> list_benches() override { return unused<std::vector<Bench>>(); }
+    std::vector<Device> list_devices() override { return unused<std::vector<Device>>(); }
+    Device get_device(const std::string &) override { return unused<Device>(); }
+    void set_device_enabled(const std::string &, bool) override { unused<int>(); }
+    ModuleInfo get_module() override { return unused<ModuleInfo>(); }
+    std::vector<Transport> list_transports() override { return unused<std::vector<Transport>>(); }
+    Transport get_transport(uint32_t) override { return unused<Transport>(); }
+    std::vector<Transport> list_listeners() override { return unused<std::vector<Transport>>(); }
+    void delete_listener(uint32_t) override { unused<int>(); }
+    Stats get_stats() override { return unused<Stats>(); }
+    std::vector<Fault> list_faults() override { return unused<std::vector<Fault>>(); }
+    void set_fault(const Fault &) override { unused<int>(); }
+    Config get_config(std::optional<uint32_t>) override { return unused<Config>(); }
+    void set_config(std::optional<uint32_t>, const std::vector<ConfigValue> &) override
+    {
+        unused<int>();
+    }
+    void add_nfsd_listener(const std::string &, uint16_t) override { unused<int>(); }
+
+private:
+    template <typename T> T unused()
+    {
+        ADD_FAILURE() << "bench run made another request";
+        return T{};
+    }
+
+    Script &s_;
+};
+
+class FakeSource : public EventSource {
+public:
+    explicit FakeSource(Script &s) : s_(s) {}
+
+    std::vector<Event> wait(int timeout_ms) override
+    {
+        EXPECT_GT(timeout_ms, 0);
+        EXPECT_LE(timeout_ms, 500);
+        s_.calls.push_back("wait");
+        if (s_.batches.empty()) {
+            if (s_.stop_when_empty)
+                request_monitor_stop();
+            return {};
+        }
+        std::vector<Event> batch = std::move(s_.batches.front());
+        s_.batches.pop_front();
+        return batch;
+    }
+
+private:
+    Script &s_;
+};
+
+Event event(const MsgPtr &msg)
+{
+    return parse_event(hdr(msg));
+}
+
+Bench running(uint32_t done)
+{
+    Bench b = parse_bench(hdr(bench_reply(true)));
+    b.done = done;
+    return b;
+}
+
+class BenchWait : public ::testing::Test {
+protected:
+    Script script;
+    FakeClient client{script};
+    FakeSource source{script};
+    BenchWaitOptions opts;
+    std::vector<uint32_t> seen; // done, each time progress was called
+
+    std::optional<Bench> wait()
+    {
+        return wait_for_bench(3, client, source, opts,
+                              [this](const Bench &b) { seen.push_back(b.done); });
+    }
+};
+
+TEST_F(BenchWait, ProgressThenDone)
+{
+    script.batches = {{event(bench_progress_event(700))},
+                      {event(bench_progress_event(1400))},
+                      {event(bench_reply(false, 0, {}, XRPCRDMA_CMD_BENCH_DONE_NTF))}};
+    std::optional<Bench> b = wait();
+    ASSERT_TRUE(b);
+    EXPECT_FALSE(b->running);
+    EXPECT_EQ(b->result.value().ops_per_sec, 8000u);
+    EXPECT_EQ(seen, (std::vector<uint32_t>{700, 1400}));
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"wait", "wait", "wait"}));
+}
+
+TEST_F(BenchWait, OtherBenchmarksAndEventsAreIgnored)
+{
+    Event other = event(bench_reply(false, 0, {}, XRPCRDMA_CMD_BENCH_DONE_NTF));
+    other.bench.id = 2;
+    Event lost;
+    lost.type = EventType::EventsLost;
+    script.batches = {{other, lost},
+                      {event(bench_reply(false, 0, {}, XRPCRDMA_CMD_BENCH_DONE_NTF))}};
+    std::optional<Bench> b = wait();
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->id, 3u);
+    EXPECT_EQ(script.calls, (std::vector<std::string>{"wait", "wait"}));
+}
+
+TEST_F(BenchWait, LostNotificationsArePolledFor)
+{
+    opts.poll = 5ms;
+    script.polls = {running(700), finished()};
+    std::optional<Bench> b = wait();
+    ASSERT_TRUE(b);
+    EXPECT_FALSE(b->running);
+    EXPECT_EQ(b->done, 2000u);
+    EXPECT_EQ(std::count(script.calls.begin(), script.calls.end(), "get 3"), 2);
+    EXPECT_EQ(seen.back(), 700u);
+}
+
+TEST_F(BenchWait, NoPollWhileEventsCome)
+{
+    opts.poll = 1h;
+    for (uint32_t done = 100; done <= 1900; done += 100)
+        script.batches.push_back({event(bench_progress_event(done))});
+    script.batches.push_back({event(bench_reply(false, 0, {}, XRPCRDMA_CMD_BENCH_DONE_NTF))});
+    ASSERT_TRUE(wait());
+    EXPECT_EQ(std::count(script.calls.begin(), script.calls.end(), "get 3"), 0);
+    EXPECT_EQ(seen.size(), 19u);
+}
+
+TEST_F(BenchWait, NoProgressForTooLongIsAnError)
+{
+    opts.poll = 1ms;
+    opts.stall = 30ms;
+    script.polls = {running(700)};
+    try {
+        wait();
+        ADD_FAILURE() << "no error";
+    } catch (const Error &e) {
+        std::string what = e.what();
+        EXPECT_EQ(what.find("bench 3 made no progress for "), 0u) << what;
+        EXPECT_NE(what.find("'rdmactl bench show 3' shows it"), std::string::npos) << what;
+    }
+}
+
+TEST_F(BenchWait, ModuleUnloadIsAnError)
+{
+    Event unload;
+    unload.type = EventType::ModuleUnload;
+    script.batches = {{unload}};
+    EXPECT_THROW(wait(), Error);
+}
+
+TEST_F(BenchWait, StopRequested)
+{
+    script.stop_when_empty = true;
+    EXPECT_FALSE(wait());
+}
+
+// The whole command, as main() runs it (err is not a terminal: no bar).
+class BenchRun : public ::testing::Test {
+protected:
+    Script script;
+    bool no_module = false;
+
+    int run_tool(std::vector<std::string> args, std::string &out, std::string &err)
+    {
+        Argv argv(std::move(args));
+        std::ostringstream o, e;
+        int rc = run(
+            argv.argc(), argv.argv(), o, e,
+            [this] {
+                script.calls.push_back("client");
+                return std::unique_ptr<Client>(std::make_unique<FakeClient>(script));
+            },
+            [this] {
+                script.calls.push_back("source");
+                if (no_module)
+                    throw FamilyNotFound(XRPCRDMA_FAMILY_NAME);
+                return std::unique_ptr<EventSource>(std::make_unique<FakeSource>(script));
+            });
+        out = o.str();
+        err = e.str();
+        return rc;
+    }
+};
+
+TEST_F(BenchRun, JsonResultFromTheDoneEvent)
+{
+    script.batches = {{event(bench_progress_event(1000))},
+                      {event(bench_reply(false, 0, {}, XRPCRDMA_CMD_BENCH_DONE_NTF))}};
+    std::string out, err;
+    EXPECT_EQ(run_tool({"-j", "bench", "run", "10.99.0.1", "count", "2000"}, out, err), exit_ok);
+    EXPECT_EQ(err, "");
+    EXPECT_EQ(out, bench_json(finished()).dump() + "\n");
+    // The group is joined before the benchmark starts.
+    EXPECT_EQ(script.calls,
+              (std::vector<std::string>{"source", "client", "run 10.99.0.1", "wait", "wait"}));
+}
+
+TEST_F(BenchRun, TextResult)
+{
+    script.batches = {{event(bench_reply(false, 0, {}, XRPCRDMA_CMD_BENCH_DONE_NTF))}};
+    std::string out, err;
+    EXPECT_EQ(run_tool({"bench", "10.99.0.1"}, out, err), exit_ok);
+    EXPECT_EQ(out, bench_text(finished()));
+    EXPECT_EQ(err, "");
+}
+
+TEST_F(BenchRun, RefusedByTheKernel)
+{
+    script.run = []() -> uint32_t { throw KernelError(EBUSY, "a benchmark is running already"); };
+    std::string out, err;
+    EXPECT_EQ(run_tool({"bench", "run", "10.99.0.1"}, out, err), exit_error);
+    EXPECT_EQ(out, "");
+    EXPECT_EQ(err, "rdmactl: Device or resource busy: a benchmark is running already\n");
+    EXPECT_EQ(std::count(script.calls.begin(), script.calls.end(), "wait"), 0);
+}
+
+TEST_F(BenchRun, StoppedWithAnError)
+{
+    script.batches = {{event(bench_reply(false, -ECONNREFUSED, {}, XRPCRDMA_CMD_BENCH_DONE_NTF))}};
+    std::string out, err;
+    EXPECT_EQ(run_tool({"-j", "bench", "run", "10.99.0.1"}, out, err), exit_error);
+    EXPECT_EQ(Json::parse(out)["status"], "ECONNREFUSED");
+    EXPECT_EQ(err, "rdmactl: bench 3 stopped: Connection refused\n");
+}
+
+TEST_F(BenchRun, Interrupted)
+{
+    script.stop_when_empty = true;
+    std::string out, err;
+    EXPECT_EQ(run_tool({"bench", "run", "10.99.0.1"}, out, err), exit_error);
+    EXPECT_EQ(out, "");
+    EXPECT_EQ(err, "rdmactl: interrupted: bench 3 goes on in the kernel (it cannot be "
+                   "cancelled); 'rdmactl bench show 3' shows it\n");
+}
+
+TEST_F(BenchRun, ModuleNotLoaded)
+{
+    no_module = true;
+    std::string out, err;
+    EXPECT_EQ(run_tool({"bench", "run", "10.99.0.1"}, out, err), exit_error);
+    EXPECT_NE(err.find("the xrpcrdma module is not loaded"), std::string::npos);
+    EXPECT_EQ(script.calls, std::vector<std::string>{"source"});
+}
+
+TEST_F(BenchRun, UsageErrorStartsNothing)
+{
+    std::string out, err;
+    EXPECT_EQ(run_tool({"bench", "run", "10.99.0.1", "count", "0"}, out, err), exit_usage);
+    EXPECT_TRUE(script.calls.empty());
+}
+
+} // namespace
