@@ -8,6 +8,7 @@
  */
 #include <generated/utsrelease.h>
 #include <net/genetlink.h>
+#include <linux/sunrpc/addr.h>
 #include <rdma/ib_cache.h>
 
 #include "xrpcrdma.h"
@@ -319,29 +320,32 @@ int xrpcrdma_nl_module_get_doit(struct sk_buff *skb, struct genl_info *info)
 			   xr_nl_fill_module, NULL);
 }
 
-/* Address and port of one end, as the attribute types given. */
+/* The address of one end, as the attribute type its family takes. */
+static int xr_nl_put_addr(struct sk_buff *msg,
+			  const struct sockaddr_storage *ss, int addr4, int addr6)
+{
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)ss;
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)ss;
+
+	switch (ss->ss_family) {
+	case AF_INET:
+		return nla_put_in_addr(msg, addr4, sin->sin_addr.s_addr);
+	case AF_INET6:
+		return nla_put_in6_addr(msg, addr6, &sin6->sin6_addr);
+	}
+	return 0;
+}
+
+/* Address and port (big-endian) of one end, as the attribute types given. */
 static int xr_nl_put_sockaddr(struct sk_buff *msg,
 			      const struct sockaddr_storage *ss,
 			      int addr4, int addr6, int port)
 {
-	const struct sockaddr_in6 *sin6;
-	const struct sockaddr_in *sin;
-
-	switch (ss->ss_family) {
-	case AF_INET:
-		sin = (const struct sockaddr_in *)ss;
-		if (nla_put_in_addr(msg, addr4, sin->sin_addr.s_addr) ||
-		    nla_put_be16(msg, port, sin->sin_port))
-			return -EMSGSIZE;
-		break;
-	case AF_INET6:
-		sin6 = (const struct sockaddr_in6 *)ss;
-		if (nla_put_in6_addr(msg, addr6, &sin6->sin6_addr) ||
-		    nla_put_be16(msg, port, sin6->sin6_port))
-			return -EMSGSIZE;
-		break;
-	}
-	return 0;
+	if (xr_nl_put_addr(msg, ss, addr4, addr6))
+		return -EMSGSIZE;
+	if (ss->ss_family != AF_INET && ss->ss_family != AF_INET6)
+		return 0;
+	return nla_put_be16(msg, port, htons(rpc_get_port((const struct sockaddr *)ss)));
 }
 
 /* Every server counter, named by stats.c, as @type nests. */
@@ -913,8 +917,10 @@ static int xr_nl_fill_bench(struct sk_buff *msg,
 
 	if (nla_put_u32(msg, XRPCRDMA_A_BENCH_ID, r->id) ||
 	    nla_put_u32(msg, XRPCRDMA_A_BENCH_TRANSPORT, p->transport) ||
-	    xr_nl_put_sockaddr(msg, &p->addr, XRPCRDMA_A_BENCH_ADDR4,
-			       XRPCRDMA_A_BENCH_ADDR6, XRPCRDMA_A_BENCH_PORT) ||
+	    xr_nl_put_addr(msg, &p->addr, XRPCRDMA_A_BENCH_ADDR4,
+			   XRPCRDMA_A_BENCH_ADDR6) ||
+	    nla_put_u16(msg, XRPCRDMA_A_BENCH_PORT,
+			rpc_get_port((const struct sockaddr *)&p->addr)) ||
 	    nla_put_u32(msg, XRPCRDMA_A_BENCH_PROGRAM, p->program) ||
 	    nla_put_u32(msg, XRPCRDMA_A_BENCH_VERSION, p->version) ||
 	    nla_put_u32(msg, XRPCRDMA_A_BENCH_COUNT, p->count) ||

@@ -597,8 +597,8 @@ uint64_t bench_u64(const std::array<nlattr *, N> &tb, int type, const char *name
         require(tb[type], (std::string("bench: missing attribute ") + name).c_str()));
 }
 
-// The server: addr4 or addr6, and the port. The module sends the port in
-// network byte order, as it does the ports of transports.
+// The server: addr4 or addr6, and the port (in host order, as bench-run
+// takes it; transports' ports are big-endian).
 template <size_t N> SockAddr parse_bench_server(const std::array<nlattr *, N> &tb)
 {
     if (!tb[XRPCRDMA_A_BENCH_ADDR4] == !tb[XRPCRDMA_A_BENCH_ADDR6])
@@ -614,8 +614,7 @@ template <size_t N> SockAddr parse_bench_server(const std::array<nlattr *, N> &t
         end.family = AF_INET6;
         end.addr = format_addr(AF_INET6, nla_data(tb[XRPCRDMA_A_BENCH_ADDR6]));
     }
-    end.port =
-        ntohs(nla_get_u16(require(tb[XRPCRDMA_A_BENCH_PORT], "bench: missing attribute port")));
+    end.port = nla_get_u16(require(tb[XRPCRDMA_A_BENCH_PORT], "bench: missing attribute port"));
     return end;
 }
 

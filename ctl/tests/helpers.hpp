@@ -238,7 +238,7 @@ inline MsgPtr bench_reply(bool running, int32_t status = 0, const std::vector<in
     put_u32(m, XRPCRDMA_A_BENCH_TRANSPORT, XRPCRDMA_BENCH_TRANSPORT_TCP);
     put_u32(m, XRPCRDMA_A_BENCH_ADDR4, htonl(0x0a630001)); // 10.99.0.1
     if (keep(XRPCRDMA_A_BENCH_PORT))
-        nla_put_u16(m, XRPCRDMA_A_BENCH_PORT, htons(2049));
+        nla_put_u16(m, XRPCRDMA_A_BENCH_PORT, 2049);
     put_u32(m, XRPCRDMA_A_BENCH_PROGRAM, 100003);
     put_u32(m, XRPCRDMA_A_BENCH_VERSION, 3);
     put_u32(m, XRPCRDMA_A_BENCH_COUNT, 2000);
