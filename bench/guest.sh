@@ -6,13 +6,17 @@
 #   tcp       nfsd's TCP listener and the in-kernel TCP client
 #   in-tree   the in-tree rpcrdma (server and client)
 #   xrpcrdma  xrpcrdma in drop-in mode (our server and our client)
-# plus the soft-RoCE ceiling (ib_send_bw, ib_send_lat) and RPC NULL round
-# trips from rdmactl ping against both RDMA servers. Results go to
+# plus the soft-RoCE ceiling (ib_send_bw, ib_send_lat), RPC NULL rates at
+# concurrency 1 and 16 from the module's kernel-side benchmark (rdmactl
+# bench) over all three, RPC NULL round trips from rdmactl ping against
+# both RDMA servers, and the kernel memory an idle server connection of
+# each RDMA server takes. Results go to
 # OUTDIR/raw.json (one record per measurement and repetition); a step
 # that fails is recorded with its error instead of a figure.
 #
 # Knobs: XR_BENCH_REPS (3), XR_BENCH_SIZE_MB (256), XR_BENCH_RAND_S (5),
-# XR_BENCH_VERS ("3 4.1"), XR_BENCH_PINGS (500).
+# XR_BENCH_VERS ("3 4.1"), XR_BENCH_PINGS (500), XR_BENCH_RPCS (5000 a
+# bench run), XR_BENCH_CONNS (16 idle connections for the memory figure).
 set -u
 source "$(dirname "$0")/../selftests/nfs_lib.sh"
 
@@ -22,6 +26,8 @@ SIZE_MB=${XR_BENCH_SIZE_MB:-256}
 RAND_S=${XR_BENCH_RAND_S:-5}
 VERS=${XR_BENCH_VERS:-3 4.1}
 PINGS=${XR_BENCH_PINGS:-500}
+RPCS=${XR_BENCH_RPCS:-5000}
+CONNS=${XR_BENCH_CONNS:-16}
 MNT=$NFS_RUN/mnt/bench
 RAW=$OUT/raw.jsonl
 BLOCK=/etc/modprobe.d/xr-bench.conf
@@ -109,6 +115,80 @@ ping_server() {
 	done
 }
 
+# ---- RPC NULL rates (rdmactl bench: the module's own RPC client) ----
+
+# rpc_rate NAME TRANSPORT PORT: bench-run over TRANSPORT (tcp or rdma,
+# the netid "rdma" being whichever RDMA transport is registered as such).
+rpc_rate() {
+	local name=$1 t=$2 port=$3 c rep out
+
+	for c in 1 16; do
+		for rep in $(seq 1 "$REPS"); do
+			if out=$(timeout 600 "$RDMACTL" -j bench run "$XR_ADDR:$port" \
+				transport "$t" count "$RPCS" concurrency "$c"); then
+				record rpc_rate "$name" - "$rep" "$out"
+			else
+				record_error rpc_rate "$name" - "$rep" \
+					"rdmactl bench (concurrency $c) failed: $out"
+			fi
+		done
+	done
+}
+
+# ---- memory of an idle server connection ----
+
+# Kernel memory in use, KiB: all of it but free memory, the page cache
+# and anonymous (user) memory, after dropping what can be dropped.
+kernel_kib() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	awk '{ m[$1] = $2 }
+	     END { print m["MemTotal:"] - m["MemFree:"] - m["Buffers:"] - m["Cached:"] \
+		   - m["AnonPages:"] - m["SReclaimable:"] }' /proc/meminfo
+}
+
+qp_count() {
+	rdma resource show qp 2>/dev/null | wc -l
+}
+
+qps_at_least() {
+	[ "$(qp_count)" -ge "$1" ]
+}
+
+qps_at_most() {
+	[ "$(qp_count)" -le "$1" ]
+}
+
+# mem_server NAME PORT: CONNS rdmactl ping peers each open a connection,
+# make one call and then sit idle; the growth of kernel memory over CONNS
+# is one idle connection's share. It includes the peers' own QPs and CQs
+# (the same for both servers).
+mem_server() {
+	local name=$1 port=$2 rep base qps after pids i
+
+	for rep in $(seq 1 "$REPS"); do
+		qps=$(qp_count)
+		base=$(kernel_kib)
+		pids=()
+		for i in $(seq 1 "$CONNS"); do
+			timeout 120 "$RDMACTL" ping -c 2 -i 30 -t 10 "$XR_ADDR:$port" \
+				>/dev/null 2>&1 &
+			pids+=($!)
+		done
+		if ! wait_for 60 qps_at_least $((qps + 2 * CONNS)); then
+			record_error mem_idle "$name" - "$rep" "not every peer connected"
+		else
+			sleep 3
+			after=$(kernel_kib)
+			record mem_idle "$name" - "$rep" \
+				"{\"kib_per_conn\":$(((after - base) / CONNS)),\"conns\":$CONNS}"
+		fi
+		kill "${pids[@]}" 2>/dev/null
+		wait "${pids[@]}" 2>/dev/null
+		wait_for 60 qps_at_most "$qps"
+	done
+}
+
 # ---- NFS with fio ----
 
 # fio_run NAME ARGS...: one fio job on the mount, its JSON on stdout.
@@ -183,13 +263,19 @@ nfs_transport() {
 
 # ---- the three set-ups ----
 
+# xrpcrdma side by side (its netlink family runs the benchmark; the netid
+# "rdma" is the in-tree rpcrdma's).
 intree_setup() {
-	module_loaded && { rmmod xrpcrdma || return 1; }
+	if module_loaded && [ "$(module_mode)" != sidebyside ]; then
+		rmmod xrpcrdma || return 1
+	fi
+	module_loaded || insmod "$XR_MODULE" || return 1
 	modprobe rpcrdma && nfs_server_start && nfs_listen rdma 20049
 }
 
 xrpcrdma_setup() {
 	nfs_server_stop || return 1
+	wait_for 30 rmmod xrpcrdma
 	rmmod rpcrdma 2>/dev/null
 	[ -d /sys/module/rpcrdma ] && return 1
 	echo "install rpcrdma /bin/false" >"$BLOCK"
@@ -200,16 +286,21 @@ echo "# ceiling"
 ceiling
 if intree_setup; then
 	echo "# tcp"
+	rpc_rate tcp tcp 2049
 	nfs_transport tcp
 	echo "# in-tree"
+	rpc_rate in-tree rdma 20049
 	ping_server in-tree 20049
+	mem_server in-tree 20049
 	nfs_transport in-tree
 else
 	record_error seq_write in-tree - 0 "in-tree set-up failed"
 fi
 if xrpcrdma_setup; then
 	echo "# xrpcrdma"
+	rpc_rate xrpcrdma rdma 20049
 	ping_server xrpcrdma 20049
+	mem_server xrpcrdma 20049
 	nfs_transport xrpcrdma
 else
 	record_error seq_write xrpcrdma - 0 "xrpcrdma set-up failed"

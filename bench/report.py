@@ -53,8 +53,45 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
+def rate_values(records, transport, conc, key):
+    return [r["data"][key] for r in records
+            if r["kind"] == "rpc_rate" and r["transport"] == transport
+            and r["data"].get("concurrency") == conc and key in r["data"]]
+
+
+# RPC NULL rates from the kernel-side benchmark, a row each figure and
+# concurrency: ops/s, p50 and p99 in microseconds.
+def summarize_rates(records):
+    rows = {}
+    for conc in (1, 16):
+        for key, label, scale in (("ops-per-sec", "ops/s", 1),
+                                  ("lat-p50-ns", "p50 us", 1000),
+                                  ("lat-p99-ns", "p99 us", 1000)):
+            row = {}
+            for t in TRANSPORTS:
+                m = median(rate_values(records, t, conc, key))
+                row[t] = m / scale if m is not None else None
+            row["xrpcrdma/in-tree"] = ratio(row["xrpcrdma"], row["in-tree"])
+            row["xrpcrdma/tcp"] = ratio(row["xrpcrdma"], row["tcp"])
+            row["errors"] = {t: errors(records, "rpc_rate", t, "-") for t in TRANSPORTS
+                             if errors(records, "rpc_rate", t, "-")}
+            rows[f"RPC NULL (c={conc}), {label}"] = row
+    return rows
+
+
+def summarize_memory(records):
+    row = {t: median(values(records, "mem_idle", t, "-", "kib_per_conn"))
+           for t in ("xrpcrdma", "in-tree")}
+    row["xrpcrdma/in-tree"] = ratio(row["xrpcrdma"], row["in-tree"])
+    row["errors"] = {t: errors(records, "mem_idle", t, "-") for t in ("xrpcrdma", "in-tree")
+                     if errors(records, "mem_idle", t, "-")}
+    return row
+
+
 def summarize(records):
     out = {"ceiling": {}, "rpc_null": {}, "nfs": {}}
+    out["rpc_rate"] = summarize_rates(records)
+    out["memory_idle_kib"] = summarize_memory(records)
     out["ceiling"]["send_bw_mb_s"] = median(values(records, "send_bw", "rxe", "-", "mb_s"))
     out["ceiling"]["send_lat_us"] = median(values(records, "send_lat", "rxe", "-", "typical_us"))
     for t in ("xrpcrdma", "in-tree"):
@@ -101,12 +138,20 @@ def markdown(s):
                          f"| {fmt(row['tcp'])} | {fmt(row['xrpcrdma/in-tree'], 2)} "
                          f"| {fmt(row['xrpcrdma/tcp'], 2)} "
                          f"| {fmt(row.get('xrpcrdma/ceiling'), 2)} |")
+    for label, row in s["rpc_rate"].items():
+        lines.append(f"| {label} | {fmt(row['xrpcrdma'])} | {fmt(row['in-tree'])} "
+                     f"| {fmt(row['tcp'])} | {fmt(row['xrpcrdma/in-tree'], 2)} "
+                     f"| {fmt(row['xrpcrdma/tcp'], 2)} | n/a |")
+    m = s["memory_idle_kib"]
+    lines.append(f"| kernel memory per idle server connection, KiB | {fmt(m['xrpcrdma'], 0)} "
+                 f"| {fmt(m['in-tree'], 0)} | n/a | {fmt(m['xrpcrdma/in-tree'], 2)} "
+                 "| n/a | n/a |")
     x, i = s["rpc_null"]["xrpcrdma"], s["rpc_null"]["in-tree"]
-    lines.append(f"| RPC NULL (c=1), ops/s | {fmt(x['ops_s'])} | {fmt(i['ops_s'])} | n/a "
+    lines.append(f"| rdmactl ping (c=1), ops/s | {fmt(x['ops_s'])} | {fmt(i['ops_s'])} | n/a "
                  f"| {fmt(s['rpc_null']['ratio_ops'], 2)} | n/a | n/a |")
-    lines.append(f"| RPC NULL (c=1), p50 us | {fmt(x['p50_us'])} | {fmt(i['p50_us'])} | n/a "
+    lines.append(f"| rdmactl ping (c=1), p50 us | {fmt(x['p50_us'])} | {fmt(i['p50_us'])} | n/a "
                  f"| {fmt(ratio(x['p50_us'], i['p50_us']), 2)} | n/a | n/a |")
-    lines.append(f"| RPC NULL (c=1), p99 us | {fmt(x['p99_us'])} | {fmt(i['p99_us'])} | n/a "
+    lines.append(f"| rdmactl ping (c=1), p99 us | {fmt(x['p99_us'])} | {fmt(i['p99_us'])} | n/a "
                  f"| {fmt(s['rpc_null']['ratio_p99'], 2)} | n/a | n/a |")
     c = s["ceiling"]
     lines.append("")
@@ -119,7 +164,14 @@ def markdown(s):
                 errs.append(f"- {vers} {label}, {t}: {'; '.join(e)}")
     for t in ("xrpcrdma", "in-tree"):
         for e in s["rpc_null"][t]["errors"]:
-            errs.append(f"- RPC NULL, {t}: {e}")
+            errs.append(f"- rdmactl ping, {t}: {e}")
+    seen = set()
+    for row in list(s["rpc_rate"].values()) + [s["memory_idle_kib"]]:
+        for t, e in row["errors"].items():
+            for msg in e:
+                if (t, msg) not in seen:
+                    seen.add((t, msg))
+                    errs.append(f"- {t}: {msg}")
     if errs:
         lines += ["", "Failed steps (their figures are n/a or medians of fewer runs):"] + errs
     return "\n".join(lines) + "\n"
