@@ -124,8 +124,10 @@ rpc_rate() {
 
 	for c in 1 16; do
 		for rep in $(seq 1 "$REPS"); do
-			if out=$(timeout 600 "$RDMACTL" -j bench run "$XR_ADDR:$port" \
-				transport "$t" count "$RPCS" concurrency "$c"); then
+			# stderr too: an error for the record, and no progress bar
+		# on the console.
+		if out=$(timeout 600 "$RDMACTL" -j bench run "$XR_ADDR:$port" \
+				transport "$t" count "$RPCS" concurrency "$c" 2>&1); then
 				record rpc_rate "$name" - "$rep" "$out"
 			else
 				record_error rpc_rate "$name" - "$rep" \

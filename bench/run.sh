@@ -22,7 +22,8 @@ ko=$top/build/kmod/$kver/module/xrpcrdma.ko
 rm -rf "$out"
 mkdir -p "$out"
 knobs=()
-for v in XR_BENCH_REPS XR_BENCH_SIZE_MB XR_BENCH_RAND_S XR_BENCH_VERS XR_BENCH_PINGS; do
+for v in XR_BENCH_REPS XR_BENCH_SIZE_MB XR_BENCH_RAND_S XR_BENCH_VERS XR_BENCH_PINGS \
+	XR_BENCH_RPCS XR_BENCH_CONNS; do
 	[ -n "${!v:-}" ] && knobs+=("$v=${!v}")
 done
 

@@ -56,9 +56,10 @@ public:
     ProgressBar(std::ostream &err, bool enabled) : err_(err), enabled_(enabled) {}
     ~ProgressBar() { clear(); }
 
+    // Nothing before the first figures: a bar of 0/0 says nothing.
     void draw(const Bench &b)
     {
-        if (!enabled_)
+        if (!enabled_ || !b.count)
             return;
         err_ << '\r' << bench_progress_bar(b.done, b.count, b.errors) << "\033[K" << std::flush;
         drawn_ = true;
