@@ -261,22 +261,30 @@ std::string format_addr(int family, const void *addr)
 }
 
 // One end: exactly one of the addr4/addr6 attributes, and the port.
+// An address from its IPv4 or IPv6 attribute (exactly one of them);
+// WHAT names the end in errors. The port is the caller's.
+SockAddr parse_addr(const nlattr *a4, const nlattr *a6, const std::string &what)
+{
+    if (!a4 == !a6)
+        throw ProtocolError(what + (a4 ? " has both an IPv4 and an IPv6" : " has no") +
+                            " address");
+    SockAddr end;
+    if (a4) {
+        end.family = AF_INET;
+        uint32_t a = nla_get_u32(a4); // network byte order
+        end.addr = format_addr(AF_INET, &a);
+    } else {
+        end.family = AF_INET6;
+        end.addr = format_addr(AF_INET6, nla_data(a6));
+    }
+    return end;
+}
+
 template <size_t N>
 SockAddr parse_end(const std::array<nlattr *, N> &tb, int addr4, int addr6, int port,
                    const std::string &what)
 {
-    if (!tb[addr4] == !tb[addr6])
-        throw ProtocolError("transport: " + what +
-                            (tb[addr4] ? " has both an IPv4 and an IPv6" : " has no") + " address");
-    SockAddr end;
-    if (tb[addr4]) {
-        end.family = AF_INET;
-        uint32_t a = nla_get_u32(tb[addr4]); // network byte order
-        end.addr = format_addr(AF_INET, &a);
-    } else {
-        end.family = AF_INET6;
-        end.addr = format_addr(AF_INET6, nla_data(tb[addr6]));
-    }
+    SockAddr end = parse_addr(tb[addr4], tb[addr6], "transport: " + what);
     end.port = ntohs(
         nla_get_u16(require(tb[port], ("transport: missing attribute " + what + "-port").c_str())));
     return end;
@@ -601,19 +609,8 @@ uint64_t bench_u64(const std::array<nlattr *, N> &tb, int type, const char *name
 // takes it; transports' ports are big-endian).
 template <size_t N> SockAddr parse_bench_server(const std::array<nlattr *, N> &tb)
 {
-    if (!tb[XRPCRDMA_A_BENCH_ADDR4] == !tb[XRPCRDMA_A_BENCH_ADDR6])
-        throw ProtocolError(std::string("bench: the server has ") +
-                            (tb[XRPCRDMA_A_BENCH_ADDR4] ? "both an IPv4 and an IPv6" : "no") +
-                            " address");
-    SockAddr end;
-    if (tb[XRPCRDMA_A_BENCH_ADDR4]) {
-        end.family = AF_INET;
-        uint32_t a = nla_get_u32(tb[XRPCRDMA_A_BENCH_ADDR4]); // network byte order
-        end.addr = format_addr(AF_INET, &a);
-    } else {
-        end.family = AF_INET6;
-        end.addr = format_addr(AF_INET6, nla_data(tb[XRPCRDMA_A_BENCH_ADDR6]));
-    }
+    SockAddr end =
+        parse_addr(tb[XRPCRDMA_A_BENCH_ADDR4], tb[XRPCRDMA_A_BENCH_ADDR6], "bench: the server");
     end.port = nla_get_u16(require(tb[XRPCRDMA_A_BENCH_PORT], "bench: missing attribute port"));
     return end;
 }
