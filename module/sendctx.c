@@ -383,7 +383,11 @@ int xr_sendq_reserve(struct xr_sendq *sq, u32 n)
 	if (n > sq->sq_ep->ep_sq_depth - xr_sendq_unsig_budget(sq))
 		return -E2BIG;
 	while (atomic_sub_return(n, &sq->sq_avail) < 0) {
-		atomic_add(n, &sq->sq_avail);
+		/*
+		 * Give them back with a wake-up: a poster that looked while
+		 * they were gone may be going to sleep on them.
+		 */
+		xr_sendq_release(sq, n);
 		xr_count(sq->sq_count_starves);
 		wait_event(sq->sq_wait, atomic_read(&sq->sq_avail) >= n ||
 			   READ_ONCE(sq->sq_closing));
@@ -479,6 +483,12 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 	spin_unlock(&sq->sq_lock);
 	if (!err && sc->sc_signaled)
 		xr_count(sq->sq_count_signaled);
+	/*
+	 * A longer run raises the cap (xr_sendq_cap()): a getter that came
+	 * to sleep after xr_sendq_want_signal() looked may now go on.
+	 */
+	if (!err && !sc->sc_signaled && wq_has_sleeper(&sq->sq_wait))
+		wake_up_all(&sq->sq_wait);
 	if (err) {
 		pr_warn_ratelimited(XR_MODNAME ": ib_post_send: %d\n", err);
 		xr_sendq_release(sq, sc->sc_slots);
