@@ -701,6 +701,41 @@ bool xr_read_has_pos_zero(const struct xr_hdr *hdr)
 }
 
 /**
+ * xr_hdr_inv_rkey - the one handle a reply may invalidate remotely
+ * @hdr: a decoded call
+ * @rkey: set to that handle when there is one
+ *
+ * Send With Invalidate (RFC 8797, Section 4; RFC 8166, Section 3.4.7)
+ * invalidates one R_key. The responder may use it only when every
+ * segment of the call's Read list, Write list and Reply chunk carries the
+ * same handle: the requester registered all of them as one region, and
+ * invalidating it leaves no other region of the call reachable.
+ *
+ * Return values: true when the call has at least one segment and all
+ * share one handle; false otherwise (@rkey is then left alone).
+ */
+bool xr_hdr_inv_rkey(const struct xr_hdr *hdr, u32 *rkey)
+{
+	u32 nreads = xr_nreads(hdr), i, handle;
+	u32 nsegs = hdr->hd_nsegs < XR_MAX_SEGS ? hdr->hd_nsegs : XR_MAX_SEGS;
+
+	if (nreads)
+		handle = hdr->hd_reads[0].rs_seg.sg_handle;
+	else if (nsegs)
+		handle = hdr->hd_segs[0].sg_handle;
+	else
+		return false;
+	for (i = 0; i < nreads; i++)
+		if (hdr->hd_reads[i].rs_seg.sg_handle != handle)
+			return false;
+	for (i = 0; i < nsegs; i++)
+		if (hdr->hd_segs[i].sg_handle != handle)
+			return false;
+	*rkey = handle;
+	return true;
+}
+
+/**
  * xr_read_chunk_get - find one Read chunk of a header
  * @hdr: a decoded header, or one being built
  * @index: which chunk, counting from 0 in Read list order

@@ -182,6 +182,7 @@ int xr_chunk_length(const struct xr_seg *segs, u32 nsegs, u32 *length);
 int xr_chunk_fill(struct xr_seg *segs, u32 nsegs, u32 written);
 u32 xr_read_chunk_count(const struct xr_hdr *hdr);
 bool xr_read_has_pos_zero(const struct xr_hdr *hdr);
+bool xr_hdr_inv_rkey(const struct xr_hdr *hdr, u32 *rkey);
 int xr_read_chunk_get(const struct xr_hdr *hdr, u32 index,
 		      struct xr_read_chunk *rc);
 

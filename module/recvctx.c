@@ -201,6 +201,8 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	rc->rc_byte_len = wc->byte_len;
+	rc->rc_remote_inv = wc->wc_flags & IB_WC_WITH_INVALIDATE;
+	rc->rc_inv_rkey = wc->ex.invalidate_rkey;
 	spin_lock(&rq->rq_lock);
 	list_add_tail(&rc->rc_list, &rq->rq_ready);
 	spin_unlock(&rq->rq_lock);

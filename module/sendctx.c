@@ -134,6 +134,14 @@ out:
 	return NULL;
 }
 
+/* Ready a context for its next Send: one buffer, no invalidation. */
+static void xr_sendctx_reset(struct xr_sendctx *sc)
+{
+	sc->sc_wr.num_sge = 1;
+	sc->sc_wr.opcode = IB_WR_SEND;
+	sc->sc_wr.ex.invalidate_rkey = 0;
+}
+
 /* Take a context off the free list, or NULL when it is empty. */
 static struct xr_sendctx *xr_sendctx_take(struct xr_sendq *sq)
 {
@@ -225,13 +233,30 @@ void xr_sendctx_put(struct xr_sendctx *sc)
 {
 	struct xr_sendq *sq = sc->sc_pool;
 
-	sc->sc_wr.num_sge = 1;
+	xr_sendctx_reset(sc);
 	spin_lock(&sq->sq_lock);
 	list_add(&sc->sc_list, &sq->sq_free);
 	spin_unlock(&sq->sq_lock);
 	/* A getter may wait at the cap (sq_max). */
 	if (wq_has_sleeper(&sq->sq_wait))
 		wake_up(&sq->sq_wait);
+}
+
+/**
+ * xr_sendctx_set_invalidate - make the context's next Send invalidate a
+ *	region of the peer
+ * @sc: a context from xr_sendctx_get(), not posted
+ * @rkey: the peer's R_key, which the peer let us invalidate (RFC 8797
+ *	private data) and which its request offered
+ *
+ * The Send becomes a Send With Invalidate; the peer's adapter invalidates
+ * @rkey when the message arrives. The context forgets it once retired or
+ * put back.
+ */
+void xr_sendctx_set_invalidate(struct xr_sendctx *sc, u32 rkey)
+{
+	sc->sc_wr.opcode = IB_WR_SEND_WITH_INV;
+	sc->sc_wr.ex.invalidate_rkey = rkey;
 }
 
 /**
@@ -324,7 +349,7 @@ static void xr_sendq_retire(struct xr_sendq *sq, struct xr_sendctx *sc)
 	list_cut_position(&done, &sq->sq_posted, &sc->sc_list);
 	list_for_each_entry(pos, &done, sc_list) {
 		slots += pos->sc_slots;
-		pos->sc_wr.num_sge = 1;
+		xr_sendctx_reset(pos);
 	}
 	/* An error completion of an unsignaled Send may end the run. */
 	if (list_empty(&sq->sq_posted)) {

@@ -120,6 +120,7 @@ static const char * const xr_svc_stat_names[XR_SVC_STAT_COUNT] = {
 	[XR_SVC_STAT_BC_CALLS_SENT]		= "bc-calls-sent",
 	[XR_SVC_STAT_BC_REPLIES_RECEIVED]	= "bc-replies-received",
 	[XR_SVC_STAT_SENDS_SIGNALED]		= "sends-signaled",
+	[XR_SVC_STAT_REMOTE_INVS]		= "remote-invs",
 };
 
 /* What the connections that are gone counted, added up. */
@@ -205,6 +206,7 @@ static const struct {
 	{ XR_XPRT_STAT_BC_CALLS_DROPPED,	"bc-calls-dropped" },
 	{ XR_XPRT_STAT_BC_REPLIES_SENT,		"bc-replies-sent" },
 	{ XR_XPRT_STAT_SENDS_SIGNALED,		"sends-signaled" },
+	{ XR_XPRT_STAT_REMOTE_INVS,		"remote-invs" },
 };
 
 static_assert(ARRAY_SIZE(xr_xprt_stat_defs) == XR_XPRT_STAT_COUNT);

@@ -241,10 +241,15 @@ int xr_svc_send_error(struct xr_svc_xprt *sx, __be32 xid, u32 err)
 	return 0;
 }
 
-/* Count a reply by how it went: inline, by Write chunk, by Reply chunk. */
+/*
+ * Count a reply by how it went: inline, by Write chunk, by Reply chunk;
+ * and whether it invalidated the client's region (@inv).
+ */
 static void xr_svc_count_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
-			       const struct xr_svc_reply *sr)
+			       const struct xr_svc_reply *sr, bool inv)
 {
+	if (inv)
+		xr_svc_count(sx, XR_SVC_STAT_REMOTE_INVS, 1);
 	if (sr->sr_hole_len) {
 		xr_svc_count(sx, XR_SVC_STAT_REPLIES_WRITE_CHUNK, 1);
 		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_BYTES,
@@ -256,6 +261,23 @@ static void xr_svc_count_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
 	} else if (!sr->sr_hole_len) {
 		xr_svc_count(sx, XR_SVC_STAT_REPLIES_INLINE, 1);
 	}
+}
+
+/*
+ * A client that takes Send With Invalidate gets its region invalidated
+ * by the reply when the call offered only one (RFC 8797, Section 4).
+ * Returns true when the reply will invalidate.
+ */
+static bool xr_svc_reply_invalidate(struct xr_svc_xprt *sx,
+				    struct xr_recvctx *rc,
+				    struct xr_sendctx *sc)
+{
+	u32 rkey;
+
+	if (!sx->sx_remote_inv || !xr_hdr_inv_rkey(&rc->rc_hdr, &rkey))
+		return false;
+	xr_sendctx_set_invalidate(sc, rkey);
+	return true;
 }
 
 /**
@@ -279,6 +301,7 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 	};
 	struct xr_sendctx *sc;
 	int len, err;
+	bool inv;
 
 	if (test_bit(XPT_CLOSE, &xprt->xpt_flags) || !rc)
 		return -ENOTCONN;
@@ -294,9 +317,10 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 	if (!len)
 		len = xr_svc_build_reply(sx, rc, &sr, sc);
 	if (len >= 0) {
+		inv = xr_svc_reply_invalidate(sx, rc, sc);
 		err = xr_sendctx_post(sc, len);
 		if (!err)
-			xr_svc_count_reply(sx, rc, &sr);
+			xr_svc_count_reply(sx, rc, &sr, inv);
 	} else if (len == -EMSGSIZE || len == -EOVERFLOW || len == -EINVAL ||
 		   len == -E2BIG) {
 		err = xr_svc_post_error(sx, sc, rc->rc_hdr.hd_xid,

@@ -5,7 +5,9 @@
  * registration of a request's buffers for the chunks it offers (IB_WR_REG_MR
  * chained before the Send by xprt_marshal.c), and invalidation (LOCAL_INV)
  * before the request's memory goes back to SUNRPC. Knows xdr_bufs and
- * segments, not RPC-over-RDMA headers.
+ * segments, not RPC-over-RDMA headers. Our connect private data lets the
+ * server invalidate a region itself with the reply (Send With Invalidate);
+ * such a region needs no LOCAL_INV.
  *
  * A region belongs to the PD of one connection; a request holding regions
  * holds a reference on that connection, so the region's memory outlives
@@ -210,6 +212,7 @@ static void xr_frwr_put(struct xr_mr *mr)
 		ib_dma_unmap_sg(c->xc_ep.ep_pd->device, mr->mr_sg,
 				mr->mr_nents, mr->mr_dir);
 	mr->mr_nents = 0;
+	mr->mr_remote_inv = false;
 	list_add(&mr->mr_list, &c->xc_mr_free);
 	spin_unlock(&c->xc_mr_lock);
 }
@@ -423,6 +426,8 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 	if (test_bit(XR_XC_DOWN, &c->xc_flags))
 		goto out_down;
 	list_for_each_entry(mr, &req->rr_mrs, mr_list) {
+		if (mr->mr_remote_inv)
+			continue;
 		memset(&mr->mr_inv_wr, 0, sizeof(mr->mr_inv_wr));
 		mr->mr_inv_wr.opcode = IB_WR_LOCAL_INV;
 		mr->mr_inv_wr.wr_cqe = &mr->mr_inv_cqe;
@@ -460,6 +465,29 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 out_down:
 	up_read(&c->xc_post_rwsem);
 	return false;
+}
+
+/**
+ * xr_frwr_remote_inv - the server invalidated a region of a request
+ * @req: the request its reply answers; the caller holds rr_mutex
+ * @rkey: the R_key the reply's Send With Invalidate carried
+ *
+ * The region with that key is no longer reachable: xr_frwr_release()
+ * posts no LOCAL_INV for it. A key that names none of the request's
+ * regions changes nothing; they are all invalidated locally.
+ */
+void xr_frwr_remote_inv(struct xr_req *req, u32 rkey)
+{
+	struct xr_mr *mr;
+
+	list_for_each_entry(mr, &req->rr_mrs, mr_list) {
+		if (mr->mr_ibmr->rkey != rkey)
+			continue;
+		mr->mr_remote_inv = true;
+		xr_xprt_count(req->rr_conn->xc_xprt, XR_XPRT_STAT_REMOTE_INVS,
+			      1);
+		return;
+	}
 }
 
 /**

@@ -610,6 +610,8 @@ void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
 		len = -EBADMSG;
 	} else {
 		/* Nobody may reach the memory once the RPC layer has it. */
+		if (rc->rc_remote_inv)
+			xr_frwr_remote_inv(req, rc->rc_inv_rkey);
 		xr_frwr_release(req);
 		len = xr_reply_fixup(req, rc, rqst);
 	}

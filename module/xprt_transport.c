@@ -306,6 +306,8 @@ static int xr_xconn_open(struct xr_xprt *rx, struct xr_xconn **conn)
 	struct xr_cm_pdata ours = {
 		.cp_send_size	= cfg->cf_val[XR_CFG_INLINE_SEND],
 		.cp_recv_size	= cfg->cf_val[XR_CFG_INLINE_RECV],
+		/* The reply may invalidate our regions (see xprt_frwr.c). */
+		.cp_flags	= XR_CM_SWI_OK,
 	};
 	unsigned long timeout;
 	struct xr_xconn *c;

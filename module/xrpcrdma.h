@@ -86,6 +86,7 @@ bool xr_obj_check_all_released(void);
  * @XR_SVC_STAT_SQ_STARVES: times a sender waited for a send queue slot
  * @XR_SVC_STAT_SEND_ERRORS: Send completions with an error (not flushes)
  * @XR_SVC_STAT_SENDS_SIGNALED: Sends that asked for a completion
+ * @XR_SVC_STAT_REMOTE_INVS: replies sent With Invalidate of the client's region
  * @XR_SVC_STAT_RECV_ERRORS: Receive completions with an error (not flushes)
  * @XR_SVC_STAT_BAD_HEADERS: calls answered with RDMA_ERROR or dropped
  *	because of their transport header
@@ -113,6 +114,7 @@ enum xr_svc_stat {
 	XR_SVC_STAT_BC_CALLS_SENT,
 	XR_SVC_STAT_BC_REPLIES_RECEIVED,
 	XR_SVC_STAT_SENDS_SIGNALED,
+	XR_SVC_STAT_REMOTE_INVS,
 	XR_SVC_STAT_COUNT
 };
 
@@ -423,6 +425,7 @@ int xr_sendq_reserve(struct xr_sendq *sq, u32 n);
 void xr_sendq_release(struct xr_sendq *sq, u32 n);
 struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq);
 void xr_sendctx_put(struct xr_sendctx *sc);
+void xr_sendctx_set_invalidate(struct xr_sendctx *sc, u32 rkey);
 int xr_sendctx_post(struct xr_sendctx *sc, u32 len);
 int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 			  struct ib_send_wr *first, struct ib_send_wr *last,
@@ -443,6 +446,9 @@ struct xr_recvq;
  * @rc_sge: its single scatter/gather entry
  * @rc_buf: buffer, DMA-mapped once for the context's lifetime
  * @rc_byte_len: bytes received
+ * @rc_inv_rkey: the R_key the sender invalidated (Send With Invalidate);
+ *	valid when @rc_remote_inv
+ * @rc_remote_inv: the message came With Invalidate
  * @rc_payload_off: where the result payload (READ data) begins in the
  *	reply, as svc reported through xpo_result_payload
  * @rc_payload_len: its length; 0 when there is none
@@ -456,6 +462,8 @@ struct xr_recvctx {
 	struct ib_sge		rc_sge;
 	void			*rc_buf;
 	u32			rc_byte_len;
+	u32			rc_inv_rkey;
+	bool			rc_remote_inv;
 	u32			rc_payload_off;
 	u32			rc_payload_len;
 	struct xr_hdr		rc_hdr;
@@ -557,6 +565,7 @@ void xr_rw_destroy(struct xr_rw *rw);
  * @sx_credits: credits granted to the client (receives kept posted)
  * @sx_inline_send: largest message sent inline (the peer's receive size)
  * @sx_inline_recv: largest message received inline (our buffers)
+ * @sx_remote_inv: the client takes Send With Invalidate (RFC 8797)
  * @sx_flags: lifetime bits, see svc_transport.c
  * @sx_free_work: frees the transport outside of any svc context
  * @sx_id: the transport's number in the registry (0: not registered)
@@ -577,6 +586,7 @@ struct xr_svc_xprt {
 	u32			sx_credits;
 	u32			sx_inline_send;
 	u32			sx_inline_recv;
+	bool			sx_remote_inv;
 	unsigned long		sx_flags;
 	struct work_struct	sx_free_work;
 	u32			sx_id;
@@ -682,6 +692,8 @@ struct xr_xconn;
  *	too long, no free backchannel request, or no callback service
  * @XR_XPRT_STAT_BC_REPLIES_SENT: replies to backchannel calls posted
  * @XR_XPRT_STAT_SENDS_SIGNALED: Sends that asked for a completion
+ * @XR_XPRT_STAT_REMOTE_INVS: regions the server invalidated (Send With
+ *	Invalidate), so no LOCAL_INV was needed
  * @XR_XPRT_STAT_COUNT: number of counters
  *
  * The names shown through netlink are in stats.c. Add new counters at
@@ -714,6 +726,7 @@ enum xr_xprt_stat {
 	XR_XPRT_STAT_BC_CALLS_DROPPED,
 	XR_XPRT_STAT_BC_REPLIES_SENT,
 	XR_XPRT_STAT_SENDS_SIGNALED,
+	XR_XPRT_STAT_REMOTE_INVS,
 	XR_XPRT_STAT_COUNT
 };
 
@@ -740,6 +753,8 @@ const char *xr_xprt_stat_at(unsigned int pos, enum xr_xprt_stat *stat);
  * @mr_inv_wr: the LOCAL_INV work request
  * @mr_reg_cqe: completion entry of the registration (errors only)
  * @mr_inv_cqe: completion entry of the invalidation
+ * @mr_remote_inv: the server invalidated it with the reply (Send With
+ *	Invalidate): no LOCAL_INV is posted for it
  */
 struct xr_mr {
 	struct list_head	mr_list;
@@ -753,6 +768,7 @@ struct xr_mr {
 	struct ib_send_wr	mr_inv_wr;
 	struct ib_cqe		mr_reg_cqe;
 	struct ib_cqe		mr_inv_cqe;
+	bool			mr_remote_inv;
 };
 
 /* Bits of xr_xconn.xc_flags */
@@ -785,7 +801,6 @@ enum {
  * @xc_max_pages: pages one memory region maps
  * @xc_inline_send: largest call sent inline (the server's receive size)
  * @xc_inline_recv: largest reply received inline (our buffers)
- * @xc_remote_inv: the server may invalidate our memory regions
  * @xc_local: our address, kept when the connection is established (the
  *	connection manager ID goes before the connection's last event)
  */
@@ -807,7 +822,6 @@ struct xr_xconn {
 	u32			xc_max_pages;
 	u32			xc_inline_send;
 	u32			xc_inline_recv;
-	bool			xc_remote_inv;
 	struct sockaddr_storage	xc_local;
 };
 
@@ -918,6 +932,7 @@ int xr_frwr_map_pages(struct xr_xconn *c, struct xr_req *req,
 		      struct xdr_buf *buf, bool remote_write,
 		      struct xr_seg *segs, u32 max_segs);
 struct ib_send_wr *xr_frwr_reg_chain(struct xr_req *req, u32 *count);
+void xr_frwr_remote_inv(struct xr_req *req, u32 rkey);
 void xr_frwr_release(struct xr_req *req);
 
 /* bench.c */

@@ -423,6 +423,53 @@ server_counter() {
 	"$RDMACTL" -j stats show | python3 -c "import json,sys; print(json.load(sys.stdin)['server']['$1'])"
 }
 
+# nfs_client_eval ADDR PORT EXPR: print the Python EXPR over c, the newest
+# client transport of ours to ADDR:PORT in `rdmactl -j transport show`;
+# fails when there is none.
+nfs_client_eval() {
+	"$RDMACTL" -j transport show | python3 -c '
+import json, sys
+ts = [t for t in json.load(sys.stdin)
+      if t["role"] == "client" and t.get("peer_addr") == sys.argv[1]
+      and t.get("peer_port") == int(sys.argv[2])]
+if not ts:
+    sys.exit(1)
+c = ts[-1]
+print(eval(sys.argv[3]))' "$1" "$2" "$3"
+}
+
+# nfs_client_invs ADDR PORT: "REGISTRATIONS LOCAL-INVS REMOTE-INVS" of
+# the client transport of ours to ADDR:PORT.
+nfs_client_invs() {
+	nfs_client_eval "$1" "$2" \
+		'"%d %d %d" % tuple(c["stats"][k] for k in ("registrations", "local-invs", "remote-invs"))'
+}
+
+# nfs_client_invs_balanced ADDR PORT: every region the client registered
+# was invalidated, by a LOCAL_INV or by the server's reply.
+nfs_client_invs_balanced() {
+	local reg loc rem
+
+	read -r reg loc rem < <(nfs_client_invs "$1" "$2") && [ "$reg" -eq $((loc + rem)) ]
+}
+
+# nfs_client_regions_released ADDR PORT: once no call is in flight, the
+# client transport to ADDR:PORT has invalidated every region it
+# registered, and the server invalidated some of them itself (Send With
+# Invalidate, which our connect private data allows).
+nfs_client_regions_released() {
+	local reg loc rem
+
+	wait_for 10 nfs_client_invs_balanced "$1" "$2"
+	read -r reg loc rem < <(nfs_client_invs "$1" "$2") ||
+		fail "no client transport to $1:$2" || return 1
+	echo "# registrations $reg local-invs $loc remote-invs $rem"
+	[ "$reg" -gt 0 ] || fail "no region registered" || return 1
+	[ "$rem" -gt 0 ] || fail "the server invalidated no region" || return 1
+	[ "$reg" -eq $((loc + rem)) ] ||
+		fail "$reg regions registered, $((loc + rem)) invalidated"
+}
+
 NFS_LEASE_BREAK=/proc/sys/fs/lease-break-time
 
 # nfsd_delegations [NAME]: delegations nfsd holds for its clients; only

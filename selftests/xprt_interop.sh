@@ -8,8 +8,9 @@
 #  1. A serves over the in-tree server (rpcrdma, "rdma 20049"); B mounts
 #     through our client (xrpcrdma in drop-in mode): a 64 MiB random file
 #     reads back with the same SHA-256, a 2000-entry directory lists
-#     after a remount, mountstats parses the xprt line. NFSv3 (the
-#     versions in XPRT_VERS).
+#     after a remount, mountstats parses the xprt line, and the in-tree
+#     server invalidated regions with its replies (our client's
+#     remote-invs). NFSv3 and NFSv4.1 (the versions in XPRT_VERS).
 #  2. Still over that mount path, an RPC timeout: B writes a file while
 #     the host stops A's CPUs long enough for the client's RPC to time
 #     out; A continues, our client disconnects and connects again (the
@@ -28,8 +29,8 @@ command -v mountstats >/dev/null || skip_all "missing: mountstats"
 
 INTREE_PORT=20049
 OURS_PORT=20050
-# NFS versions per client. Ours needs the client backchannel for 4.1.
-XPRT_VERS="3"
+# NFS versions per client.
+XPRT_VERS="3 4.1"
 INTREE_VERS="3 4.1"
 SIZE_MB=${XR_INTEROP_SIZE_MB:-64}
 DIRENTS=${XR_INTEROP_DIRENTS:-2000}
@@ -96,6 +97,17 @@ readdir_large() {
 	[ "$n" -eq "$DIRENTS" ] || fail "dir lists $n entries, expected $DIRENTS"
 }
 
+# B: our client's counters after the directory listing: every region
+# was invalidated, some by the in-tree server's replies; no reply was
+# dropped.
+ours_client_counters() {
+	local bad
+
+	nfs_client_regions_released "$XR_PEER_ADDR" "$INTREE_PORT" || return 1
+	bad=$(nfs_client_eval "$XR_PEER_ADDR" "$INTREE_PORT" "c['stats']['bad-replies']")
+	[ "$bad" = 0 ] || fail "bad-replies $bad"
+}
+
 # client_checks CLIENT VERS PORT: mount from A with CLIENT's transport
 # (ours or intree), then data, directory, mountstats, umount. The cases
 # after the mount are skipped when it failed.
@@ -104,7 +116,8 @@ client_checks() {
 
 	run_test "${who}_client_mount_v$v" nfs_mount "$v" "$port" "$MNT" nolock
 	if ! nfs_is_mounted "$MNT"; then
-		for t in "write_read_${SIZE_MB}M" "readdir_$DIRENTS" mountstats_xprt umount; do
+		for t in "write_read_${SIZE_MB}M" "readdir_$DIRENTS" \
+			$([ "$who" = ours ] && echo counters) mountstats_xprt umount; do
 			log_test 4 "${who}_client_${t}_v$v"
 		done
 		return
@@ -112,6 +125,8 @@ client_checks() {
 	run_test "${who}_client_write_read_${SIZE_MB}M_v$v" \
 		nfs_write_verify "$MNT" "$SIZE_MB" "data-$who-v$v"
 	run_test "${who}_client_readdir_${DIRENTS}_v$v" readdir_large "$v" "$port" "dir-$who-v$v"
+	[ "$who" = ours ] &&
+		run_test "ours_client_counters_v$v" ours_client_counters
 	run_test "${who}_client_mountstats_xprt_v$v" mountstats_parses
 	run_test "${who}_client_umount_v$v" nfs_umount "$MNT"
 }
@@ -198,7 +213,7 @@ role_b() {
 	read -r -a nvers_ours <<<"$XPRT_VERS"
 	read -r -a nvers_intree <<<"$INTREE_VERS"
 	mkdir -p "$NFS_DATA"
-	ktap_header $((8 + 5 * ${#nvers_ours[@]} + 5 * ${#nvers_intree[@]}))
+	ktap_header $((8 + 6 * ${#nvers_ours[@]} + 5 * ${#nvers_intree[@]}))
 	echo "# client guest B ($XR_ADDR), server guest A ($XR_PEER_ADDR)"
 	run_test ours_client_dropin b_reload_dropin
 	run_test wait_intree_server pair_wait srv-intree "$STEP_WAIT"
@@ -237,17 +252,14 @@ a_ours_server() {
 	nfs_listen xrdma "$OURS_PORT"
 }
 
-server_counter() {
-	"$RDMACTL" -j stats show | python3 -c "import json,sys; print(json.load(sys.stdin)['server']['$1'])"
-}
-
 # A: our server carried the in-tree client's calls: replies of every
-# kind, data by RDMA Read and Write, no header it could not parse.
+# kind, data by RDMA Read and Write, replies that invalidated the
+# client's region, no header it could not parse.
 a_ours_served() {
 	local c
 
 	for c in replies-inline replies-write-chunk replies-reply-chunk rdma-read-bytes \
-		rdma-write-bytes; do
+		rdma-write-bytes remote-invs; do
 		echo "# $c $(server_counter "$c")"
 		[ "$(server_counter "$c")" -gt 0 ] || fail "$c is 0" || return 1
 	done

@@ -316,6 +316,79 @@ TEST(Decode, NomsgReplyWithReplyChunk)
 	EXPECT_EQ(hdr.hd_segs[0].sg_length, 300u);
 }
 
+// ---- the handle a reply may invalidate remotely --------------------------
+
+TEST(InvRkey, NoChunksNoHandle)
+{
+	Wire w;
+	w.fixed(XR_RDMA_MSG).end().end().end().payload();
+	xr_hdr hdr;
+	uint32_t rkey = 0xdead;
+
+	ASSERT_EQ(Decode(w, Lim(), &hdr), 0);
+	EXPECT_FALSE(xr_hdr_inv_rkey(&hdr, &rkey));
+	EXPECT_EQ(rkey, 0xdeadu);
+}
+
+TEST(InvRkey, OneHandleEverywhere)
+{
+	// A Read chunk, a Write chunk and a Reply chunk in one region.
+	const Seg a1 = {0x77, 4096, 0x1000}, a2 = {0x77, 512, 0x3000};
+	const Seg a3 = {0x77, 100, 0x4000};
+	Wire w;
+	w.fixed(XR_RDMA_MSG).read(64, a1).end().write({a2}).end().u32(1)
+		.chunk({a3}).payload();
+	xr_hdr hdr;
+	uint32_t rkey = 0;
+
+	ASSERT_EQ(Decode(w, Lim(), &hdr), 0);
+	ASSERT_TRUE(xr_hdr_inv_rkey(&hdr, &rkey));
+	EXPECT_EQ(rkey, 0x77u);
+}
+
+TEST(InvRkey, WriteChunkAlone)
+{
+	Wire w;
+	w.fixed(XR_RDMA_MSG).end().write({kB}).end().end().payload();
+	xr_hdr hdr;
+	uint32_t rkey = 0;
+
+	ASSERT_EQ(Decode(w, Lim(), &hdr), 0);
+	ASSERT_TRUE(xr_hdr_inv_rkey(&hdr, &rkey));
+	EXPECT_EQ(rkey, kB.handle);
+}
+
+TEST(InvRkey, TwoHandlesNone)
+{
+	const struct {
+		const char *name;
+		Wire w;
+	} cases[] = {
+		{"two read segments",
+		 Wire().fixed(XR_RDMA_MSG).read(64, kA).read(64, kB).end().end()
+			.end().payload()},
+		{"read and write",
+		 Wire().fixed(XR_RDMA_MSG).read(64, kA).end().write({kB}).end()
+			.end().payload()},
+		{"write and reply",
+		 Wire().fixed(XR_RDMA_MSG).end().write({kA}).end().u32(1)
+			.chunk({kB}).payload()},
+		{"last reply segment differs",
+		 Wire().fixed(XR_RDMA_NOMSG).read(0, kC).end().end().u32(1)
+			.chunk({kC, kC, kD})},
+	};
+
+	for (const auto &c : cases) {
+		SCOPED_TRACE(c.name);
+		xr_hdr hdr;
+		uint32_t rkey = 0xdead;
+
+		ASSERT_EQ(Decode(c.w, Lim(), &hdr), 0);
+		EXPECT_FALSE(xr_hdr_inv_rkey(&hdr, &rkey));
+		EXPECT_EQ(rkey, 0xdeadu);
+	}
+}
+
 TEST(Decode, ReplyEchoesWriteListWithEmptyAndUnusedChunks)
 {
 	// An empty Write chunk (no segments) and an unused one (zero
