@@ -330,32 +330,34 @@ TEST(InvRkey, NoChunksNoHandle)
 	EXPECT_EQ(rkey, 0xdeadu);
 }
 
-TEST(InvRkey, OneHandleEverywhere)
+TEST(InvRkey, OneHandle)
 {
-	// A Read chunk, a Write chunk and a Reply chunk in one region.
+	// A Read chunk, a Write chunk and a Reply chunk in one region; and a
+	// Write chunk alone.
 	const Seg a1 = {0x77, 4096, 0x1000}, a2 = {0x77, 512, 0x3000};
 	const Seg a3 = {0x77, 100, 0x4000};
-	Wire w;
-	w.fixed(XR_RDMA_MSG).read(64, a1).end().write({a2}).end().u32(1)
-		.chunk({a3}).payload();
-	xr_hdr hdr;
-	uint32_t rkey = 0;
+	const struct {
+		const char *name;
+		Wire w;
+		uint32_t rkey;
+	} cases[] = {
+		{"every list",
+		 Wire().fixed(XR_RDMA_MSG).read(64, a1).end().write({a2}).end()
+			.u32(1).chunk({a3}).payload(), 0x77},
+		{"write chunk alone",
+		 Wire().fixed(XR_RDMA_MSG).end().write({kB}).end().end()
+			.payload(), kB.handle},
+	};
 
-	ASSERT_EQ(Decode(w, Lim(), &hdr), 0);
-	ASSERT_TRUE(xr_hdr_inv_rkey(&hdr, &rkey));
-	EXPECT_EQ(rkey, 0x77u);
-}
+	for (const auto &c : cases) {
+		SCOPED_TRACE(c.name);
+		xr_hdr hdr;
+		uint32_t rkey = 0;
 
-TEST(InvRkey, WriteChunkAlone)
-{
-	Wire w;
-	w.fixed(XR_RDMA_MSG).end().write({kB}).end().end().payload();
-	xr_hdr hdr;
-	uint32_t rkey = 0;
-
-	ASSERT_EQ(Decode(w, Lim(), &hdr), 0);
-	ASSERT_TRUE(xr_hdr_inv_rkey(&hdr, &rkey));
-	EXPECT_EQ(rkey, kB.handle);
+		ASSERT_EQ(Decode(c.w, Lim(), &hdr), 0);
+		ASSERT_TRUE(xr_hdr_inv_rkey(&hdr, &rkey));
+		EXPECT_EQ(rkey, c.rkey);
+	}
 }
 
 TEST(InvRkey, TwoHandlesNone)
