@@ -3,9 +3,10 @@
 # The resource corners of the fault matrix, each under NFS load through
 # the in-tree client mounting our server side by side ("xrdma 20050"),
 # and each checked by the SHA-256 of everything it wrote:
-#   tiny_send_queue    the least send queue (32) and 4 send contexts:
-#                      parallel readers make posters wait for slots
-#                      (sq-starves grows), and every reply still arrives;
+#   tiny_send_queue    the least send queue (32) and 4 send contexts,
+#                      16 credits and 16 nfsd threads: parallel readers
+#                      make senders wait for a context (sendctx-waits
+#                      grows), and every reply still arrives;
 #   credit_exhaustion  4 credits against 8 parallel writers: the client
 #                      queues behind the credits, nothing deadlocks;
 #   transports_32      32 rdmactl ping peers connected at once while a
@@ -92,13 +93,15 @@ parallel_copy() {
 # parallel_verify N: read stress-1..N back at once from an empty page
 # cache and compare each with the SHA-256 it was written with.
 parallel_verify() {
-	local i rc=0
+	local i pids=() rc=0
 
 	nfs_drop_caches
 	for i in $(seq 1 "$1"); do
 		nfs_read_sha256 "$MNT/stress-$i" "$MIB" >"$NFS_DATA/stress-$i.got" &
+		pids+=($!)
 	done
-	wait
+	# By PID: the NFS daemons are this shell's background jobs too.
+	wait "${pids[@]}"
 	for i in $(seq 1 "$1"); do
 		cmp -s "$NFS_DATA/stress-$i.sum" "$NFS_DATA/stress-$i.got" ||
 			{ fail "stress-$i: sha256 $(cat "$NFS_DATA/stress-$i.got"), wrote $(cat "$NFS_DATA/stress-$i.sum")"; rc=1; }
@@ -134,15 +137,21 @@ load_case() {
 }
 
 tiny_send_queue() {
-	local before after rc=0
+	local before after threads rc=0
 
-	expect 0 "$RDMACTL" config set sq-depth 32 sendctx-max 4 || return 1
-	before=$(server_counter sq-starves)
+	# 16 nfsd threads replying at once to 8 readers, with 4 send
+	# contexts: senders wait at the cap, and the smallest send queue
+	# (32 Sends plus what rdma_rw adds for each credit) may run out.
+	threads=$(nfsd_threads)
+	echo 16 >"$NFSD_FS/threads" || fail "16 nfsd threads" || return 1
+	expect 0 "$RDMACTL" config set sq-depth 32 sendctx-max 4 credits 16 || return 1
+	before=$(server_counter sendctx-waits)
 	load_case 8 || rc=1
-	after=$(server_counter sq-starves)
-	echo "# sq-starves: $before -> $after"
-	[ "$after" -gt "$before" ] || fail "no poster waited for a send queue slot" || rc=1
-	expect 0 "$RDMACTL" config set sq-depth 66 sendctx-max 0 || rc=1
+	after=$(server_counter sendctx-waits)
+	echo "# sendctx-waits: $before -> $after, sq-starves: $(server_counter sq-starves)"
+	[ "$after" -gt "$before" ] || fail "no sender waited for a send context" || rc=1
+	expect 0 "$RDMACTL" config set sq-depth 66 sendctx-max 0 credits 64 || rc=1
+	echo "$threads" >"$NFSD_FS/threads" || rc=1
 	return $rc
 }
 
