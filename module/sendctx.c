@@ -217,6 +217,7 @@ struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq)
 		if (READ_ONCE(sq->sq_closing))
 			return NULL;
 		/* At the cap: a completion puts one back. */
+		xr_count(sq->sq_count_ctx_waits);
 		wait_event(sq->sq_wait, xr_sendq_may_retry(sq));
 	}
 	sc = xr_sendctx_alloc(sq);

@@ -556,6 +556,8 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
 		&sx->sx_stats.ss_count[XR_SVC_STAT_SENDS_SIGNALED];
 	sx->sx_sq.sq_count_starves =
 		&sx->sx_stats.ss_count[XR_SVC_STAT_SQ_STARVES];
+	sx->sx_sq.sq_count_ctx_waits =
+		&sx->sx_stats.ss_count[XR_SVC_STAT_SENDCTX_WAITS];
 	sx->sx_sq.sq_count_errors =
 		&sx->sx_stats.ss_count[XR_SVC_STAT_SEND_ERRORS];
 

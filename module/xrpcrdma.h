@@ -87,6 +87,7 @@ bool xr_obj_check_all_released(void);
  * @XR_SVC_STAT_SEND_ERRORS: Send completions with an error (not flushes)
  * @XR_SVC_STAT_SENDS_SIGNALED: Sends that asked for a completion
  * @XR_SVC_STAT_REMOTE_INVS: replies sent With Invalidate of the client's region
+ * @XR_SVC_STAT_SENDCTX_WAITS: waits for a send context at the sendctx-max cap
  * @XR_SVC_STAT_RECV_ERRORS: Receive completions with an error (not flushes)
  * @XR_SVC_STAT_BAD_HEADERS: calls answered with RDMA_ERROR or dropped
  *	because of their transport header
@@ -115,6 +116,7 @@ enum xr_svc_stat {
 	XR_SVC_STAT_BC_REPLIES_RECEIVED,
 	XR_SVC_STAT_SENDS_SIGNALED,
 	XR_SVC_STAT_REMOTE_INVS,
+	XR_SVC_STAT_SENDCTX_WAITS,
 	XR_SVC_STAT_COUNT
 };
 
@@ -377,6 +379,8 @@ struct xr_sendctx {
  * @sq_wait: where posters wait for slots
  * @sq_closing: set when the connection closes: waiters give up
  * @sq_count_starves: the owner's counter of waits for a slot, or NULL
+ * @sq_count_ctx_waits: the owner's counter of waits for a send context
+ *	at the cap (@sq_max), or NULL
  * @sq_count_signaled: the owner's counter of Sends that asked for a
  *	completion, or NULL
  * @sq_count_errors: the owner's counter of Send completion errors other
@@ -404,6 +408,7 @@ struct xr_sendq {
 	wait_queue_head_t	sq_wait;
 	bool			sq_closing;
 	atomic64_t		*sq_count_starves;
+	atomic64_t		*sq_count_ctx_waits;
 	atomic64_t		*sq_count_errors;
 	atomic64_t		*sq_count_signaled;
 	atomic_t		sq_allocated;
