@@ -6,7 +6,8 @@
 # build, checkpatch,
 # rdmactl and its unit tests, the test host's own detector test, and the
 # selftests in a test host (and the two-guest ones in a pair of test
-# hosts) for each kernel line. The single-guest steps of all kernels run
+# hosts) for each kernel line, and last a reliability report from their
+# logs. The single-guest steps of all kernels run
 # side by side, one per host core; the pairs follow one at a time. Each
 # step logs to build/check/; the closing line counts every test:
 # "N passed, N failed".
@@ -236,6 +237,7 @@ step rdmactl ctest build_ctl
 step proto-unit ctest proto_unit
 step proto-fuzz one tests/proto/run-fuzz.sh "${XR_FUZZ_SECONDS:-60}"
 step selftests-build one make --no-print-directory -C selftests
+step reliability-unit one tests/reliability/run.sh
 # The single-guest steps, longest first; then the pairs, one at a time
 # (each is two guests, a core each).
 guest_steps=()
@@ -249,6 +251,11 @@ pool "${guest_steps[@]}"
 for k in "${kernels[@]}"; do
 	step "selftests-pair-$k" ktap guest_pair "$k"
 done
+# What the guest runs tried and found, from their logs; fails when a
+# fault point was not tried, a case failed, or the module leaked or did
+# not unload. Documentation/reliability.rst is a kept copy.
+step reliability one scripts/reliability-report.py "$logs" \
+	Documentation/netlink/specs/xrpcrdma.yaml "$logs/reliability.rst"
 
 echo
 [ ${#failed_steps[@]} -eq 0 ] || echo "failed steps: ${failed_steps[*]}"

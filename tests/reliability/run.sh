@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Unit test of scripts/reliability-report.py on made-up make check logs:
+# a clean run passes and yields every table row; each kind of problem
+# (a failed case, a fault point not tried, a leak report, a module that
+# did not unload) fails it with its own message.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+gen=$top/scripts/reliability-report.py
+spec=$top/Documentation/netlink/specs/xrpcrdma.yaml
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+K=6.99.0-test
+
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# A selftests log: every fault point fired once, one hostile input, one
+# load case, one release check.
+make_logs() {
+	local dir=$1 point n=2
+
+	mkdir -p "$dir/pair-$K"
+	{
+		echo "# selftests: xrpcrdma: faults.sh"
+		echo "# ok 1 reload_side_by_side"
+		for point in $(python3 -c "
+import yaml, sys
+d = yaml.safe_load(open(sys.argv[1]))
+print(' '.join(next(x['entries'] for x in d['definitions'] if x['name'] == 'fault-point')))" "$spec"); do
+			echo "# # $point: every 10 times 1 hits 50 fired 1, copy 2 s"
+			echo "# ok $n fault_${point//-/_}_under_nfs_load"
+			n=$((n + 1))
+		done
+		echo "ok 1 selftests: xrpcrdma: faults.sh"
+		echo "# selftests: xrpcrdma: svc_hostile.sh"
+		echo "# # bad_version: rdma_error ERR_VERS 1-1 xid=0x11223344"
+		echo "# ok 1 bad_version"
+		echo "# selftests: xrpcrdma: stress.sh"
+		echo "# # sendctx-waits: 0 -> 12, sq-starves: 0"
+		echo "# ok 1 tiny_send_queue_no_lost_replies"
+		echo "# selftests: xrpcrdma: xprt_nfs.sh"
+		echo "# ok 1 write_read_64M"
+		echo "# ok 2 unload_clean"
+	} >"$dir/selftests-$K.log"
+	printf 'XR-TESTHOST-RC=0\nXR-TESTHOST-RMMOD=0\nXR-TESTHOST-TAINT=12288\n' \
+		>"$dir/guest-$K.console"
+	printf '# ok 1 ours_client_write_read_64M_v3\n' >"$dir/selftests-pair-$K.log"
+	for g in A B; do
+		printf 'XR-TESTHOST-RMMOD=0\n' >"$dir/pair-$K/$g.console"
+	done
+}
+
+# expect_problem NAME SED-SCRIPT FILE MESSAGE: break a clean run, expect
+# exit 1 and MESSAGE on stderr.
+expect_problem() {
+	local name=$1 script=$2 file=$3 msg=$4 dir=$tmp/$1
+
+	make_logs "$dir"
+	sed -i "$script" "$dir/$file"
+	if python3 "$gen" "$dir" "$spec" "$dir/out.rst" 2>"$dir/err"; then
+		fail "$name: passed"
+	elif ! grep -q "$msg" "$dir/err"; then
+		fail "$name: no '$msg' in: $(cat "$dir/err")"
+	fi
+}
+
+make_logs "$tmp/clean"
+if ! python3 "$gen" "$tmp/clean" "$spec" "$tmp/clean/out.rst" 2>"$tmp/clean/err"; then
+	fail "clean run: $(cat "$tmp/clean/err")"
+fi
+for want in '``post-send``' '``recv-drop``' '1 of 50 hits, copy 2 s' \
+	'rdma_error ERR_VERS 1-1' 'sendctx-waits: 0 -> 12' '``write_read_64M``' \
+	'ours_client_write_read_64M_v3' 'pair guest B' '1 of 1'; do
+	grep -qF -- "$want" "$tmp/clean/out.rst" || fail "clean run: no '$want' in the report"
+done
+
+expect_problem failed_case 's/^# ok 1 bad_version/# not ok 1 bad_version/' \
+	"selftests-$K.log" 'svc_hostile.sh bad_version failed'
+expect_problem point_not_tried '/^# # recv-drop:/d' \
+	"selftests-$K.log" 'fault point recv-drop not tried'
+expect_problem point_never_fired 's/^# # dma-map: \(.*\) fired 1,/# # dma-map: \1 fired 0,/' \
+	"selftests-$K.log" 'dma-map never fired'
+expect_problem leak '$a [ 9.0] xrpcrdma: 2 sendctx object(s) leaked' \
+	"guest-$K.console" 'leaks reported'
+expect_problem no_unload 's/RMMOD=0/RMMOD=1/' \
+	"pair-$K/B.console" 'pair guest B: module did not unload'
+expect_problem pair_case 's/^# ok/# not ok/' \
+	"selftests-pair-$K.log" 'pair ours_client_write_read_64M_v3 failed'
+
+[ "$failures" -eq 0 ] && echo "reliability-report: all checks passed"
+[ "$failures" -eq 0 ]
