@@ -46,11 +46,14 @@ RELEASE_CASE = re.compile(r'no_transport_left|transport_gone|'
                           r'server_unload|client_unload')
 
 
-def parse_ktap(path):
-    """{program: [(case, ok, [notes])]} of one selftests log."""
+def parse_ktap(path, default=None):
+    """{program: [(case, ok, [notes])]} of one selftests log; cases
+    outside any "# selftests:" program go under @default, if given."""
     programs = {}
-    cases = None
+    cases = programs.setdefault(default, []) if default else None
     notes = []
+    if not path.exists():
+        return programs
     for line in path.read_text(errors='replace').splitlines():
         m = PROGRAM.match(line)
         if m:
@@ -110,7 +113,8 @@ class Report:
                               and not p.name.startswith('selftests-build'))
         self.runs = {k: parse_ktap(logdir / f'selftests-{k}.log')
                      for k in self.kernels}
-        self.pairs = {k: parse_ktap_pair(logdir / f'selftests-pair-{k}.log')
+        self.pairs = {k: parse_ktap(logdir / f'selftests-pair-{k}.log',
+                                    'pair').get('pair', [])
                       for k in self.kernels}
         self.consoles = {k: parse_console(logdir / f'guest-{k}.console')
                          for k in self.kernels}
@@ -312,23 +316,6 @@ def run_id():
     except (OSError, subprocess.CalledProcessError):
         commit = 'unknown commit'
     return f'commit {commit}, {datetime.date.today().isoformat()}'
-
-
-def parse_ktap_pair(path):
-    """[(case, ok, notes)] of guest B, the client, of a pair log."""
-    if not path.exists():
-        return []
-    cases, notes = [], []
-    for line in path.read_text(errors='replace').splitlines():
-        m = NOTE.match(line)
-        if m:
-            notes.append(m.group(1))
-            continue
-        m = CASE.match(line)
-        if m:
-            cases.append((m.group(2), m.group(1) == 'ok', notes))
-            notes = []
-    return cases
 
 
 def main(argv):
