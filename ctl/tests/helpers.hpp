@@ -53,30 +53,62 @@ inline void put_port(nl_msg *msg, uint32_t number, uint32_t state, const char *n
     nla_nest_end(msg, nest);
 }
 
-// The attributes of a device reply, each of which a test may leave out.
-inline MsgPtr device_reply(const std::vector<int> &omit = {})
-{
-    auto keep = [&](int type) {
-        for (int o : omit) {
+// Puts attributes into a made-up reply unless the test left them out.
+class OmitPut {
+public:
+    OmitPut(nl_msg *m, const std::vector<int> &omit) : m_(m), omit_(omit) {}
+    bool keep(int type) const
+    {
+        for (int o : omit_) {
             if (o == type)
                 return false;
         }
         return true;
-    };
+    }
+    void u8(int type, uint8_t v) const
+    {
+        if (keep(type))
+            nla_put_u8(m_, type, v);
+    }
+    void u16(int type, uint16_t v) const
+    {
+        if (keep(type))
+            nla_put_u16(m_, type, v);
+    }
+    void u32(int type, uint32_t v) const
+    {
+        if (keep(type))
+            nla_put_u32(m_, type, v);
+    }
+    void u64(int type, uint64_t v) const
+    {
+        if (keep(type))
+            nla_put_u64(m_, type, v);
+    }
+    void str(int type, const char *v) const
+    {
+        if (keep(type))
+            nla_put_string(m_, type, v);
+    }
+
+private:
+    nl_msg *m_;
+    const std::vector<int> &omit_;
+};
+
+// The attributes of a device reply, each of which a test may leave out.
+inline MsgPtr device_reply(const std::vector<int> &omit = {})
+{
     MsgPtr msg = new_genl_msg(XRPCRDMA_CMD_DEVICE_GET);
     nl_msg *m = msg.get();
-    if (keep(XRPCRDMA_A_DEVICE_INDEX))
-        nla_put_u32(m, XRPCRDMA_A_DEVICE_INDEX, 3);
-    if (keep(XRPCRDMA_A_DEVICE_NAME))
-        nla_put_string(m, XRPCRDMA_A_DEVICE_NAME, "rxe0");
-    if (keep(XRPCRDMA_A_DEVICE_NODE_GUID))
-        nla_put_u64(m, XRPCRDMA_A_DEVICE_NODE_GUID, 0x505400fffe123456ULL);
-    if (keep(XRPCRDMA_A_DEVICE_PORT))
+    OmitPut put(m, omit);
+    put.u32(XRPCRDMA_A_DEVICE_INDEX, 3);
+    put.str(XRPCRDMA_A_DEVICE_NAME, "rxe0");
+    put.u64(XRPCRDMA_A_DEVICE_NODE_GUID, 0x505400fffe123456ULL);
+    if (put.keep(XRPCRDMA_A_DEVICE_PORT))
         put_port(m, 1, XRPCRDMA_PORT_STATE_ACTIVE, "veth0");
-    if (keep(XRPCRDMA_A_DEVICE_USABLE))
-        nla_put_u8(m, XRPCRDMA_A_DEVICE_USABLE, 1);
-    if (keep(XRPCRDMA_A_DEVICE_ENABLED))
-        nla_put_u8(m, XRPCRDMA_A_DEVICE_ENABLED, 1);
+    put.u8(XRPCRDMA_A_DEVICE_USABLE, 1);
+    put.u8(XRPCRDMA_A_DEVICE_ENABLED, 1);
     return msg;
 }
 
@@ -102,50 +134,36 @@ inline void put_stat(nl_msg *msg, int type, const char *name, uint64_t value)
 inline MsgPtr transport_reply(bool connection, const std::vector<int> &omit = {},
                               uint8_t cmd = XRPCRDMA_CMD_TRANSPORT_GET)
 {
-    auto keep = [&](int type) {
-        for (int o : omit) {
-            if (o == type)
-                return false;
-        }
-        return true;
-    };
-    auto put_u32 = [&](nl_msg *m, int type, uint32_t v) {
-        if (keep(type))
-            nla_put_u32(m, type, v);
-    };
     const uint32_t ip = htonl(0x0a630001); // 10.99.0.1
     MsgPtr msg = new_genl_msg(cmd);
     nl_msg *m = msg.get();
-    put_u32(m, XRPCRDMA_A_TRANSPORT_ID, connection ? 3 : 1);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_ROLE,
+    OmitPut put(m, omit);
+    put.u32(XRPCRDMA_A_TRANSPORT_ID, connection ? 3 : 1);
+    put.u32(XRPCRDMA_A_TRANSPORT_ROLE,
             connection ? XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION
                        : XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_STATE,
+    put.u32(XRPCRDMA_A_TRANSPORT_STATE,
             connection ? XRPCRDMA_TRANSPORT_STATE_CONNECTED : XRPCRDMA_TRANSPORT_STATE_LISTENING);
-    if (keep(XRPCRDMA_A_TRANSPORT_CLASS))
-        nla_put_string(m, XRPCRDMA_A_TRANSPORT_CLASS, "xrdma");
-    if (keep(XRPCRDMA_A_TRANSPORT_SERV))
-        nla_put_string(m, XRPCRDMA_A_TRANSPORT_SERV, "nfsd");
-    put_u32(m, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4, connection ? ip : 0);
-    if (keep(XRPCRDMA_A_TRANSPORT_LOCAL_PORT))
-        nla_put_u16(m, XRPCRDMA_A_TRANSPORT_LOCAL_PORT, htons(20050));
+    put.str(XRPCRDMA_A_TRANSPORT_CLASS, "xrdma");
+    put.str(XRPCRDMA_A_TRANSPORT_SERV, "nfsd");
+    put.u32(XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4, connection ? ip : 0);
+    put.u16(XRPCRDMA_A_TRANSPORT_LOCAL_PORT, htons(20050));
     if (!connection)
         return msg;
-    put_u32(m, XRPCRDMA_A_TRANSPORT_PEER_ADDR4, ip);
-    if (keep(XRPCRDMA_A_TRANSPORT_PEER_PORT))
-        nla_put_u16(m, XRPCRDMA_A_TRANSPORT_PEER_PORT, htons(851));
-    put_u32(m, XRPCRDMA_A_TRANSPORT_CREDITS, 64);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_INLINE_SEND, 4096);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_INLINE_RECV, 4096);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND, 1024);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, 2048);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_SQ_DEPTH, 64);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_SQ_FREE, 62);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_RQ_DEPTH, 65);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED, 3);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_SENDCTX_FREE, 1);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED, 66);
-    if (keep(XRPCRDMA_A_TRANSPORT_STAT)) {
+    put.u32(XRPCRDMA_A_TRANSPORT_PEER_ADDR4, ip);
+    put.u16(XRPCRDMA_A_TRANSPORT_PEER_PORT, htons(851));
+    put.u32(XRPCRDMA_A_TRANSPORT_CREDITS, 64);
+    put.u32(XRPCRDMA_A_TRANSPORT_INLINE_SEND, 4096);
+    put.u32(XRPCRDMA_A_TRANSPORT_INLINE_RECV, 4096);
+    put.u32(XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND, 1024);
+    put.u32(XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, 2048);
+    put.u32(XRPCRDMA_A_TRANSPORT_SQ_DEPTH, 64);
+    put.u32(XRPCRDMA_A_TRANSPORT_SQ_FREE, 62);
+    put.u32(XRPCRDMA_A_TRANSPORT_RQ_DEPTH, 65);
+    put.u32(XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED, 3);
+    put.u32(XRPCRDMA_A_TRANSPORT_SENDCTX_FREE, 1);
+    put.u32(XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED, 66);
+    if (put.keep(XRPCRDMA_A_TRANSPORT_STAT)) {
         put_stat(m, XRPCRDMA_A_TRANSPORT_STAT, "calls-received", 12);
         put_stat(m, XRPCRDMA_A_TRANSPORT_STAT, "bad-headers", 0);
     }
@@ -159,50 +177,35 @@ inline MsgPtr transport_reply(bool connection, const std::vector<int> &omit = {}
 inline MsgPtr client_reply(bool connected, const std::vector<int> &omit = {},
                            uint8_t cmd = XRPCRDMA_CMD_TRANSPORT_GET)
 {
-    auto keep = [&](int type) {
-        for (int o : omit) {
-            if (o == type)
-                return false;
-        }
-        return true;
-    };
-    auto put_u32 = [&](nl_msg *m, int type, uint32_t v) {
-        if (keep(type))
-            nla_put_u32(m, type, v);
-    };
-    auto put_port = [&](nl_msg *m, int type, uint16_t port) {
-        if (keep(type))
-            nla_put_u16(m, type, htons(port));
-    };
     const uint32_t ip = htonl(0x0a630001); // 10.99.0.1
     MsgPtr msg = new_genl_msg(cmd);
     nl_msg *m = msg.get();
-    put_u32(m, XRPCRDMA_A_TRANSPORT_ID, 7);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_ROLE, XRPCRDMA_TRANSPORT_ROLE_CLIENT);
-    put_u32(m, XRPCRDMA_A_TRANSPORT_STATE,
+    OmitPut put(m, omit);
+    put.u32(XRPCRDMA_A_TRANSPORT_ID, 7);
+    put.u32(XRPCRDMA_A_TRANSPORT_ROLE, XRPCRDMA_TRANSPORT_ROLE_CLIENT);
+    put.u32(XRPCRDMA_A_TRANSPORT_STATE,
             connected ? XRPCRDMA_TRANSPORT_STATE_CONNECTED : XRPCRDMA_TRANSPORT_STATE_CONNECTING);
-    if (keep(XRPCRDMA_A_TRANSPORT_CLASS))
-        nla_put_string(m, XRPCRDMA_A_TRANSPORT_CLASS, "rdma");
+    put.str(XRPCRDMA_A_TRANSPORT_CLASS, "rdma");
     if (connected) {
-        put_u32(m, XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4, ip);
-        put_port(m, XRPCRDMA_A_TRANSPORT_LOCAL_PORT, 47000);
+        put.u32(XRPCRDMA_A_TRANSPORT_LOCAL_ADDR4, ip);
+        put.u16(XRPCRDMA_A_TRANSPORT_LOCAL_PORT, htons(47000));
     }
-    put_u32(m, XRPCRDMA_A_TRANSPORT_PEER_ADDR4, ip);
-    put_port(m, XRPCRDMA_A_TRANSPORT_PEER_PORT, 20049);
+    put.u32(XRPCRDMA_A_TRANSPORT_PEER_ADDR4, ip);
+    put.u16(XRPCRDMA_A_TRANSPORT_PEER_PORT, htons(20049));
     if (connected) {
-        put_u32(m, XRPCRDMA_A_TRANSPORT_CREDITS, 32);
-        put_u32(m, XRPCRDMA_A_TRANSPORT_INLINE_SEND, 4096);
-        put_u32(m, XRPCRDMA_A_TRANSPORT_INLINE_RECV, 4096);
-        put_u32(m, XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND, 4096);
-        put_u32(m, XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, 4096);
-        put_u32(m, XRPCRDMA_A_TRANSPORT_SQ_DEPTH, 544);
-        put_u32(m, XRPCRDMA_A_TRANSPORT_SQ_FREE, 540);
-        put_u32(m, XRPCRDMA_A_TRANSPORT_RQ_DEPTH, 32);
-        put_u32(m, XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED, 2);
-        put_u32(m, XRPCRDMA_A_TRANSPORT_SENDCTX_FREE, 2);
-        put_u32(m, XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED, 32);
+        put.u32(XRPCRDMA_A_TRANSPORT_CREDITS, 32);
+        put.u32(XRPCRDMA_A_TRANSPORT_INLINE_SEND, 4096);
+        put.u32(XRPCRDMA_A_TRANSPORT_INLINE_RECV, 4096);
+        put.u32(XRPCRDMA_A_TRANSPORT_PEER_INLINE_SEND, 4096);
+        put.u32(XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, 4096);
+        put.u32(XRPCRDMA_A_TRANSPORT_SQ_DEPTH, 544);
+        put.u32(XRPCRDMA_A_TRANSPORT_SQ_FREE, 540);
+        put.u32(XRPCRDMA_A_TRANSPORT_RQ_DEPTH, 32);
+        put.u32(XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED, 2);
+        put.u32(XRPCRDMA_A_TRANSPORT_SENDCTX_FREE, 2);
+        put.u32(XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED, 32);
     }
-    if (keep(XRPCRDMA_A_TRANSPORT_STAT)) {
+    if (put.keep(XRPCRDMA_A_TRANSPORT_STAT)) {
         put_stat(m, XRPCRDMA_A_TRANSPORT_STAT, "rpcs-sent", 40);
         put_stat(m, XRPCRDMA_A_TRANSPORT_STAT, "read-chunk-calls", 2);
     }
@@ -217,45 +220,29 @@ inline MsgPtr client_reply(bool connected, const std::vector<int> &omit = {},
 inline MsgPtr bench_reply(bool running, int32_t status = 0, const std::vector<int> &omit = {},
                           uint8_t cmd = XRPCRDMA_CMD_BENCH_GET)
 {
-    auto keep = [&](int type) {
-        for (int o : omit) {
-            if (o == type)
-                return false;
-        }
-        return true;
-    };
-    auto put_u32 = [&](nl_msg *m, int type, uint32_t v) {
-        if (keep(type))
-            nla_put_u32(m, type, v);
-    };
-    auto put_u64 = [&](nl_msg *m, int type, uint64_t v) {
-        if (keep(type))
-            nla_put_u64(m, type, v);
-    };
     MsgPtr msg = new_genl_msg(cmd);
     nl_msg *m = msg.get();
-    put_u32(m, XRPCRDMA_A_BENCH_ID, 3);
-    put_u32(m, XRPCRDMA_A_BENCH_TRANSPORT, XRPCRDMA_BENCH_TRANSPORT_TCP);
-    put_u32(m, XRPCRDMA_A_BENCH_ADDR4, htonl(0x0a630001)); // 10.99.0.1
-    if (keep(XRPCRDMA_A_BENCH_PORT))
-        nla_put_u16(m, XRPCRDMA_A_BENCH_PORT, 2049);
-    put_u32(m, XRPCRDMA_A_BENCH_PROGRAM, 100003);
-    put_u32(m, XRPCRDMA_A_BENCH_VERSION, 3);
-    put_u32(m, XRPCRDMA_A_BENCH_COUNT, 2000);
-    put_u32(m, XRPCRDMA_A_BENCH_CONCURRENCY, 16);
-    if (keep(XRPCRDMA_A_BENCH_RUNNING))
-        nla_put_u8(m, XRPCRDMA_A_BENCH_RUNNING, running);
-    put_u32(m, XRPCRDMA_A_BENCH_DONE, running ? 700 : 2000);
-    put_u32(m, XRPCRDMA_A_BENCH_ERRORS, status ? 2000 : 0);
+    OmitPut put(m, omit);
+    put.u32(XRPCRDMA_A_BENCH_ID, 3);
+    put.u32(XRPCRDMA_A_BENCH_TRANSPORT, XRPCRDMA_BENCH_TRANSPORT_TCP);
+    put.u32(XRPCRDMA_A_BENCH_ADDR4, htonl(0x0a630001)); // 10.99.0.1
+    put.u16(XRPCRDMA_A_BENCH_PORT, 2049);
+    put.u32(XRPCRDMA_A_BENCH_PROGRAM, 100003);
+    put.u32(XRPCRDMA_A_BENCH_VERSION, 3);
+    put.u32(XRPCRDMA_A_BENCH_COUNT, 2000);
+    put.u32(XRPCRDMA_A_BENCH_CONCURRENCY, 16);
+    put.u8(XRPCRDMA_A_BENCH_RUNNING, running);
+    put.u32(XRPCRDMA_A_BENCH_DONE, running ? 700 : 2000);
+    put.u32(XRPCRDMA_A_BENCH_ERRORS, status ? 2000 : 0);
     if (running)
         return msg;
-    put_u32(m, XRPCRDMA_A_BENCH_STATUS, uint32_t(status));
-    put_u64(m, XRPCRDMA_A_BENCH_ELAPSED_NS, 250000000);
-    put_u64(m, XRPCRDMA_A_BENCH_OPS_PER_SEC, status ? 0 : 8000);
-    put_u64(m, XRPCRDMA_A_BENCH_LAT_P50_NS, status ? 0 : 52100);
-    put_u64(m, XRPCRDMA_A_BENCH_LAT_P99_NS, status ? 0 : 120000);
-    put_u64(m, XRPCRDMA_A_BENCH_LAT_P999_NS, status ? 0 : 300000);
-    put_u64(m, XRPCRDMA_A_BENCH_LAT_MAX_NS, status ? 0 : 1200000);
+    put.u32(XRPCRDMA_A_BENCH_STATUS, uint32_t(status));
+    put.u64(XRPCRDMA_A_BENCH_ELAPSED_NS, 250000000);
+    put.u64(XRPCRDMA_A_BENCH_OPS_PER_SEC, status ? 0 : 8000);
+    put.u64(XRPCRDMA_A_BENCH_LAT_P50_NS, status ? 0 : 52100);
+    put.u64(XRPCRDMA_A_BENCH_LAT_P99_NS, status ? 0 : 120000);
+    put.u64(XRPCRDMA_A_BENCH_LAT_P999_NS, status ? 0 : 300000);
+    put.u64(XRPCRDMA_A_BENCH_LAT_MAX_NS, status ? 0 : 1200000);
     return msg;
 }
 
