@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <cstddef>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,21 @@ inline std::string case_name(size_t index, const std::vector<std::string> &args)
     }
     return name;
 }
+
+// A command line that must be refused, and the usage error it must give.
+struct Refusal {
+    std::vector<std::string> args;
+    std::string message;
+};
+
+inline void PrintTo(const Refusal &r, std::ostream *os)
+{
+    *os << case_name(0, r.args);
+}
+
+// Refusals and their messages: test_cli.cpp defines the test, and each
+// command's test file instantiates it with its own refusals.
+class UsageErrors : public ::testing::TestWithParam<Refusal> {};
 
 // The command "rdmactl ARGS..." stands for.
 inline rdmactl::Command parse(std::vector<std::string> args)

@@ -121,60 +121,48 @@ TEST(BenchCli, Help)
     }
 }
 
-struct Reject {
-    std::vector<std::string> args;
-    std::string message;
-};
-
-class BenchRejects : public ::testing::TestWithParam<Reject> {};
-
-TEST_P(BenchRejects, WithAMessage)
-{
-    EXPECT_EQ(usage_error(GetParam().args), GetParam().message);
-}
-
 INSTANTIATE_TEST_SUITE_P(
-    Usage, BenchRejects,
+    Bench, UsageErrors,
     ::testing::Values(
-        Reject{{"bench"}, "'bench run' needs an address: ADDR[:PORT]"},
-        Reject{{"bench", "run"}, "'bench run' needs an address: ADDR[:PORT]"},
-        Reject{{"bench", "run", "nfs.example"},
+        Refusal{{"bench"}, "'bench run' needs an address: ADDR[:PORT]"},
+        Refusal{{"bench", "run"}, "'bench run' needs an address: ADDR[:PORT]"},
+        Refusal{{"bench", "run", "nfs.example"},
                "invalid address 'nfs.example': expected an IPv4 or IPv6 address, with :PORT if "
                "wanted"},
-        Reject{{"bench", "run", "10.0.0.256"},
+        Refusal{{"bench", "run", "10.0.0.256"},
                "invalid address '10.0.0.256': expected an IPv4 or IPv6 address, with :PORT if "
                "wanted"},
-        Reject{{"bench", "run", "[::1"}, "invalid address '[::1': no closing ']'"},
-        Reject{{"bench", "run", "10.0.0.1:"}, "invalid address '10.0.0.1:': empty port"},
-        Reject{{"bench", "run", "10.0.0.1:0"},
+        Refusal{{"bench", "run", "[::1"}, "invalid address '[::1': no closing ']'"},
+        Refusal{{"bench", "run", "10.0.0.1:"}, "invalid address '10.0.0.1:': empty port"},
+        Refusal{{"bench", "run", "10.0.0.1:0"},
                "invalid port '0': expected a whole number from 1 to 65535"},
-        Reject{{"bench", "run", "10.0.0.1", "port", "65536"},
+        Refusal{{"bench", "run", "10.0.0.1", "port", "65536"},
                "invalid port '65536': expected 1 to 65535"},
-        Reject{{"bench", "run", "10.0.0.1:2049", "port", "2049"}, "'port' given more than once"},
-        Reject{{"bench", "run", "10.0.0.1", "transport", "udp"},
+        Refusal{{"bench", "run", "10.0.0.1:2049", "port", "2049"}, "'port' given more than once"},
+        Refusal{{"bench", "run", "10.0.0.1", "transport", "udp"},
                "invalid transport 'udp': expected tcp or rdma"},
-        Reject{{"bench", "run", "10.0.0.1", "count", "0"},
+        Refusal{{"bench", "run", "10.0.0.1", "count", "0"},
                "invalid count '0': expected 1 to 1000000"},
-        Reject{{"bench", "run", "10.0.0.1", "count", "1000001"},
+        Refusal{{"bench", "run", "10.0.0.1", "count", "1000001"},
                "invalid count '1000001': expected 1 to 1000000"},
-        Reject{{"bench", "run", "10.0.0.1", "count", "-1"},
+        Refusal{{"bench", "run", "10.0.0.1", "count", "-1"},
                "invalid count '-1': expected 1 to 1000000"},
-        Reject{{"bench", "run", "10.0.0.1", "concurrency", "129"},
+        Refusal{{"bench", "run", "10.0.0.1", "concurrency", "129"},
                "invalid concurrency '129': expected 1 to 128"},
-        Reject{{"bench", "run", "10.0.0.1", "version", "0"},
+        Refusal{{"bench", "run", "10.0.0.1", "version", "0"},
                "invalid version '0': expected 1 to 31"},
-        Reject{{"bench", "run", "10.0.0.1", "version", "32"},
+        Refusal{{"bench", "run", "10.0.0.1", "version", "32"},
                "invalid version '32': expected 1 to 31"},
-        Reject{{"bench", "run", "10.0.0.1", "program", "x"},
+        Refusal{{"bench", "run", "10.0.0.1", "program", "x"},
                "invalid program 'x': expected 1 to 4294967295"},
-        Reject{{"bench", "run", "10.0.0.1", "count"}, "'count' needs a value"},
-        Reject{{"bench", "run", "10.0.0.1", "count", "1", "count", "2"},
+        Refusal{{"bench", "run", "10.0.0.1", "count"}, "'count' needs a value"},
+        Refusal{{"bench", "run", "10.0.0.1", "count", "1", "count", "2"},
                "'count' given more than once"},
-        Reject{{"bench", "run", "10.0.0.1", "c", "1"},
+        Refusal{{"bench", "run", "10.0.0.1", "c", "1"},
                "ambiguous bench setting 'c': count, concurrency"},
-        Reject{{"bench", "run", "10.0.0.1", "bogus", "1"}, "unknown bench setting 'bogus'"},
-        Reject{{"bench", "show", "0"}, "invalid bench id '0': expected 1 to 4294967295"},
-        Reject{{"bench", "show", "1", "2"}, "unexpected argument '2' for 'bench show'"}),
+        Refusal{{"bench", "run", "10.0.0.1", "bogus", "1"}, "unknown bench setting 'bogus'"},
+        Refusal{{"bench", "show", "0"}, "invalid bench id '0': expected 1 to 4294967295"},
+        Refusal{{"bench", "show", "1", "2"}, "unexpected argument '2' for 'bench show'"}),
     [](const auto &info) { return case_name(info.index, info.param.args); });
 
 // ---- Requests ----

@@ -12,6 +12,8 @@
 using namespace rdmactl;
 using testing_helpers::Argv;
 using testing_helpers::case_name;
+using testing_helpers::Refusal;
+using testing_helpers::UsageErrors;
 using testing_helpers::parse;
 using testing_helpers::usage_error;
 
@@ -288,18 +290,6 @@ TEST(Version, ShortAndLong)
     EXPECT_EQ(parse({"dev", "-V"}).action, Action::Version);
 }
 
-struct Bad {
-    std::vector<std::string> args;
-    const char *message;
-};
-
-void PrintTo(const Bad &b, std::ostream *os)
-{
-    *os << case_name(0, b.args);
-}
-
-class UsageErrors : public ::testing::TestWithParam<Bad> {};
-
 TEST_P(UsageErrors, ClearMessage)
 {
     EXPECT_EQ(usage_error(GetParam().args), GetParam().message);
@@ -308,77 +298,77 @@ TEST_P(UsageErrors, ClearMessage)
 INSTANTIATE_TEST_SUITE_P(
     Refused, UsageErrors,
     ::testing::Values(
-        Bad{{}, "no object given"}, Bad{{"-j"}, "no object given"},
-        Bad{{"link"}, "unknown object 'link'"}, Bad{{""}, "unknown object ''"},
-        Bad{{"dev", "frob"}, "unknown dev command 'frob'"},
-        Bad{{"dev", "s"}, "ambiguous dev command 's': show, set"},
-        Bad{{"dev", "show", "a", "b"}, "unexpected argument 'b' for 'dev show'"},
-        Bad{{"dev", "show", ""}, "empty device name"},
-        Bad{{"dev", "show", std::string(64, 'x')},
+        Refusal{{}, "no object given"}, Refusal{{"-j"}, "no object given"},
+        Refusal{{"link"}, "unknown object 'link'"}, Refusal{{""}, "unknown object ''"},
+        Refusal{{"dev", "frob"}, "unknown dev command 'frob'"},
+        Refusal{{"dev", "s"}, "ambiguous dev command 's': show, set"},
+        Refusal{{"dev", "show", "a", "b"}, "unexpected argument 'b' for 'dev show'"},
+        Refusal{{"dev", "show", ""}, "empty device name"},
+        Refusal{{"dev", "show", std::string(64, 'x')},
             "device name 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' is "
             "longer than 63 characters"},
-        Bad{{"dev", "set"}, "'dev set' needs a device name"},
-        Bad{{"dev", "set", "rxe0"}, "'dev set' needs a setting, e.g. 'enabled on'"},
-        Bad{{"dev", "set", "rxe0", "enabled"}, "'enabled' needs a value: on or off"},
-        Bad{{"dev", "set", "rxe0", "enabled", "yes"},
+        Refusal{{"dev", "set"}, "'dev set' needs a device name"},
+        Refusal{{"dev", "set", "rxe0"}, "'dev set' needs a setting, e.g. 'enabled on'"},
+        Refusal{{"dev", "set", "rxe0", "enabled"}, "'enabled' needs a value: on or off"},
+        Refusal{{"dev", "set", "rxe0", "enabled", "yes"},
             "invalid value 'yes' for enabled: expected on or off"},
-        Bad{{"dev", "set", "rxe0", "enabled", "1"},
+        Refusal{{"dev", "set", "rxe0", "enabled", "1"},
             "invalid value '1' for enabled: expected on or off"},
-        Bad{{"dev", "set", "rxe0", "enabled", "on", "enabled", "off"},
+        Refusal{{"dev", "set", "rxe0", "enabled", "on", "enabled", "off"},
             "'enabled' given more than once"},
-        Bad{{"dev", "set", "rxe0", "mtu", "1500"}, "unknown setting 'mtu'"},
-        Bad{{"module", "show", "extra"}, "unexpected argument 'extra' for 'module show'"},
-        Bad{{"module", "set"}, "unknown module command 'set'"},
-        Bad{{"dev", "help", "x"}, "unexpected argument 'x' for 'dev help'"},
-        Bad{{"help", "bogus"}, "unknown object 'bogus'"},
-        Bad{{"help", "dev", "x"}, "unexpected argument 'x' for 'help'"},
-        Bad{{"transport", "show", "0"}, "invalid transport id '0': expected 1 to 4294967295"},
-        Bad{{"transport", "show", "4294967296"},
+        Refusal{{"dev", "set", "rxe0", "mtu", "1500"}, "unknown setting 'mtu'"},
+        Refusal{{"module", "show", "extra"}, "unexpected argument 'extra' for 'module show'"},
+        Refusal{{"module", "set"}, "unknown module command 'set'"},
+        Refusal{{"dev", "help", "x"}, "unexpected argument 'x' for 'dev help'"},
+        Refusal{{"help", "bogus"}, "unknown object 'bogus'"},
+        Refusal{{"help", "dev", "x"}, "unexpected argument 'x' for 'help'"},
+        Refusal{{"transport", "show", "0"}, "invalid transport id '0': expected 1 to 4294967295"},
+        Refusal{{"transport", "show", "4294967296"},
             "invalid transport id '4294967296': expected 1 to 4294967295"},
-        Bad{{"transport", "show", "-1"}, "invalid transport id '-1': expected 1 to 4294967295"},
-        Bad{{"transport", "show", "1", "2"}, "unexpected argument '2' for 'transport show'"},
-        Bad{{"transport", "set"}, "unknown transport command 'set'"},
-        Bad{{"listener", "add", "10.99.0.1"},
+        Refusal{{"transport", "show", "-1"}, "invalid transport id '-1': expected 1 to 4294967295"},
+        Refusal{{"transport", "show", "1", "2"}, "unexpected argument '2' for 'transport show'"},
+        Refusal{{"transport", "set"}, "unknown transport command 'set'"},
+        Refusal{{"listener", "add", "10.99.0.1"},
             "nfsd listens on every address: '10.99.0.1' cannot be given through "
             "/proc/fs/nfsd/portlist; give '*' or leave the address out"},
-        Bad{{"listener", "add", "[fe80::1]:20050"},
+        Refusal{{"listener", "add", "[fe80::1]:20050"},
             "nfsd listens on every address: 'fe80::1' cannot be given through "
             "/proc/fs/nfsd/portlist; give '*' or leave the address out"},
-        Bad{{"listener", "add", "*:0"}, "invalid port '0': expected 1 to 65535"},
-        Bad{{"listener", "add", "65536"}, "invalid port '65536': expected 1 to 65535"},
-        Bad{{"listener", "add", "*:x"}, "invalid port 'x': expected 1 to 65535"},
-        Bad{{"listener", "add", "*:"}, "invalid address '*:': no port after ':'"},
-        Bad{{"listener", "add", "host:20050"},
+        Refusal{{"listener", "add", "*:0"}, "invalid port '0': expected 1 to 65535"},
+        Refusal{{"listener", "add", "65536"}, "invalid port '65536': expected 1 to 65535"},
+        Refusal{{"listener", "add", "*:x"}, "invalid port 'x': expected 1 to 65535"},
+        Refusal{{"listener", "add", "*:"}, "invalid address '*:': no port after ':'"},
+        Refusal{{"listener", "add", "host:20050"},
             "invalid address 'host': expected *, an IPv4 address or an IPv6 address"},
-        Bad{{"listener", "add", "[10.0.0.1]:1"},
+        Refusal{{"listener", "add", "[10.0.0.1]:1"},
             "invalid address '10.0.0.1': expected *, an IPv4 address or an IPv6 address"},
-        Bad{{"listener", "add", "[::1"}, "invalid address '[::1': missing ']'"},
-        Bad{{"listener", "add", "[::1]20050"},
+        Refusal{{"listener", "add", "[::1"}, "invalid address '[::1': missing ']'"},
+        Refusal{{"listener", "add", "[::1]20050"},
             "invalid address '[::1]20050': expected [ADDR]:PORT"},
-        Bad{{"listener", "add", ""}, "empty address"},
-        Bad{{"listener", "add", "*", "1"}, "unexpected argument '1' for 'listener add'"},
-        Bad{{"listener", "del", "id"}, "'id' needs a transport id"},
-        Bad{{"listener", "del", "id", "x"}, "invalid transport id 'x': expected 1 to 4294967295"},
-        Bad{{"listener", "del", "id", "1", "2"}, "unexpected argument '2' for 'listener del'"},
-        Bad{{"listener", "set"}, "unknown listener command 'set'"},
-        Bad{{"stats", "show", "x"}, "unexpected argument 'x' for 'stats show'"},
-        Bad{{"config", "show", "x"}, "unexpected argument 'x' for 'config show'"},
-        Bad{{"config", "show", "transport"}, "'transport' needs a transport id"},
-        Bad{{"config", "show", "transport", "0"},
+        Refusal{{"listener", "add", ""}, "empty address"},
+        Refusal{{"listener", "add", "*", "1"}, "unexpected argument '1' for 'listener add'"},
+        Refusal{{"listener", "del", "id"}, "'id' needs a transport id"},
+        Refusal{{"listener", "del", "id", "x"}, "invalid transport id 'x': expected 1 to 4294967295"},
+        Refusal{{"listener", "del", "id", "1", "2"}, "unexpected argument '2' for 'listener del'"},
+        Refusal{{"listener", "set"}, "unknown listener command 'set'"},
+        Refusal{{"stats", "show", "x"}, "unexpected argument 'x' for 'stats show'"},
+        Refusal{{"config", "show", "x"}, "unexpected argument 'x' for 'config show'"},
+        Refusal{{"config", "show", "transport"}, "'transport' needs a transport id"},
+        Refusal{{"config", "show", "transport", "0"},
             "invalid transport id '0': expected 1 to 4294967295"},
-        Bad{{"config", "set"}, "'config set' needs a tunable and a value, e.g. 'credits 128'"},
-        Bad{{"config", "set", "transport", "1"},
+        Refusal{{"config", "set"}, "'config set' needs a tunable and a value, e.g. 'credits 128'"},
+        Refusal{{"config", "set", "transport", "1"},
             "'config set' needs a tunable and a value, e.g. 'credits 128'"},
-        Bad{{"config", "set", "mtu", "1"}, "unknown tunable 'mtu'"},
-        Bad{{"config", "set", "inline", "1"},
+        Refusal{{"config", "set", "mtu", "1"}, "unknown tunable 'mtu'"},
+        Refusal{{"config", "set", "inline", "1"},
             "ambiguous tunable 'inline': inline-send, inline-recv"},
-        Bad{{"config", "set", "credits"}, "'credits' needs a value"},
-        Bad{{"config", "set", "credits", "-1"},
+        Refusal{{"config", "set", "credits"}, "'credits' needs a value"},
+        Refusal{{"config", "set", "credits", "-1"},
             "invalid value '-1' for credits: expected a number from 0 to 4294967295"},
-        Bad{{"config", "set", "credits", "4294967296"},
+        Refusal{{"config", "set", "credits", "4294967296"},
             "invalid value '4294967296' for credits: expected a number from 0 to 4294967295"},
-        Bad{{"config", "set", "credits", "1", "credits", "2"}, "'credits' given more than once"},
-        Bad{{"config", "set", "credits", "1", "transport", "2", "x"},
+        Refusal{{"config", "set", "credits", "1", "credits", "2"}, "'credits' given more than once"},
+        Refusal{{"config", "set", "credits", "1", "transport", "2", "x"},
             "unexpected argument 'x' for 'config set'"}),
     [](const auto &info) { return case_name(info.index, info.param.args); });
 

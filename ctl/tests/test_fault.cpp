@@ -17,7 +17,8 @@
 using namespace rdmactl;
 using testing_helpers::case_name;
 using testing_helpers::parse;
-using testing_helpers::usage_error;
+using testing_helpers::Refusal;
+using testing_helpers::UsageErrors;
 
 namespace {
 
@@ -79,54 +80,42 @@ TEST(FaultParse, ClearOneOrAll)
     EXPECT_FALSE(parse({"fault", "clear", "all"}).fault);
 }
 
-struct Reject {
-    std::vector<std::string> args;
-    std::string message;
-};
-
-class FaultRejects : public ::testing::TestWithParam<Reject> {};
-
-TEST_P(FaultRejects, WithAMessage)
-{
-    EXPECT_EQ(usage_error(GetParam().args), GetParam().message);
-}
-
 INSTANTIATE_TEST_SUITE_P(
-    Usage, FaultRejects,
+    Fault, UsageErrors,
     ::testing::Values(
-        Reject{{"fault", "set"}, "'fault set' needs a fault point"},
-        Reject{{"fault", "set", "bogus", "nth", "1"}, "unknown fault point 'bogus'"},
-        Reject{{"fault", "set", "post", "nth", "1"},
+        Refusal{{"fault", "set"}, "'fault set' needs a fault point"},
+        Refusal{{"fault", "set", "bogus", "nth", "1"}, "unknown fault point 'bogus'"},
+        Refusal{{"fault", "set", "post", "nth", "1"},
                "ambiguous fault point 'post': post-send, post-recv"},
-        Reject{{"fault", "set", "post-send"},
+        Refusal{{"fault", "set", "post-send"},
                "'fault set post-send' needs a trigger: nth N, every N or prob PPM"},
-        Reject{{"fault", "set", "post-send", "nth"}, "'nth' needs a value"},
-        Reject{{"fault", "set", "post-send", "nth", "0"},
+        Refusal{{"fault", "set", "post-send", "nth"}, "'nth' needs a value"},
+        Refusal{{"fault", "set", "post-send", "nth", "0"},
                "invalid n '0': expected 1 to 4294967295"},
-        Reject{{"fault", "set", "post-send", "nth", "1", "every", "2"},
+        Refusal{{"fault", "set", "post-send", "nth", "1", "every", "2"},
                "more than one trigger: give one of nth, every, prob"},
-        Reject{{"fault", "set", "post-send", "prob", "1000001"},
+        Refusal{{"fault", "set", "post-send", "prob", "1000001"},
                "invalid probability (per million) '1000001': expected 1 to 1000000"},
-        Reject{{"fault", "set", "post-send", "nth", "1", "times", "2"},
+        Refusal{{"fault", "set", "post-send", "nth", "1", "times", "2"},
                "'times' goes with every and prob: nth fires once"},
-        Reject{{"fault", "set", "post-send", "every", "1", "times", "2", "times", "3"},
+        Refusal{{"fault", "set", "post-send", "every", "1", "times", "2", "times", "3"},
                "'times' given more than once"},
-        Reject{{"fault", "set", "post-send", "nth", "1", "errno", "EWHAT"},
+        Refusal{{"fault", "set", "post-send", "nth", "1", "errno", "EWHAT"},
                "invalid errno 'EWHAT': expected a name such as EIO or a number"},
-        Reject{{"fault", "set", "post-send", "nth", "1", "errno", "134"},
+        Refusal{{"fault", "set", "post-send", "nth", "1", "errno", "134"},
                "invalid errno '134': expected 1 to 133"},
-        Reject{{"fault", "set", "recv-drop", "nth", "1", "errno", "EIO"},
+        Refusal{{"fault", "set", "recv-drop", "nth", "1", "errno", "EIO"},
                "'errno' is for post-send, post-recv, dma-map, sendctx-alloc and frwr-reg, "
                "not recv-drop"},
-        Reject{{"fault", "set", "post-send", "nth", "1", "delay", "10"},
+        Refusal{{"fault", "set", "post-send", "nth", "1", "delay", "10"},
                "'delay' is for completion-delay, not post-send"},
-        Reject{{"fault", "set", "completion-delay", "nth", "1", "delay", "10001"},
+        Refusal{{"fault", "set", "completion-delay", "nth", "1", "delay", "10001"},
                "invalid delay (ms) '10001': expected 1 to 10000"},
-        Reject{{"fault", "set", "post-send", "nth", "1", "transport", "0"},
+        Refusal{{"fault", "set", "post-send", "nth", "1", "transport", "0"},
                "invalid transport id '0': expected 1 to 4294967295"},
-        Reject{{"fault", "set", "post-send", "nth", "1", "bogus", "1"},
+        Refusal{{"fault", "set", "post-send", "nth", "1", "bogus", "1"},
                "unknown fault setting 'bogus'"},
-        Reject{{"fault", "clear", "post-send", "extra"},
+        Refusal{{"fault", "clear", "post-send", "extra"},
                "unexpected argument 'extra' for 'fault clear'"}),
     [](const auto &info) { return case_name(info.index, info.param.args); });
 
