@@ -19,9 +19,9 @@
  * holds at most a quarter of the send queue while a reservation may take
  * at most the rest, a post at the context cap or while someone waits for
  * slots or contexts asks for a completion, and the cap does not count the
- * run. Only
- * signaled Sends pin the owner, so a run left at the end never keeps a
- * connection alive: the drain flushes it and xr_sendq_destroy() retires it.
+ * run. Only signaled Sends pin the owner, so a run left at the end never
+ * keeps a connection alive: the drain flushes it and xr_sendq_destroy()
+ * retires it.
  */
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
@@ -313,9 +313,9 @@ static u32 xr_sendq_unsig_budget(const struct xr_sendq *sq)
 /* Does a post of @slots slots ask for a completion? Under sq_lock. */
 static bool xr_sendq_want_signal(struct xr_sendq *sq, u32 slots)
 {
-	lockdep_assert_held(&sq->sq_lock);
 	u32 max = READ_ONCE(sq->sq_max);
 
+	lockdep_assert_held(&sq->sq_lock);
 	return sq->sq_unsig_count + 1 >= sq->sq_signal_every ||
 	       sq->sq_unsig_slots + slots > xr_sendq_unsig_budget(sq) ||
 	       (max && atomic_read(&sq->sq_allocated) >= max) ||
