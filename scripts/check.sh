@@ -210,14 +210,16 @@ guest_selftests() {
 		env XR_MODULE="$ko" make --no-print-directory -C selftests run_tests
 }
 
-# The two-guest selftests (testhost/pair.sh): interoperability with the
-# in-tree transport and the client's reconnect after an RPC timeout.
+# The two-guest selftests (testhost/pair.sh), logs in DIR: TEST is
+# xprt_interop.sh (interoperability with the in-tree transport, the
+# client's reconnect after an RPC timeout) or peer_restart.sh (the
+# server's guest killed under load and booted again).
 guest_pair() {
-	local k=$1 ko=$top/build/kmod/$1/module/xrpcrdma.ko
+	local k=$1 dir=$2 test=$3 ko=$top/build/kmod/$1/module/xrpcrdma.ko
 
 	selftests/testhost/pair.sh --kernel "$k" --module "$ko" --timeout 900 \
-		--logs "$logs/pair-$k" --ktap -- \
-		env XR_MODULE="$ko" ./selftests/xprt_interop.sh
+		--logs "$logs/$dir" --ktap -- \
+		env XR_MODULE="$ko" "./selftests/$test"
 }
 
 detector() {
@@ -249,7 +251,8 @@ for k in "${kernels[@]}"; do
 done
 pool "${guest_steps[@]}"
 for k in "${kernels[@]}"; do
-	step "selftests-pair-$k" ktap guest_pair "$k"
+	step "selftests-pair-$k" ktap guest_pair "$k" "pair-$k" xprt_interop.sh
+	step "selftests-pair-restart-$k" ktap guest_pair "$k" "pair-restart-$k" peer_restart.sh
 done
 # What the guest runs tried and found, from their logs; fails when a
 # fault point was not tried, a case failed, or the module leaked or did

@@ -17,6 +17,7 @@ usage: reliability-report.py LOGDIR SPEC [OUT.rst]
 """
 
 import datetime
+import itertools
 import pathlib
 import re
 import subprocess
@@ -35,11 +36,14 @@ LEAK = re.compile(r'object\(s\) leaked')
 # their cases.
 HOSTILE = ('svc_hostile.sh', 'nl_fuzz.sh')
 LOAD = ('stress.sh',)
+# The two-guest steps of make check: (log and console directory name
+# without the kernel, selftest).
+PAIR_STEPS = (('pair', 'xprt_interop.sh'), ('pair-restart', 'peer_restart.sh'))
 # Cases that compare what they read back with what was written (SHA-256
 # or byte for byte), by name.
 DATA_CASE = re.compile(r'write_read|under_nfs_load|no_lost_replies|'
                        r'no_deadlock|_at_once|under_load|mid_transfer|'
-                       r'chunks_through|rpc_timeout')
+                       r'chunks_through|rpc_timeout|after_restart')
 # Cases that check that every object was released, by name.
 RELEASE_CASE = re.compile(r'no_transport_left|transport_gone|'
                           r'unload_clean|no_leak|objects_released|'
@@ -113,8 +117,10 @@ class Report:
                               and not p.name.startswith('selftests-build'))
         self.runs = {k: parse_ktap(logdir / f'selftests-{k}.log')
                      for k in self.kernels}
-        self.pairs = {k: parse_ktap(logdir / f'selftests-pair-{k}.log',
-                                    'pair').get('pair', [])
+        self.pairs = {k: {test: parse_ktap(
+                              logdir / f'selftests-{step}-{k}.log',
+                              'pair').get('pair', [])
+                              for step, test in PAIR_STEPS}
                       for k in self.kernels}
         self.consoles = {k: parse_console(logdir / f'guest-{k}.console')
                          for k in self.kernels}
@@ -239,19 +245,19 @@ class Report:
             if DATA_CASE.search(case):
                 rows.append([f'``{case}``', program] +
                             self.results(program, case))
-        pair_cases = []
-        for k in self.kernels:
-            pair_cases += [c for c, _, _ in self.pairs[k]
-                           if DATA_CASE.search(c) and c not in pair_cases]
-        for case in pair_cases:
-            cells = []
+        for _, test in PAIR_STEPS:
+            pair_cases = []
             for k in self.kernels:
-                got = [ok for c, ok, _ in self.pairs[k] if c == case]
-                cells.append(mark(got[0]) if got else 'not run')
-                if not got or not got[0]:
-                    self.problems.append(f'{k}: pair {case} failed')
-            rows.append([f'``{case}``', 'xprt_interop.sh (two guests)'] +
-                        cells)
+                pair_cases += [c for c, _, _ in self.pairs[k][test]
+                               if DATA_CASE.search(c) and c not in pair_cases]
+            for case in pair_cases:
+                cells = []
+                for k in self.kernels:
+                    got = [ok for c, ok, _ in self.pairs[k][test] if c == case]
+                    cells.append(mark(got[0]) if got else 'not run')
+                    if not got or not got[0]:
+                        self.problems.append(f'{k}: {test} {case} failed')
+                rows.append([f'``{case}``', f'{test} (two guests)'] + cells)
         return out + table(['case', 'program'] + self.kernels, rows)
 
     def leaks(self):
@@ -271,12 +277,13 @@ class Report:
                 self.problems.append(f'{k}: no release check ran')
             rows.append(self.unload_row(k, self.consoles[k]) +
                         [f'{sum(releases)} of {len(releases)}'])
-            for guest in ('A', 'B'):
-                console = self.logdir / f'pair-{k}' / f'{guest}.console'
+            for (step, test), guest in itertools.product(PAIR_STEPS,
+                                                         ('A', 'B')):
+                console = self.logdir / f'{step}-{k}' / f'{guest}.console'
                 if console.exists():
-                    rows.append(self.unload_row(f'{k}, pair guest {guest}',
-                                                parse_console(console)) +
-                                [''])
+                    rows.append(self.unload_row(
+                        f'{k}, {test} guest {guest}',
+                        parse_console(console)) + [''])
         return out + table(['test host', 'rmmod at the end',
                             'leak reports', 'release checks passed'], rows)
 

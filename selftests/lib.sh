@@ -127,6 +127,47 @@ live_objects() {
 		python3 -c "import json,sys; print(json.load(sys.stdin)['live_objects']['$1'])"
 }
 
+rpcrdma_loaded() {
+	[ -d /sys/module/rpcrdma ]
+}
+
+# Every live-object counter of both transports is back to zero.
+objects_released() {
+	local kind
+
+	for kind in xprt xprt-conn xprt-req xprt-bc-rqst mr svc-xprt sendctx recvctx; do
+		[ "$(live_objects "$kind")" -eq 0 ] || return 1
+	done
+}
+
+# unload_clean: unload xrpcrdma once every object is released, with its
+# unload message and no leak report; leaves it unloaded.
+unload_clean() {
+	module_loaded || return 0
+	wait_for 60 objects_released ||
+		fail "live objects left: $("$RDMACTL" -j module show)" || return 1
+	# The RPC client lets go of the module asynchronously.
+	wait_for 30 rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
+	dmesg | tail -n 5 | grep -q "xrpcrdma: unloaded" || fail "no unload message" || return 1
+	! dmesg | tail -n 20 | grep -q "object(s) leaked" || fail "objects leaked"
+}
+
+# load_dropin BLOCK: xrpcrdma alone, in drop-in mode (its client and
+# server register as "rdma"): both transports unloaded, the in-tree one
+# kept from loading by the modprobe file BLOCK, xrpcrdma loaded with
+# mode=dropin.
+load_dropin() {
+	if module_loaded; then
+		rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
+	fi
+	if rpcrdma_loaded; then
+		rmmod rpcrdma || fail "rmmod rpcrdma" || return 1
+	fi
+	echo "install rpcrdma /bin/false" >"$1" || fail "cannot write $1" || return 1
+	insmod "$XR_MODULE" mode=dropin || fail "insmod mode=dropin" || return 1
+	[ "$(module_mode)" = dropin ] || fail "mode $(module_mode), expected dropin"
+}
+
 # Two test hosts (testhost/pair.sh): the commands in guests A and B meet
 # through files in $XR_PAIR_DIR, a host directory both see. The host
 # writes pair-abort there when either guest's run ends in a failure, so
@@ -157,17 +198,39 @@ pair_wait() {
 	[ "$st" = ok ] || fail "the other guest reports $1: $st"
 }
 
+# pair_request KIND ROLE VALUE WAIT_S: ask the host for KIND (pause,
+# restart) of guest ROLE; waits (bounded) for its answer.
+pair_request() {
+	local f=$XR_PAIR_DIR/pair-$1-$2 deadline=$((SECONDS + $4))
+
+	rm -f "$f.done" "$f.failed"
+	echo "$3" >"$f.tmp" && mv "$f.tmp" "$f" || fail "cannot write $f" || return 1
+	until [ -e "$f.done" ] || [ -e "$f.failed" ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "$1 of $2: no answer from the host" || return 1
+		sleep 0.5
+	done
+	[ -e "$f.done" ] || fail "$1 of $2: $(cat "$f.failed")"
+}
+
 # pair_pause ROLE SECONDS: have the host stop guest ROLE's CPUs for
 # SECONDS and continue them (its clock stands still meanwhile); returns
 # once the host reports it continued (bounded).
 pair_pause() {
-	local f=$XR_PAIR_DIR/pair-pause-$1 deadline=$((SECONDS + $2 + 60))
+	pair_request pause "$1" "$2" $(($2 + 60))
+}
 
-	rm -f "$f.done" "$f.failed"
-	echo "$2" >"$f.tmp" && mv "$f.tmp" "$f" || fail "cannot write $f" || return 1
-	until [ -e "$f.done" ] || [ -e "$f.failed" ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "pausing $1: no answer from the host" || return 1
-		sleep 0.5
-	done
-	[ -e "$f.done" ] || fail "pausing $1: $(cat "$f.failed")"
+# pair_restart ROLE: have the host kill guest ROLE at once, as if its
+# power went, and boot it again with the same command; returns once the
+# new boot has begun (bounded). Only guest B can be restarted.
+pair_restart() {
+	pair_request restart "$1" now 60
+}
+
+# pair_life: how many times this guest has booted in the pair (1, then
+# 2 after a pair_restart, ...).
+pair_life() {
+	local n=1
+
+	[ -r "$XR_PAIR_DIR/pair-life-$XR_ROLE" ] && read -r n <"$XR_PAIR_DIR/pair-life-$XR_ROLE"
+	echo "$n"
 }

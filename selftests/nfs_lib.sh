@@ -193,7 +193,8 @@ nfs_server_start() {
 	mkdir -p "$pipefs"
 	nfs_is_mounted "$pipefs" rpc_pipefs || mount -t rpc_pipefs rpc_pipefs "$pipefs" ||
 		fail "mount rpc_pipefs on $pipefs" || return 1
-	nfs_is_mounted "$NFS_EXPORT" tmpfs || mount -t tmpfs -o mode=0777 xr-nfs-export "$NFS_EXPORT" ||
+	# A file system the caller mounted there is exported as it is.
+	nfs_is_mounted "$NFS_EXPORT" || mount -t tmpfs -o mode=0777 xr-nfs-export "$NFS_EXPORT" ||
 		fail "mount tmpfs on $NFS_EXPORT" || return 1
 
 	[ -e "$NFS_RUN/exports.orig" ] || cp /etc/exports "$NFS_RUN/exports.orig" 2>/dev/null ||
@@ -323,6 +324,15 @@ nfs_umount() {
 	echo "# umount $mnt failed or hung: forcing"
 	timeout -k 5 "$NFS_OP_TIMEOUT" umount -f -l "$mnt"
 	return 1
+}
+
+# nfs_xprt_field MNT N: field N (5: connects) of the xprt line of the
+# mount on MNT, from /proc/self/mountstats.
+nfs_xprt_field() {
+	awk -v mnt="$1" -v n="$2" '
+		$1 == "device" { here = ($5 == mnt) }
+		here && $1 == "xprt:" && $2 == "rdma" { print $n; exit }
+	' /proc/self/mountstats
 }
 
 nfs_drop_caches() {

@@ -45,38 +45,6 @@ STEP_WAIT=600
 MNT=$NFS_RUN/mnt-interop
 BLOCK=/etc/modprobe.d/xr-interop.conf
 
-rpcrdma_loaded() {
-	[ -d /sys/module/rpcrdma ]
-}
-
-objects_released() {
-	local kind
-
-	for kind in xprt xprt-conn xprt-req mr svc-xprt sendctx recvctx; do
-		[ "$(live_objects "$kind")" -eq 0 ] || return 1
-	done
-}
-
-# Unload xrpcrdma with nothing left behind (its unload message, no leak
-# report); leaves it unloaded.
-unload_xrpcrdma() {
-	module_loaded || return 0
-	wait_for 60 objects_released ||
-		fail "live objects left: $("$RDMACTL" -j module show)" || return 1
-	# The RPC client lets go of the module asynchronously.
-	wait_for 30 rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
-	dmesg | tail -n 5 | grep -q "xrpcrdma: unloaded" || fail "no unload message" || return 1
-	! dmesg | tail -n 20 | grep -q "object(s) leaked" || fail "objects leaked"
-}
-
-# The mount's xprt line field N (5: connects), from /proc/self/mountstats.
-xprt_field() {
-	awk -v mnt="$MNT" -v n="$1" '
-		$1 == "device" { here = ($5 == mnt) }
-		here && $1 == "xprt:" && $2 == "rdma" { print $n; exit }
-	' /proc/self/mountstats
-}
-
 mountstats_parses() {
 	local out
 
@@ -134,15 +102,7 @@ client_checks() {
 # B: our client alone: rpcrdma unloaded and kept from loading, xrpcrdma
 # in drop-in mode (its client registers as "rdma").
 b_reload_dropin() {
-	if module_loaded; then
-		rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
-	fi
-	if rpcrdma_loaded; then
-		rmmod rpcrdma || fail "rmmod rpcrdma" || return 1
-	fi
-	echo "install rpcrdma /bin/false" >"$BLOCK" || fail "cannot write $BLOCK" || return 1
-	insmod "$XR_MODULE" mode=dropin || fail "insmod mode=dropin" || return 1
-	[ "$(module_mode)" = dropin ] || fail "mode $(module_mode), expected dropin"
+	load_dropin "$BLOCK"
 }
 
 # B: a hard mount with a short timeout; a file written with O_DIRECT (so
@@ -154,7 +114,7 @@ b_rpc_timeout() {
 
 	nfs_mount 3 "$INTREE_PORT" "$MNT" "nolock,hard,timeo=$TIMEO,retrans=2" || return 1
 	sum=$(nfs_random_file "$src" "$TIMEOUT_MB") || fail "cannot make $src" || return 1
-	before=$(xprt_field 5)
+	before=$(nfs_xprt_field "$MNT" 5)
 	klines=$(dmesg | wc -l)
 	timeout -k 5 300 dd if="$src" of="$MNT/timeout.bin" bs=1M oflag=direct status=none &
 	pid=$!
@@ -166,7 +126,7 @@ b_rpc_timeout() {
 	wait "$pid" || { fail "the transfer failed across the pause: $?"; rc=1; }
 	rm -f "$src"
 	[ "$rc" -eq 0 ] || return 1
-	after=$(xprt_field 5)
+	after=$(nfs_xprt_field "$MNT" 5)
 	echo "# connects after: $after"
 	# What the NFS client, our module and soft-RoCE said meanwhile.
 	dmesg | tail -n "+$((klines + 1))" | grep -E "nfs: server|xrpcrdma|rdma_rxe|rxe0" |
@@ -180,7 +140,7 @@ b_rpc_timeout() {
 }
 
 b_unload_ours() {
-	unload_xrpcrdma || return 1
+	unload_clean || return 1
 	rm -f "$BLOCK"
 }
 
@@ -272,7 +232,7 @@ a_server_stop() {
 }
 
 a_finish() {
-	unload_xrpcrdma || return 1
+	unload_clean || return 1
 	wait_for 30 rmmod rpcrdma || fail "rmmod rpcrdma" || return 1
 	insmod "$XR_MODULE" || fail "insmod again"
 }

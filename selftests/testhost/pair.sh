@@ -7,8 +7,9 @@
 # socket (no host address carries their traffic), and runs the same
 # command in both; XR_ROLE tells the command which guest it is in. Owns
 # only what is between the two guests: the network socket, the shared
-# directory the commands synchronise through, pausing a guest on request
-# (through its QEMU monitor), and the pair's verdict.
+# directory the commands synchronise through, pausing a guest or killing
+# and booting it again on request (through its QEMU monitor), and the
+# pair's verdict.
 #
 # Exit status: 0 when both guests were clean and both commands exited 0;
 # else the first of A's and B's statuses that says the guest failed (125
@@ -36,7 +37,7 @@ CMD=()
 # Run state, for the trap.
 WORK=
 KEEP=0
-declare -A PID=() RC=() TAIL=()
+declare -A PID=() RC=() TAIL=() LIFE=([A]=1 [B]=1)
 
 usage() {
 	cat <<'USAGE'
@@ -138,10 +139,12 @@ cleanup() {
 	exit "$rc"
 }
 
-# Start guest ROLE's run.sh in the background.
+# Start guest ROLE's run.sh in the background. Its command finds in
+# pair-life-ROLE how many times the guest has booted.
 start_guest() {
 	local r=$1
 
+	echo "${LIFE[$r]}" >"$SHARE/pair-life-$r"
 	"$RUN" "${RUN_ARGS[@]}" --pair-role "$r" --pair-net "$WORK/net.sock" \
 		--monitor "$WORK/mon-$r.sock" --share "$SHARE" --log "$LOGS/$r.console" \
 		-- "${CMD[@]}" </dev/null >"$LOGS/$r.out" 2>"$LOGS/$r.err" &
@@ -243,6 +246,55 @@ serve_pause() {
 	echo "$secs" >"$req.done"
 }
 
+# Guest ROLE is to be killed and booted again (file pair-restart-ROLE,
+# written by the other guest): its QEMU quits at once, as if the power
+# went, and the guest boots again with the same command. Guest B only:
+# A holds the listening end of the network, which takes B back. The
+# killed life must end as run.sh reports a guest that died without a
+# result (124) and nothing else: a kernel problem found in its console
+# fails the pair. Its logs are kept as ROLE.lifeN.*. Reports in
+# pair-restart-ROLE.done (or .failed with the reason).
+serve_restart() {
+	local r=$1 req=$SHARE/pair-restart-$1 n rc=0 f
+
+	rm -f "$req"
+	if [[ $r != B ]] || ! running "$r"; then
+		echo "guest $r cannot be restarted" >"$req.failed"
+		return
+	fi
+	say "killing guest $r"
+	# The monitor closes as QEMU quits: no prompt comes back.
+	monitor "$WORK/mon-$r.sock" quit >/dev/null 2>&1 || true
+	for ((n = 0; n < 300; n++)); do
+		running "$r" || break
+		sleep 0.1
+	done
+	running "$r" && stop_pid "${PID[$r]}"
+	wait "${PID[$r]}" || rc=$?
+	PID[$r]=
+	if [[ -n ${TAIL[$r]:-} ]]; then
+		wait "${TAIL[$r]}" 2>/dev/null || true
+		TAIL[$r]=
+	fi
+	n=${LIFE[$r]}
+	if ((rc != EXIT_TIMEOUT)) ||
+		! grep -q "FAIL: guest died without reporting" "$LOGS/$r.err"; then
+		say "guest $r: killed life $n ended with exit $rc, not as a killed guest"
+		RC[$r]=$rc
+		((rc != 0)) || RC[$r]=1
+		echo "killed guest $r exit $rc" >"$req.failed"
+		echo "guest $r exit $rc when killed" >"$SHARE/pair-abort"
+		return
+	fi
+	for f in console out err; do
+		mv "$LOGS/$r.$f" "$LOGS/$r.life$n.$f"
+	done
+	LIFE[$r]=$((n + 1))
+	say "booting guest $r again (life ${LIFE[$r]})"
+	start_guest "$r"
+	echo "${LIFE[$r]}" >"$req.done"
+}
+
 wait_socket() {
 	local i
 
@@ -261,6 +313,7 @@ supervise() {
 	while running A || running B; do
 		for r in A B; do
 			[[ -e $SHARE/pair-pause-$r ]] && serve_pause "$r"
+			[[ -e $SHARE/pair-restart-$r ]] && serve_restart "$r"
 			reap "$r"
 		done
 		sleep 0.2
@@ -298,13 +351,17 @@ report() {
 
 # KTAP: each guest is a test, its command's output indented under it.
 print_ktap() {
-	local r n=0
+	local r n=0 life
 
 	echo "TAP version 13"
 	echo "1..2"
 	for r in A B; do
 		n=$((n + 1))
 		echo "# pair: guest $r"
+		for ((life = 1; life < LIFE[$r]; life++)); do
+			echo "# life $life, killed:"
+			sed 's/^/# /' "$LOGS/$r.life$life.out"
+		done
 		sed 's/^/# /' "$LOGS/$r.out"
 		if ((RC[$r] == 0)); then
 			echo "ok $n pair: guest $r"

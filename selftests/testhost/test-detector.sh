@@ -21,6 +21,7 @@ KVER=
 BUILD=
 WORK=
 NTESTS=0
+PAIR_LOGS=
 NFAILED=0
 
 die() {
@@ -84,6 +85,7 @@ run_pair() {
 	OUT=$WORK/out.$NTESTS
 	ERR=$WORK/err.$NTESTS
 	RC=0
+	PAIR_LOGS=$logs
 	"$PAIR" --kernel "$KVER" --timeout 240 --logs "$logs" "$@" >"$OUT" 2>"$ERR" || RC=$?
 }
 
@@ -233,6 +235,44 @@ case_pair_taint_b() {
 		expect_err '^testhost-pair: guest A exit 0, guest B exit 125'
 }
 
+# Guest A has the host kill guest B and boot it again: B's second life
+# knows it is one, reaches A over the network, and the pair passes with
+# the killed life's logs kept. $1: what B's first life does before it
+# waits to be killed (a kernel warning there must fail the run).
+# shellcheck disable=SC2016 # expanded by the guests' shell
+readonly RESTART_SCRIPT='. "$1/../lib.sh"
+	if [ "$XR_ROLE" = A ]; then
+		pair_wait up-1 120 && pair_restart B && pair_wait up-2 120 || exit 9
+		echo "A saw B restart"
+		exit 0
+	fi
+	life=$(pair_life)
+	if [ "$life" = 1 ]; then
+		eval "$2"
+		pair_signal up-1
+		pair_wait never 200
+		exit 8
+	fi
+	busybox ping -c 2 -W 10 "$XR_PEER_ADDR" >/dev/null || exit 7
+	echo "B life $life ok"
+	pair_signal up-2'
+
+case_pair_restart() {
+	run_pair -- bash -c "$RESTART_SCRIPT" sh "$HERE" true
+	expect_rc 0 && expect_out '^A: A saw B restart$' && expect_out '^B: B life 2 ok$' &&
+		expect_err '^testhost-pair: killing guest B' &&
+		expect_err '^testhost-pair: booting guest B again \(life 2\)' &&
+		expect_err '^testhost-pair: guest A exit 0, guest B exit 0' || return 1
+	[[ -s $PAIR_LOGS/B.life1.console ]] || { explain "no B.life1.console kept"; return 1; }
+}
+
+# A kernel warning in the life that is killed still fails the run.
+case_pair_restart_warn() {
+	run_pair -- bash -c "$RESTART_SCRIPT" sh "$HERE" \
+		'echo "WARNING: CPU: 0 PID: 1 at test-detector" >/dev/kmsg'
+	expect_rc 125 && expect_err '^testhost-pair: guest B: killed life 1 ended with exit 125'
+}
+
 run_case() {
 	local name=$1 ok=1
 
@@ -282,6 +322,8 @@ main() {
 	run_case "pair: network, barrier, pause; both statuses 0" case_pair_clean
 	run_case "pair: a failing command in guest A fails the run and ends B's wait" case_pair_fail_a
 	run_case "pair: a taint in guest B fails the run" case_pair_taint_b
+	run_case "pair: guest B killed and booted again on A's request" case_pair_restart
+	run_case "pair: a warning in B's killed life fails the run" case_pair_restart_warn
 
 	echo "$((NTESTS - NFAILED)) passed, $NFAILED failed"
 	((NFAILED == 0))

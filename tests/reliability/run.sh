@@ -23,7 +23,7 @@ fail() {
 make_logs() {
 	local dir=$1 point n=2
 
-	mkdir -p "$dir/pair-$K"
+	mkdir -p "$dir/pair-$K" "$dir/pair-restart-$K"
 	{
 		echo "# selftests: xrpcrdma: faults.sh"
 		echo "# ok 1 reload_side_by_side"
@@ -49,8 +49,10 @@ print(' '.join(next(x['entries'] for x in d['definitions'] if x['name'] == 'faul
 	printf 'XR-TESTHOST-RC=0\nXR-TESTHOST-RMMOD=0\nXR-TESTHOST-TAINT=12288\n' \
 		>"$dir/guest-$K.console"
 	printf '# ok 1 ours_client_write_read_64M_v3\n' >"$dir/selftests-pair-$K.log"
+	printf '# ok 1 data_after_restart\n' >"$dir/selftests-pair-restart-$K.log"
 	for g in A B; do
 		printf 'XR-TESTHOST-RMMOD=0\n' >"$dir/pair-$K/$g.console"
+		printf 'XR-TESTHOST-RMMOD=0\n' >"$dir/pair-restart-$K/$g.console"
 	done
 }
 
@@ -74,7 +76,8 @@ if ! python3 "$gen" "$tmp/clean" "$spec" "$tmp/clean/out.rst" 2>"$tmp/clean/err"
 fi
 for want in '``post-send``' '``recv-drop``' '1 of 50 hits, copy 2 s' \
 	'rdma_error ERR_VERS 1-1' 'sendctx-waits: 0 -> 12' '``write_read_64M``' \
-	'ours_client_write_read_64M_v3' 'pair guest B' '1 of 1'; do
+	'ours_client_write_read_64M_v3' 'xprt_interop.sh guest B' '1 of 1' \
+	'``data_after_restart``' 'peer_restart.sh guest A'; do
 	grep -qF -- "$want" "$tmp/clean/out.rst" || fail "clean run: no '$want' in the report"
 done
 
@@ -87,9 +90,13 @@ expect_problem point_never_fired 's/^# # dma-map: \(.*\) fired 1,/# # dma-map: \
 expect_problem leak '$a [ 9.0] xrpcrdma: 2 sendctx object(s) leaked' \
 	"guest-$K.console" 'leaks reported'
 expect_problem no_unload 's/RMMOD=0/RMMOD=1/' \
-	"pair-$K/B.console" 'pair guest B: module did not unload'
+	"pair-$K/B.console" 'xprt_interop.sh guest B: module did not unload'
 expect_problem pair_case 's/^# ok/# not ok/' \
-	"selftests-pair-$K.log" 'pair ours_client_write_read_64M_v3 failed'
+	"selftests-pair-$K.log" 'xprt_interop.sh ours_client_write_read_64M_v3 failed'
+expect_problem restart_case 's/^# ok/# not ok/' \
+	"selftests-pair-restart-$K.log" 'peer_restart.sh data_after_restart failed'
+expect_problem restart_no_unload 's/RMMOD=0/RMMOD=1/' \
+	"pair-restart-$K/A.console" 'peer_restart.sh guest A: module did not unload'
 
 [ "$failures" -eq 0 ] && echo "reliability-report: all checks passed"
 [ "$failures" -eq 0 ]
