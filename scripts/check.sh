@@ -96,7 +96,13 @@ report_step() {
 	if [ "$ok" -eq 0 ]; then
 		echo "ok $name ($(cat "$logs/$name.secs") s)"
 	else
-		echo "not ok $name (exit $rc, $(cat "$logs/$name.secs") s); its log:"
+		echo "not ok $name (exit $rc, $(cat "$logs/$name.secs") s)"
+		# What failed first: a long log may be cut short where it is
+		# shown.
+		echo "  its failures:"
+		grep -E '^(# )*not ok |# FAIL: |^testhost(-pair)?: (FAIL|trace)|^guest [AB]: (FAIL|trace)' \
+			"$log" | head -n 60 | sed 's/^/    /'
+		echo "  its log:"
 		sed 's/^/    /' "$log"
 		failed_steps+=("$name")
 	fi
