@@ -539,8 +539,7 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
 				 sx->sx_ep.ep_peer.cp_recv_size);
 	/* Send With Invalidate: the client allows it, our device has it. */
 	sx->sx_remote_inv = (sx->sx_ep.ep_peer.cp_flags & XR_CM_SWI_OK) &&
-			    (sx->sx_ep.ep_pd->device->attrs.device_cap_flags &
-			     IB_DEVICE_MEM_MGT_EXTENSIONS);
+			    xr_ep_has_frwr(&sx->sx_ep);
 
 	xr_sendq_init(&sx->sx_sq, &sx->sx_ep, sx->sx_inline_send);
 	sx->sx_sq.sq_max = cfg[XR_CFG_SENDCTX_MAX];

@@ -126,7 +126,7 @@ int xr_frwr_pool_init(struct xr_xconn *c, u32 count)
 	struct ib_device *dev = c->xc_ep.ep_pd->device;
 	struct xr_mr *mr;
 
-	if (!(dev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS))
+	if (!xr_ep_has_frwr(&c->xc_ep))
 		return -EOPNOTSUPP;
 	c->xc_max_pages = min_t(u32, dev->attrs.max_fast_reg_page_list_len,
 				c->xc_xprt->rx_config.cf_val[XR_CFG_MAX_FRWR_SEGMENTS]);

@@ -326,6 +326,21 @@ int xr_ep_connect(struct xr_ep *ep, const struct xr_cm_pdata *ours);
 void xr_ep_disconnect(struct xr_ep *ep);
 void xr_ep_drain(struct xr_ep *ep);
 void xr_ep_destroy(struct xr_ep *ep);
+
+/**
+ * xr_ep_has_frwr - whether the endpoint's device has the memory management
+ *	extensions: fast registration (FRWR), LOCAL_INV and invalidation
+ *	by the peer's Send With Invalidate
+ * @ep: an endpoint with its PD
+ *
+ * Return: true when it has them.
+ */
+static inline bool xr_ep_has_frwr(const struct xr_ep *ep)
+{
+	return ep->ep_pd->device->attrs.device_cap_flags &
+	       IB_DEVICE_MEM_MGT_EXTENSIONS;
+}
+
 void xr_ep_set_close_reason(struct xr_ep *ep,
 			    enum xrpcrdma_close_reason reason);
 enum xrpcrdma_close_reason xr_ep_close_reason(struct xr_ep *ep);
