@@ -9,14 +9,16 @@
 # plus the soft-RoCE ceiling (ib_send_bw, ib_send_lat), RPC NULL rates at
 # concurrency 1 and 16 from the module's kernel-side benchmark (rdmactl
 # bench) over all three, RPC NULL round trips from rdmactl ping against
-# both RDMA servers, and the kernel memory an idle server connection of
-# each RDMA server takes. Results go to
+# both RDMA servers, and the kernel memory an idle server connection and
+# an idle NFS mount (client and server ends) of each RDMA transport take.
+# Results go to
 # OUTDIR/raw.json (one record per measurement and repetition); a step
 # that fails is recorded with its error instead of a figure.
 #
 # Knobs: XR_BENCH_REPS (3), XR_BENCH_SIZE_MB (256), XR_BENCH_RAND_S (5),
 # XR_BENCH_VERS ("3 4.1"), XR_BENCH_PINGS (500), XR_BENCH_RPCS (5000 a
-# bench run), XR_BENCH_CONNS (16 idle connections for the memory figure).
+# bench run), XR_BENCH_CONNS (16 idle connections, and mounts, for the
+# memory figures).
 set -u
 source "$(dirname "$0")/../selftests/nfs_lib.sh"
 
@@ -31,6 +33,8 @@ CONNS=${XR_BENCH_CONNS:-16}
 MNT=$NFS_RUN/mnt/bench
 RAW=$OUT/raw.jsonl
 BLOCK=/etc/modprobe.d/xr-bench.conf
+# The first of the nfsd ports the memory-per-mount figure mounts from.
+MOUNT_PORT0=20100
 # The bench is long: a stuck step ends by its own bound, not the guest's.
 export XR_NFS_IO_TIMEOUT=$((120 + SIZE_MB))
 
@@ -191,6 +195,43 @@ mem_server() {
 	done
 }
 
+# mem_mount NAME: CONNS NFSv3 mounts, each from an nfsd port of its own
+# so that each has its own client transport, make one call (a listing)
+# and sit idle; the growth of kernel memory over CONNS is one idle
+# mount's share. Both ends are in this guest: it is a client transport,
+# a server connection and NFS's own objects for the mount (the last the
+# same for both transports); with mem_idle (a server connection) it
+# tells the client's share.
+mem_mount() {
+	local name=$1 rep base after i n
+
+	for i in $(seq 1 "$CONNS"); do
+		if ! nfs_listen rdma $((MOUNT_PORT0 + i)) >/dev/null; then
+			record_error mem_mount "$name" - 0 "nfsd refused rdma $((MOUNT_PORT0 + i))"
+			return
+		fi
+	done
+	for rep in $(seq 1 "$REPS"); do
+		base=$(kernel_kib)
+		n=0
+		for i in $(seq 1 "$CONNS"); do
+			nfs_mount 3 $((MOUNT_PORT0 + i)) "$NFS_RUN/mem-$i" nolock >/dev/null &&
+				ls "$NFS_RUN/mem-$i" >/dev/null && n=$((n + 1))
+		done
+		if [ "$n" -ne "$CONNS" ]; then
+			record_error mem_mount "$name" - "$rep" "$n of $CONNS mounts"
+		else
+			sleep 3
+			after=$(kernel_kib)
+			record mem_mount "$name" - "$rep" \
+				"{\"kib_per_mount\":$(((after - base) / CONNS)),\"mounts\":$CONNS}"
+		fi
+		for i in $(seq 1 "$CONNS"); do
+			nfs_umount "$NFS_RUN/mem-$i" >/dev/null
+		done
+	done
+}
+
 # ---- NFS with fio ----
 
 # fio_run NAME ARGS...: one fio job on the mount, its JSON on stdout.
@@ -294,6 +335,7 @@ if intree_setup; then
 	rpc_rate in-tree rdma 20049
 	ping_server in-tree 20049
 	mem_server in-tree 20049
+	mem_mount in-tree
 	nfs_transport in-tree
 else
 	record_error seq_write in-tree - 0 "in-tree set-up failed"
@@ -303,6 +345,7 @@ if xrpcrdma_setup; then
 	rpc_rate xrpcrdma rdma 20049
 	ping_server xrpcrdma 20049
 	mem_server xrpcrdma 20049
+	mem_mount xrpcrdma
 	nfs_transport xrpcrdma
 else
 	record_error seq_write xrpcrdma - 0 "xrpcrdma set-up failed"

@@ -79,19 +79,22 @@ def summarize_rates(records):
     return rows
 
 
-def summarize_memory(records):
-    row = {t: median(values(records, "mem_idle", t, "-", "kib_per_conn"))
+# Kernel memory, KiB, of an idle server connection (mem_idle) or an idle
+# NFS mount with its client transport and server connection (mem_mount).
+def summarize_memory(records, kind, key):
+    row = {t: median(values(records, kind, t, "-", key))
            for t in ("xrpcrdma", "in-tree")}
     row["xrpcrdma/in-tree"] = ratio(row["xrpcrdma"], row["in-tree"])
-    row["errors"] = {t: errors(records, "mem_idle", t, "-") for t in ("xrpcrdma", "in-tree")
-                     if errors(records, "mem_idle", t, "-")}
+    row["errors"] = {t: errors(records, kind, t, "-") for t in ("xrpcrdma", "in-tree")
+                     if errors(records, kind, t, "-")}
     return row
 
 
 def summarize(records):
     out = {"ceiling": {}, "rpc_null": {}, "nfs": {}}
     out["rpc_rate"] = summarize_rates(records)
-    out["memory_idle_kib"] = summarize_memory(records)
+    out["memory_idle_kib"] = summarize_memory(records, "mem_idle", "kib_per_conn")
+    out["memory_mount_kib"] = summarize_memory(records, "mem_mount", "kib_per_mount")
     out["ceiling"]["send_bw_mb_s"] = median(values(records, "send_bw", "rxe", "-", "mb_s"))
     out["ceiling"]["send_lat_us"] = median(values(records, "send_lat", "rxe", "-", "typical_us"))
     for t in ("xrpcrdma", "in-tree"):
@@ -142,10 +145,12 @@ def markdown(s):
         lines.append(f"| {label} | {fmt(row['xrpcrdma'])} | {fmt(row['in-tree'])} "
                      f"| {fmt(row['tcp'])} | {fmt(row['xrpcrdma/in-tree'], 2)} "
                      f"| {fmt(row['xrpcrdma/tcp'], 2)} | n/a |")
-    m = s["memory_idle_kib"]
-    lines.append(f"| kernel memory per idle server connection, KiB | {fmt(m['xrpcrdma'], 0)} "
-                 f"| {fmt(m['in-tree'], 0)} | n/a | {fmt(m['xrpcrdma/in-tree'], 2)} "
-                 "| n/a | n/a |")
+    for key, label in (("memory_idle_kib", "kernel memory per idle server connection, KiB"),
+                       ("memory_mount_kib",
+                        "kernel memory per idle NFS mount (client and server ends), KiB")):
+        m = s[key]
+        lines.append(f"| {label} | {fmt(m['xrpcrdma'], 0)} | {fmt(m['in-tree'], 0)} | n/a "
+                     f"| {fmt(m['xrpcrdma/in-tree'], 2)} | n/a | n/a |")
     x, i = s["rpc_null"]["xrpcrdma"], s["rpc_null"]["in-tree"]
     lines.append(f"| rdmactl ping (c=1), ops/s | {fmt(x['ops_s'])} | {fmt(i['ops_s'])} | n/a "
                  f"| {fmt(s['rpc_null']['ratio_ops'], 2)} | n/a | n/a |")
@@ -166,7 +171,7 @@ def markdown(s):
         for e in s["rpc_null"][t]["errors"]:
             errs.append(f"- rdmactl ping, {t}: {e}")
     seen = set()
-    for row in list(s["rpc_rate"].values()) + [s["memory_idle_kib"]]:
+    for row in list(s["rpc_rate"].values()) + [s["memory_idle_kib"], s["memory_mount_kib"]]:
         for t, e in row["errors"].items():
             for msg in e:
                 if (t, msg) not in seen:

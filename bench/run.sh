@@ -4,7 +4,9 @@
 # one test host (the newest installed kernel, or KVER), runs bench/guest.sh
 # in it, and turns its records into build/bench/KVER/{results.md,
 # results.json,latency.png} with bench/report.py. Prints the table.
-# XR_BENCH_* knobs (see guest.sh) pass through to the guest.
+# XR_BENCH_* knobs (see guest.sh) pass through to the guest;
+# XR_BENCH_MODULE measures that xrpcrdma.ko (built for KVER, say from an
+# earlier commit, for a before-and-after comparison) instead of the build.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,7 +20,9 @@ make --no-print-directory ctl >/dev/null
 command -v fio >/dev/null || { echo "bench: fio is missing (make deps)" >&2; exit 1; }
 
 out=$top/build/bench/$kver
-ko=$top/build/kmod/$kver/module/xrpcrdma.ko
+ko=${XR_BENCH_MODULE:-$top/build/kmod/$kver/module/xrpcrdma.ko}
+[ -f "$ko" ] || { echo "bench: no module $ko" >&2; exit 1; }
+ko=$(realpath "$ko")
 rm -rf "$out"
 mkdir -p "$out"
 knobs=()
