@@ -30,7 +30,7 @@ command -v mkfs.ext4 >/dev/null || skip_all "missing: mkfs.ext4"
 
 PORT=20050
 FIRST_MB=${XR_RESTART_FIRST_MB:-16}
-SECOND_MB=${XR_RESTART_SECOND_MB:-48}
+SECOND_MB=${XR_RESTART_SECOND_MB:-64}
 IMAGE=$XR_PAIR_DIR/pair-export.img
 IMAGE_MB=256
 # The client's retransmit timeout (tenths of a second) and reconnect
@@ -84,6 +84,8 @@ a_write_across_restart() {
 	if [ "$rc" -eq 0 ]; then
 		echo "# connects before the kill: $before"
 		pair_restart B || rc=1
+		# Else the kill proved nothing about writes in flight.
+		kill -0 "$pid" 2>/dev/null || fail "the transfer ended before B was killed" || rc=1
 	fi
 	wait "$pid" || { fail "the transfer failed across the restart: $?"; rc=1; }
 	[ "$rc" -eq 0 ] || return 1

@@ -2,8 +2,8 @@
 # shellcheck shell=bash
 #
 # Helpers shared by the test host's scripts (sourced, not run): which
-# installed kernel a --kernel argument means, and where build products and
-# caches go.
+# installed kernel a --kernel argument means, where build products and
+# caches go, and stopping a process by its PID.
 
 # Installed kernels (vmlinuz in /boot and modules in /lib/modules), oldest
 # first.
@@ -54,4 +54,18 @@ th_build_dir() {
 	top=$(git -C "$dir" rev-parse --show-toplevel 2>/dev/null) ||
 		top=$(cd "$dir/../.." && pwd)
 	echo "$top/build/testhost"
+}
+
+# th_stop_pid PID SECONDS: TERM the process PID (nothing when empty or
+# gone), KILL it when it is still there after SECONDS.
+th_stop_pid() {
+	local pid=$1 i
+
+	[[ -n $pid ]] || return 0
+	kill -TERM "$pid" 2>/dev/null || return 0
+	for ((i = 0; i < $2 * 10; i++)); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null || true
 }

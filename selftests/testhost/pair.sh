@@ -20,6 +20,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$(realpath "${BASH_SOURCE[0]}")")" && pwd)
 readonly HERE
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$HERE/lib.sh"
 readonly RUN=$HERE/run.sh
 readonly EXIT_USAGE=2 EXIT_TIMEOUT=124
 # Longest pause a guest may ask for, and how long guest A may take to
@@ -111,15 +113,7 @@ setup_dirs() {
 }
 
 stop_pid() {
-	local pid=$1 i
-
-	[[ -n $pid ]] || return 0
-	kill -TERM "$pid" 2>/dev/null || return 0
-	for ((i = 0; i < 100; i++)); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	kill -KILL "$pid" 2>/dev/null || true
+	th_stop_pid "$1" 10
 }
 
 # shellcheck disable=SC2317 # called from the EXIT trap

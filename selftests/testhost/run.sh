@@ -316,15 +316,7 @@ stream_console() {
 }
 
 stop_pid() {
-	local pid=$1 i
-
-	[[ -n $pid ]] || return 0
-	kill -TERM "$pid" 2>/dev/null || return 0
-	for ((i = 0; i < 50; i++)); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	kill -KILL "$pid" 2>/dev/null || true
+	th_stop_pid "$1" 5
 }
 
 # shellcheck disable=SC2317 # called from the EXIT trap
