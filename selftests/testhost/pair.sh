@@ -45,7 +45,7 @@ usage() {
 	cat <<'USAGE'
 usage: pair.sh [--kernel KVER] [--module PATH.ko [--module-args "k=v ..."]]
                [--timeout SECONDS] [--logs DIR] [--share DIR] [--smp N] [--mem MB]
-               [--accel tcg|tcg-multi|kvm] [--ktap] -- COMMAND [ARGS...]
+               [--accel tcg|tcg-multi|kvm] [--cpu MODEL] [--ktap] -- COMMAND [ARGS...]
 USAGE
 }
 
@@ -67,7 +67,7 @@ parse_args() {
 
 	while [[ $# -gt 0 ]]; do
 		case "$1" in
-		--kernel | --module | --module-args | --mem | --accel)
+		--kernel | --module | --module-args | --mem | --accel | --cpu)
 			need_arg "$@"
 			RUN_ARGS+=("$1" "$2")
 			shift 2

@@ -118,6 +118,9 @@ case_warn_detected() {
 		expect_err '^testhost: guest kernel log:' &&
 		expect_err 'xr testhost detector check' &&
 		expect_err '^testhost: trace: xr_testhost_warn frames in the trace' &&
+		expect_err '^testhost: trace: WARNING: CPU: [0-9]+ PID: ' &&
+		expect_err '^testhost: trace: RIP: .*xr_testhost_warn' &&
+		expect_err '^testhost: trace: [a-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+' &&
 		expect_err '^testhost: kernel .*, boot [0-9]+\.[0-9] s, run [0-9]+\.[0-9] s'
 }
 
@@ -167,7 +170,8 @@ case_crash_detected() {
 	run_host --no-rxe -- sh -c 'echo c >/proc/sysrq-trigger; sleep 60'
 	expect_rc 125 && expect_err '^testhost: FAIL: .*Kernel panic' &&
 		expect_err 'sysrq triggered crash' &&
-		expect_err '^testhost: trace: no xrpcrdma frame in the trace'
+		expect_err '^testhost: trace: no xrpcrdma frame in the trace' &&
+		expect_err '^testhost: trace: sysrq_handle_crash\+0x'
 }
 
 case_guest_died() {
