@@ -9,7 +9,7 @@ export DEBIAN_FRONTEND=noninteractive
 pkgs=(
 	linux-image-amd64 linux-headers-amd64
 	linux-source-6.12
-	qemu-system-x86 busybox-static
+	busybox-static
 	rdma-core ibverbs-utils rdmacm-utils perftest iproute2
 	libnl-3-dev libnl-genl-3-dev libibverbs-dev librdmacm-dev
 	libcli11-dev nlohmann-json3-dev libgtest-dev cmake g++ make
@@ -36,6 +36,42 @@ newest_612() {
 		sort -V | tail -n 1
 }
 
+# The test hosts' QEMU comes from bookworm-backports. Under TCG, QEMU 7.2
+# (bookworm's own) now and then hands a 6.12 guest an impossible EFLAGS
+# at an interrupt in the slab allocator, and the guest dies of a double
+# fault; see selftests/testhost/run.sh.
+readonly QEMU_SUITE=bookworm-backports QEMU_MIN=1:10.0
+readonly BACKPORTS_LIST=/etc/apt/sources.list.d/xrpcrdma-backports.sources
+
+qemu_ok() {
+	local v
+
+	v=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null) || return 1
+	[ -n "$v" ] && dpkg --compare-versions "$v" ge "$QEMU_MIN"
+}
+
+# Add the backports suite, once, beside the sources apt already has.
+add_backports() {
+	if apt-cache policy 2>/dev/null | grep -q " $QEMU_SUITE/main "; then
+		return 0
+	fi
+	cat >"$BACKPORTS_LIST" <<-SOURCES
+	Types: deb
+	URIs: http://deb.debian.org/debian
+	Suites: $QEMU_SUITE
+	Components: main
+	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	SOURCES
+	updated=0
+}
+
+install_qemu() {
+	add_backports
+	apt_update_once
+	apt-get install -y -qq --no-install-recommends -t "$QEMU_SUITE" qemu-system-x86
+	qemu_ok || { echo "deps: qemu-system-x86 >= $QEMU_MIN not installed" >&2; exit 1; }
+}
+
 updated=0
 apt_update_once() {
 	if [ "$updated" = 0 ]; then
@@ -48,7 +84,7 @@ apt_update_once() {
 have_612=$(dpkg-query -W -f='${Package} ${Status}\n' 'linux-image-6.12.*+deb12-amd64-unsigned' 2>/dev/null |
 	grep -c 'install ok installed' || true)
 todo=$(missing_pkgs "${pkgs[@]}")
-if [ -z "$todo" ] && [ "$have_612" -gt 0 ]; then
+if [ -z "$todo" ] && [ "$have_612" -gt 0 ] && qemu_ok; then
 	exit 0
 fi
 
@@ -66,3 +102,4 @@ if [ -n "$todo" ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $todo
 fi
+qemu_ok || install_qemu

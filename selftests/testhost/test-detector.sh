@@ -16,6 +16,7 @@ readonly HERE
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$HERE/lib.sh"
 readonly RUN=$HERE/run.sh PAIR=$HERE/pair.sh
+readonly PLAN=14
 
 KVER=
 BUILD=
@@ -122,6 +123,18 @@ case_warn_detected() {
 		expect_err '^testhost: trace: RIP: .*xr_testhost_warn' &&
 		expect_err '^testhost: trace: [a-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+' &&
 		expect_err '^testhost: kernel .*, boot [0-9]+\.[0-9] s, run [0-9]+\.[0-9] s'
+}
+
+# A QEMU older than the one trusted under TCG is refused before any boot.
+case_old_qemu_refused() {
+	local bin=$WORK/old-qemu
+
+	mkdir -p "$bin"
+	printf '#!/bin/sh\necho "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7)"\n' \
+		>"$bin/qemu-system-x86_64"
+	chmod +x "$bin/qemu-system-x86_64"
+	PATH=$bin:$PATH run_host -- true
+	expect_rc 2 && expect_err '^testhost: QEMU 7\.2\.22 under TCG is known to corrupt'
 }
 
 case_clean_true() {
@@ -314,7 +327,7 @@ main() {
 
 	echo "KTAP version 1"
 	echo "# kernel $KVER"
-	echo "1..11"
+	echo "1..$PLAN"
 	run_case "detects a kernel WARN" case_warn_detected "$warn_ko"
 	run_case "clean run exits 0" case_clean_true
 	run_case "passes the command's exit status" case_exit_status
@@ -328,6 +341,12 @@ main() {
 	run_case "pair: a taint in guest B fails the run" case_pair_taint_b
 	run_case "pair: guest B killed and booted again on A's request" case_pair_restart
 	run_case "pair: a warning in B's killed life fails the run" case_pair_restart_warn
+	run_case "refuses a QEMU too old for TCG" case_old_qemu_refused
+
+	if ((NTESTS != PLAN)); then
+		echo "# ran $NTESTS cases, planned $PLAN"
+		NFAILED=$((NFAILED + 1))
+	fi
 
 	echo "$((NTESTS - NFAILED)) passed, $NFAILED failed"
 	((NFAILED == 0))
