@@ -8,6 +8,10 @@
 # console log, the misbehaviour detector and the verdict. The guest side is
 # guest/init (initramfs) and guest/stage2 (PID 1 on the host root).
 #
+# Two serial ports: the kernel console (ttyS0) goes to the console log,
+# the command's output (ttyS1) to stdout. Kept apart, a kernel message
+# can never land inside a line the command printed.
+#
 # Exit status: the command's, when the guest was clean; 125 when the guest
 # kernel reported a problem (or the module/soft-RoCE setup or rmmod failed);
 # 124 on timeout or when the guest died without reporting; 2 on usage errors.
@@ -81,6 +85,7 @@ KEEP_LOG=1
 QEMU_PID=
 WATCHDOG_PID=
 STREAM_PID=
+OUTPUT_PID=
 FAILED=0
 
 usage() {
@@ -274,6 +279,8 @@ qemu_command() {
 	*) q+=(-accel "tcg,thread=single" -cpu "${CPU:-$TCG_CPU}") ;;
 	esac
 	q+=(-m "$MEM" -smp "$SMP" -nographic -no-reboot -nic none)
+	# ttyS0: the console on stdout; ttyS1: the command's output on fd 3.
+	q+=(-serial mon:stdio -serial file:/dev/fd/3)
 	q+=(-kernel "$image" -initrd "$initrd")
 	q+=(-append "console=ttyS0 panic=-1 loglevel=5 printk.time=1 log_buf_len=4M xr.job=$JOBDIR")
 	q+=(-fsdev "local,id=fs0,path=/,security_model=none,readonly=on,multidevs=remap")
@@ -297,35 +304,28 @@ qemu_command() {
 	printf '%s\0' "${q[@]}"
 }
 
-# Console reader: keeps the log (without CRs), shows the command's part of
-# the console on stdout, and notes when the command started and ended.
+# Console reader: keeps the log (without CRs) and notes when the command
+# started and ended.
 stream_console() {
-	local line show=0
+	local line
 
 	exec 3>>"$LOGFILE"
 	while IFS= read -r line || [[ -n $line ]]; do
 		line=${line%$'\r'}
 		printf '%s\n' "$line" >&3
 		case "$line" in
-		*XR-TESTHOST-BEGIN*)
-			echo "$EPOCHREALTIME" >"$JOBDIR/t-begin"
-			show=1
-			continue
-			;;
-		*XR-TESTHOST-RC=*)
-			echo "$EPOCHREALTIME" >"$JOBDIR/t-end"
-			# The command's last line may lack its newline.
-			line=${line%%XR-TESTHOST-RC=*}
-			if ((show)) && [[ -n $line ]]; then
-				printf '%s\n' "$line"
-			fi
-			show=0
-			continue
-			;;
+		*XR-TESTHOST-BEGIN*) echo "$EPOCHREALTIME" >"$JOBDIR/t-begin" ;;
+		*XR-TESTHOST-RC=*) echo "$EPOCHREALTIME" >"$JOBDIR/t-end" ;;
 		esac
-		if ((show)); then
-			printf '%s\n' "$line"
-		fi
+	done
+}
+
+# Command output reader: ttyS1 to stdout, line by line as it comes.
+stream_output() {
+	local line
+
+	while IFS= read -r line || [[ -n $line ]]; do
+		printf '%s\n' "${line%$'\r'}"
 	done
 }
 
@@ -340,6 +340,7 @@ cleanup() {
 	stop_pid "$QEMU_PID"
 	stop_pid "$WATCHDOG_PID"
 	stop_pid "$STREAM_PID"
+	stop_pid "$OUTPUT_PID"
 	[[ -z $JOBDIR ]] || rm -rf "$JOBDIR"
 	if [[ -n $LOGFILE ]] && ((!KEEP_LOG)); then
 		rm -f "$LOGFILE"
@@ -347,19 +348,30 @@ cleanup() {
 	exit "$rc"
 }
 
+# Waits for both readers to see the end of their streams.
+wait_streams() {
+	wait "$STREAM_PID" || true
+	STREAM_PID=
+	wait "$OUTPUT_PID" || true
+	OUTPUT_PID=
+}
+
 # Boots the guest; returns 0, or 1 when the whole-run timeout hit.
 run_qemu() {
-	local image=$1 initrd=$2 fifo done_pid=
+	local image=$1 initrd=$2 fifo out done_pid=
 	local -a q
 
 	mapfile -d '' q < <(qemu_command "$image" "$initrd")
 	fifo=$JOBDIR/console
-	mkfifo "$fifo"
+	out=$JOBDIR/output
+	mkfifo "$fifo" "$out"
 	stream_console <"$fifo" &
 	STREAM_PID=$!
+	stream_output <"$out" &
+	OUTPUT_PID=$!
 
 	echo "$EPOCHREALTIME" >"$JOBDIR/t-start"
-	"${q[@]}" </dev/null >"$fifo" 2>&1 &
+	"${q[@]}" </dev/null >"$fifo" 2>&1 3>"$out" &
 	QEMU_PID=$!
 	sleep "$TIMEOUT" &
 	WATCHDOG_PID=$!
@@ -370,15 +382,13 @@ run_qemu() {
 		say "timeout: ${TIMEOUT}s passed, killing QEMU (pid $QEMU_PID)"
 		stop_pid "$QEMU_PID"
 		QEMU_PID=
-		wait "$STREAM_PID" || true
-		STREAM_PID=
+		wait_streams
 		return 1
 	fi
 	QEMU_PID=
 	stop_pid "$WATCHDOG_PID"
 	WATCHDOG_PID=
-	wait "$STREAM_PID" || true
-	STREAM_PID=
+	wait_streams
 	return 0
 }
 

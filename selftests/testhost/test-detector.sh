@@ -16,7 +16,7 @@ readonly HERE
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$HERE/lib.sh"
 readonly RUN=$HERE/run.sh PAIR=$HERE/pair.sh
-readonly PLAN=14
+readonly PLAN=15
 
 KVER=
 BUILD=
@@ -66,16 +66,16 @@ result() {
 # The console log stays in the work dir (with --keep-logs DIR, in DIR).
 OUT=
 ERR=
+CONSOLE=
 RC=0
 KEEP_LOGS=
 run_host() {
-	local log=$WORK/console.$NTESTS
-
-	[[ -z $KEEP_LOGS ]] || log=$KEEP_LOGS/console.$((NTESTS + 1)).log
+	CONSOLE=$WORK/console.$NTESTS
+	[[ -z $KEEP_LOGS ]] || CONSOLE=$KEEP_LOGS/console.$((NTESTS + 1)).log
 	OUT=$WORK/out.$NTESTS
 	ERR=$WORK/err.$NTESTS
 	RC=0
-	"$RUN" --kernel "$KVER" --log "$log" "$@" >"$OUT" 2>"$ERR" || RC=$?
+	"$RUN" --kernel "$KVER" --log "$CONSOLE" "$@" >"$OUT" 2>"$ERR" || RC=$?
 }
 
 # Run pair.sh with ARGS, like run_host; its logs go to the work dir.
@@ -147,6 +147,19 @@ case_exit_status() {
 	expect_rc 3 && expect_out '^exiting with 3$' && ! grep -q 'testhost: FAIL' "$ERR"
 }
 
+# A kernel message printed while the command is half-way through a line
+# goes to the console log and leaves the command's line whole.
+case_output_apart() {
+	run_host --no-rxe -- sh -c 'printf "half a line, "
+		echo "xr testhost console check" >/dev/kmsg
+		echo "then the rest"'
+	expect_rc 0 && expect_out '^half a line, then the rest$' || return 1
+	! grep -q 'xr testhost console check' "$OUT" ||
+		{ explain "a kernel message reached the command's output"; return 1; }
+	grep -q '\] xr testhost console check$' "$CONSOLE" ||
+		{ explain "the kernel message is not in the console log"; return 1; }
+}
+
 case_taint_detected() {
 	# Bit 6 (U) is the taint user space may set on purpose.
 	run_host --no-rxe -- sh -c 'echo 64 >/proc/sys/kernel/tainted'
@@ -187,8 +200,11 @@ case_crash_detected() {
 		expect_err '^testhost: trace: sysrq_handle_crash\+0x'
 }
 
+# The power-off runs while the command goes on: the command must not
+# exec anything after it (an exec over 9p can fail with EIO then, and a
+# command that ends reports its status before the guest is gone).
 case_guest_died() {
-	run_host --no-rxe -- sh -c 'echo o >/proc/sysrq-trigger; sleep 60'
+	run_host --no-rxe -- sh -c 'echo o >/proc/sysrq-trigger; while :; do :; done'
 	expect_rc 124 && expect_err '^testhost: FAIL: guest died without reporting'
 }
 
@@ -331,6 +347,7 @@ main() {
 	run_case "detects a kernel WARN" case_warn_detected "$warn_ko"
 	run_case "clean run exits 0" case_clean_true
 	run_case "passes the command's exit status" case_exit_status
+	run_case "keeps kernel messages out of the command's output" case_output_apart
 	run_case "detects a foreign taint" case_taint_detected
 	run_case "clean module run with rxe, env, cwd and share" case_module_clean "$warn_ko"
 	run_case "fails when rmmod fails" case_rmmod_failure "$pin_ko"
