@@ -143,14 +143,18 @@ rpc_rate() {
 
 # ---- memory of an idle server connection ----
 
-# Kernel memory in use, KiB: all of it but free memory, the page cache
-# and anonymous (user) memory, after dropping what can be dropped.
+# Kernel memory in use, KiB: what the kernel accounts to its own
+# allocations (unreclaimable slab, large kmallocs included; vmalloc, where
+# rxe keeps its queues; page tables; kernel stacks; per-CPU areas), after
+# dropping what can be dropped. Not "all but free": pages parked on the
+# page allocator's per-CPU lists are not free either, and their number
+# moves by megabytes between two readings.
 kernel_kib() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	awk '{ m[$1] = $2 }
-	     END { print m["MemTotal:"] - m["MemFree:"] - m["Buffers:"] - m["Cached:"] \
-		   - m["AnonPages:"] - m["SReclaimable:"] }' /proc/meminfo
+	     END { print m["SUnreclaim:"] + m["VmallocUsed:"] + m["PageTables:"] \
+		   + m["SecPageTables:"] + m["KernelStack:"] + m["Percpu:"] }' /proc/meminfo
 }
 
 qp_count() {
