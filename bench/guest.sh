@@ -311,13 +311,16 @@ nfs_transport() {
 # ---- the three set-ups ----
 
 # xrpcrdma side by side (its netlink family runs the benchmark; the netid
-# "rdma" is the in-tree rpcrdma's).
+# "rdma" is the in-tree rpcrdma's). rpcrdma first: with xrpcrdma in
+# drop-in mode its init fails and modprobe still reports success.
 intree_setup() {
 	if module_loaded && [ "$(module_mode)" != sidebyside ]; then
 		rmmod xrpcrdma || return 1
 	fi
-	module_loaded || insmod "$XR_MODULE" || return 1
-	modprobe rpcrdma && nfs_server_start && nfs_listen rdma 20049
+	load_rpcrdma || return 1
+	module_loaded || insmod "$XR_MODULE" mode=sidebyside || return 1
+	[ "$(module_mode)" = sidebyside ] || return 1
+	nfs_server_start && nfs_listen rdma 20049
 }
 
 xrpcrdma_setup() {
@@ -326,7 +329,9 @@ xrpcrdma_setup() {
 	rmmod rpcrdma 2>/dev/null
 	[ -d /sys/module/rpcrdma ] && return 1
 	echo "install rpcrdma /bin/false" >"$BLOCK"
-	insmod "$XR_MODULE" mode=dropin && nfs_server_start && nfs_listen rdma 20049
+	insmod "$XR_MODULE" mode=dropin || return 1
+	[ "$(module_mode)" = dropin ] || return 1
+	nfs_server_start && nfs_listen rdma 20049
 }
 
 echo "# ceiling"

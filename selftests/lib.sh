@@ -131,6 +131,16 @@ rpcrdma_loaded() {
 	[ -d /sys/module/rpcrdma ]
 }
 
+# load_rpcrdma: the in-tree rpcrdma, loaded for real. modprobe reports
+# success when the module's init fails with EEXIST, which it does while
+# xrpcrdma in drop-in mode holds the "rdma" transport classes: without
+# this check a test meant for the in-tree transport would run on ours.
+load_rpcrdma() {
+	modprobe rpcrdma || fail "modprobe rpcrdma" || return 1
+	rpcrdma_loaded ||
+		fail "rpcrdma did not load: xrpcrdma in drop-in mode holds the rdma transport classes"
+}
+
 # Every live-object counter of both transports is back to zero.
 objects_released() {
 	local kind

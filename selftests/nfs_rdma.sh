@@ -43,7 +43,7 @@ trap cleanup EXIT
 
 server_start() {
 	# rpcrdma is the client transport, and the in-kernel server's "rdma".
-	modprobe rpcrdma || fail "modprobe rpcrdma" || return 1
+	load_rpcrdma || return 1
 	nfs_server_start
 }
 

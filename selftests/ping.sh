@@ -92,10 +92,10 @@ reload_side_by_side() {
 	nfs_server_stop || fail "nfs_server_stop" || return 1
 	if [ "$(module_mode)" != sidebyside ]; then
 		rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
-		modprobe rpcrdma || fail "modprobe rpcrdma" || return 1
+		load_rpcrdma || return 1
 		insmod "$XR_MODULE" || fail "insmod $XR_MODULE" || return 1
 	fi
-	modprobe rpcrdma || fail "modprobe rpcrdma" || return 1
+	load_rpcrdma || return 1
 	[ "$(module_mode)" = sidebyside ] || fail "mode $(module_mode)" || return 1
 	nfs_server_start || return 1
 	nfs_listen rdma 20049 || return 1

@@ -47,7 +47,7 @@ reload_side_by_side() {
 	if module_loaded; then
 		wait_for 30 rmmod xrpcrdma || { fail "rmmod xrpcrdma"; return 1; }
 	fi
-	modprobe rpcrdma || { fail "modprobe rpcrdma"; return 1; }
+	load_rpcrdma || return 1
 	insmod "$XR_MODULE" || { fail "insmod"; return 1; }
 	[ "$(module_mode)" = sidebyside ] || fail "mode $(module_mode), expected sidebyside"
 }

@@ -51,7 +51,7 @@ server_start() {
 		if module_loaded; then
 			rmmod xrpcrdma || fail "rmmod" || return 1
 		fi
-		modprobe rpcrdma || fail "modprobe rpcrdma" || return 1
+		load_rpcrdma || return 1
 		insmod "$XR_MODULE" || fail "insmod" || return 1
 	fi
 	[ "$(module_mode)" = sidebyside ] || fail "mode $(module_mode), expected sidebyside" ||

@@ -145,7 +145,7 @@ b_unload_ours() {
 }
 
 b_intree_client() {
-	modprobe rpcrdma || fail "modprobe rpcrdma"
+	load_rpcrdma
 }
 
 # B's end: rpcrdma goes, and xrpcrdma is loaded as the test host loaded
@@ -200,7 +200,7 @@ a_intree_server() {
 	if module_loaded; then
 		rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
 	fi
-	modprobe rpcrdma || fail "modprobe rpcrdma" || return 1
+	load_rpcrdma || return 1
 	nfs_server_start && nfs_listen rdma "$INTREE_PORT"
 }
 
