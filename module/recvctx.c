@@ -75,6 +75,14 @@ out:
 	return NULL;
 }
 
+/* Make what the device wrote visible to the CPU. */
+static void xr_recvctx_sync(struct xr_recvctx *rc)
+{
+	ib_dma_sync_single_for_cpu(rc->rc_pool->rq_ep->ep_pd->device,
+				   rc->rc_sge.addr, rc->rc_byte_len,
+				   DMA_FROM_DEVICE);
+}
+
 static struct xr_recvctx *xr_recvctx_get(struct xr_recvq *rq)
 {
 	struct xr_recvctx *rc;
@@ -150,21 +158,17 @@ struct xr_recvctx *xr_recvq_next_ready(struct xr_recvq *rq)
 	if (rc)
 		list_del(&rc->rc_list);
 	spin_unlock(&rq->rq_lock);
-	if (rc)
-		ib_dma_sync_single_for_cpu(rq->rq_ep->ep_pd->device,
-					   rc->rc_sge.addr, rc->rc_byte_len,
-					   DMA_FROM_DEVICE);
 	return rc;
 }
 
 /**
  * xr_recvctx_drop - whether a received message is to be lost
- * @rc: a message the owner took with xr_recvq_next_ready()
+ * @rc: a message the owner was given or took with xr_recvq_next_ready()
  *
- * The recv-drop fault point. The owner calls it after reposting the
- * Receive the message used, and on true puts the context back without
- * reading it: the peer never gets an answer, as if the message had
- * been lost on the way.
+ * The recv-drop fault point. The owner asks once per message, and on
+ * true puts the context back without reading it and posts another
+ * Receive: the peer never gets an answer, as if the message had been
+ * lost on the way.
  *
  * Return: true to drop the message.
  */
@@ -174,9 +178,10 @@ bool xr_recvctx_drop(struct xr_recvctx *rc)
 }
 
 /*
- * A Receive completed. Success: queue it for the owner. Flush: the
- * connection is being torn down, keep the context for destroy. Other
- * errors: close the connection.
+ * A Receive completed. Success: offer it to the owner, and queue it for
+ * the owner if the offer is declined. Flush: the connection is being
+ * torn down, keep the context for destroy. Other errors: close the
+ * connection.
  */
 static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -203,6 +208,9 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 	rc->rc_byte_len = wc->byte_len;
 	rc->rc_remote_inv = wc->wc_flags & IB_WC_WITH_INVALIDATE;
 	rc->rc_inv_rkey = wc->ex.invalidate_rkey;
+	xr_recvctx_sync(rc);
+	if (rq->rq_on_recv && rq->rq_on_recv(rq->rq_owner, rc))
+		return;
 	spin_lock(&rq->rq_lock);
 	list_add_tail(&rc->rc_list, &rq->rq_ready);
 	spin_unlock(&rq->rq_lock);

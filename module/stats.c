@@ -208,6 +208,7 @@ static const struct {
 	{ XR_XPRT_STAT_BC_REPLIES_SENT,		"bc-replies-sent" },
 	{ XR_XPRT_STAT_SENDS_SIGNALED,		"sends-signaled" },
 	{ XR_XPRT_STAT_REMOTE_INVS,		"remote-invs" },
+	{ XR_XPRT_STAT_DIRECT_REPLIES,		"direct-replies" },
 };
 
 static_assert(ARRAY_SIZE(xr_xprt_stat_defs) == XR_XPRT_STAT_COUNT);

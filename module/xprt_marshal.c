@@ -568,44 +568,19 @@ static void xr_reply_error(struct xr_xconn *c, const struct xr_hdr *hdr)
 	spin_unlock(&xprt->queue_lock);
 }
 
-/**
- * xr_reply_handle - take apart one received reply and complete its RPC
- * @c: the connection it arrived on
- * @rc: the receive context, synced for the CPU; the caller puts it back
- *
- * Sleeps (invalidation of the request's memory regions).
+/*
+ * The request @rqst is found, pinned, and its rr_mutex held: put the reply
+ * where the RPC layer decodes it and complete the RPC, or count the reply
+ * as bad. Unlocks and unpins. Sleeps if the request holds memory regions.
  */
-void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
+static void xr_reply_finish(struct xr_xconn *c, struct xr_recvctx *rc,
+			    struct rpc_rqst *rqst)
 {
 	struct xr_xprt *rx = c->xc_xprt;
 	struct rpc_xprt *xprt = &rx->rx_xprt;
-	struct xr_hdr *hdr = &rc->rc_hdr;
-	struct rpc_rqst *rqst;
-	struct xr_req *req;
-	int err, len;
+	struct xr_req *req = xr_req_of(rqst);
+	int len;
 
-	err = xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, &xr_reply_limits,
-			    hdr);
-	if (err) {
-		xr_reply_bad(rx, hdr->hd_xid, err);
-		return;
-	}
-	if (hdr->hd_proc == XR_RDMA_ERROR) {
-		xr_reply_error(c, hdr);
-		return;
-	}
-	/* The server's NFSv4.1 callbacks come the same way. */
-	if (xr_xbc_is_call(rc)) {
-		xr_xbc_receive_call(c, rc);
-		return;
-	}
-	rqst = xr_reply_find(xprt, hdr->hd_xid);
-	xr_reply_credits(xprt, hdr->hd_credits, rqst);
-	if (!rqst)
-		return;
-
-	req = xr_req_of(rqst);
-	mutex_lock(&req->rr_mutex);
 	if (req->rr_conn && req->rr_conn != c) {
 		len = -EBADMSG;
 	} else {
@@ -623,7 +598,7 @@ void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
 			xr_xprt_count(rx, XR_XPRT_STAT_RDMA_REPLY_BYTES,
 				      rqst->rq_rcv_buf.len);
 		xr_xprt_count(rx, XR_XPRT_STAT_FIXUP_BYTES,
-			      rc->rc_byte_len - hdr->hd_hdr_len);
+			      rc->rc_byte_len - rc->rc_hdr.hd_hdr_len);
 		/* The RPC layer checks that the two agree. */
 		rqst->rq_private_buf = rqst->rq_rcv_buf;
 		xprt_complete_rqst(rqst->rq_task, len);
@@ -631,5 +606,89 @@ void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
 	xprt_unpin_rqst(rqst);
 	spin_unlock(&xprt->queue_lock);
 	if (len <= 0)
-		xr_reply_bad(rx, hdr->hd_xid, len);
+		xr_reply_bad(rx, rc->rc_hdr.hd_xid, len);
+}
+
+/**
+ * xr_reply_handle - take apart one received reply and complete its RPC
+ * @c: the connection it arrived on
+ * @rc: the receive context, synced for the CPU; the caller puts it back
+ *
+ * Sleeps (invalidation of the request's memory regions).
+ */
+void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
+{
+	struct rpc_xprt *xprt = &c->xc_xprt->rx_xprt;
+	struct xr_hdr *hdr = &rc->rc_hdr;
+	struct rpc_rqst *rqst;
+	int err;
+
+	err = xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, &xr_reply_limits,
+			    hdr);
+	if (err) {
+		xr_reply_bad(c->xc_xprt, hdr->hd_xid, err);
+		return;
+	}
+	if (hdr->hd_proc == XR_RDMA_ERROR) {
+		xr_reply_error(c, hdr);
+		return;
+	}
+	/* The server's NFSv4.1 callbacks come the same way. */
+	if (xr_xbc_is_call(rc)) {
+		xr_xbc_receive_call(c, rc);
+		return;
+	}
+	rqst = xr_reply_find(xprt, hdr->hd_xid);
+	xr_reply_credits(xprt, hdr->hd_credits, rqst);
+	if (!rqst)
+		return;
+	mutex_lock(&xr_req_of(rqst)->rr_mutex);
+	xr_reply_finish(c, rc, rqst);
+}
+
+/**
+ * xr_reply_try_direct - complete a reply at once if that needs no waiting
+ * @c: the connection it arrived on
+ * @rc: the receive context, synced for the CPU
+ *
+ * For the Receive completion handler: a well-formed reply to a request
+ * that holds no memory region (and whose lock is free) is completed
+ * here. Everything else (errors, backchannel calls, replies whose
+ * regions must be invalidated) is left for xr_reply_handle().
+ *
+ * Return: true if the reply was dealt with and @rc may be put back;
+ * false if nothing was done.
+ */
+bool xr_reply_try_direct(struct xr_xconn *c, struct xr_recvctx *rc)
+{
+	struct rpc_xprt *xprt = &c->xc_xprt->rx_xprt;
+	struct xr_hdr *hdr = &rc->rc_hdr;
+	struct rpc_rqst *rqst;
+	struct xr_req *req;
+
+	if (xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, &xr_reply_limits, hdr) ||
+	    hdr->hd_proc == XR_RDMA_ERROR || xr_xbc_is_call(rc))
+		return false;
+	rqst = xr_reply_find(xprt, hdr->hd_xid);
+	if (!rqst)
+		return false;
+	req = xr_req_of(rqst);
+	/* The holder may be waiting for the drain this handler is part of. */
+	if (!mutex_trylock(&req->rr_mutex))
+		goto out_unpin;
+	/* Regions to invalidate mean waiting: not here. */
+	if (req->rr_conn) {
+		mutex_unlock(&req->rr_mutex);
+		goto out_unpin;
+	}
+	xr_reply_credits(xprt, hdr->hd_credits, rqst);
+	xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_DIRECT_REPLIES, 1);
+	xr_reply_finish(c, rc, rqst);
+	return true;
+
+out_unpin:
+	spin_lock(&xprt->queue_lock);
+	xprt_unpin_rqst(rqst);
+	spin_unlock(&xprt->queue_lock);
+	return false;
 }

@@ -176,25 +176,46 @@ static void xr_xconn_data_ready(void *owner)
 	queue_work(xr_xprt_wq, &c->xc_reply_work);
 }
 
-/* Replies, one at a time; each received message frees a Receive. */
+/* A received message is done with: post a Receive in its place. */
+static void xr_xconn_recv_done(struct xr_xconn *c, struct xr_recvctx *rc)
+{
+	int err;
+
+	xr_recvctx_put(rc);
+	down_read(&c->xc_post_rwsem);
+	err = test_bit(XR_XC_DOWN, &c->xc_flags) ? 0 :
+		xr_recvq_post(&c->xc_rq, 1);
+	up_read(&c->xc_post_rwsem);
+	if (err)
+		xr_xconn_fail(c);
+}
+
+/*
+ * Every message is offered here first, from the Receive completion
+ * handler. A dropped one, and a reply whose request holds no memory
+ * region, are done with here: one hand-off fewer on the way to the
+ * waiting RPC. Anything that may wait goes on to the reply worker.
+ */
+static bool xr_xconn_recv(void *owner, struct xr_recvctx *rc)
+{
+	struct xr_xconn *c = owner;
+
+	if (!xr_recvctx_drop(rc) && !xr_reply_try_direct(c, rc))
+		return false;
+	xr_xconn_recv_done(c, rc);
+	return true;
+}
+
+/* Replies that may sleep, one at a time. */
 static void xr_xconn_reply_work(struct work_struct *work)
 {
 	struct xr_xconn *c = container_of(work, struct xr_xconn,
 					  xc_reply_work);
 	struct xr_recvctx *rc;
 
-	int err;
-
 	while ((rc = xr_recvq_next_ready(&c->xc_rq))) {
-		if (!xr_recvctx_drop(rc))
-			xr_reply_handle(c, rc);
-		xr_recvctx_put(rc);
-		down_read(&c->xc_post_rwsem);
-		err = test_bit(XR_XC_DOWN, &c->xc_flags) ? 0 :
-			xr_recvq_post(&c->xc_rq, 1);
-		up_read(&c->xc_post_rwsem);
-		if (err)
-			xr_xconn_fail(c);
+		xr_reply_handle(c, rc);
+		xr_xconn_recv_done(c, rc);
 	}
 }
 
@@ -276,6 +297,7 @@ static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
 	c->xc_inline_recv = c->xc_xprt->rx_config.cf_val[XR_CFG_INLINE_RECV];
 	xr_recvq_init(&c->xc_rq, &c->xc_ep, c->xc_inline_recv);
 	c->xc_rq.rq_owner = c;
+	c->xc_rq.rq_on_recv = xr_xconn_recv;
 	c->xc_rq.rq_on_ready = xr_xconn_data_ready;
 	c->xc_rq.rq_on_close = xr_xconn_owner_fail;
 	/* One Receive for every call that may be in flight, either way. */

@@ -499,9 +499,13 @@ struct xr_recvctx {
  * @rq_allocated: contexts allocated
  * @rq_count_errors: the owner's counter of Receive completion errors
  *	other than flushes, or NULL
+ * @rq_on_recv: optional; offered each received message first, from the
+ *	completion handler (process context, the completion queue's
+ *	worker, so it must not wait for anything a completion brings).
+ *	Returns true when it took the context, which is then not queued
  * @rq_on_ready: called after a context was added to @rq_ready
  * @rq_on_close: called on a completion error other than a flush
- * @rq_owner: argument of the two callbacks
+ * @rq_owner: argument of the callbacks
  */
 struct xr_recvq {
 	spinlock_t		rq_lock;	/* rq_free, rq_ready */
@@ -511,6 +515,8 @@ struct xr_recvq {
 	u32			rq_buf_size;
 	atomic_t		rq_allocated;
 	atomic64_t		*rq_count_errors;
+	bool			(*rq_on_recv)(void *owner,
+					      struct xr_recvctx *rc);
 	void			(*rq_on_ready)(void *owner);
 	void			(*rq_on_close)(void *owner);
 	void			*rq_owner;
@@ -714,6 +720,8 @@ struct xr_xconn;
  * @XR_XPRT_STAT_SENDS_SIGNALED: Sends that asked for a completion
  * @XR_XPRT_STAT_REMOTE_INVS: regions the server invalidated (Send With
  *	Invalidate), so no LOCAL_INV was needed
+ * @XR_XPRT_STAT_DIRECT_REPLIES: replies completed in the Receive
+ *	completion handler, with no hand-off to the reply worker
  * @XR_XPRT_STAT_COUNT: number of counters
  *
  * The names shown through netlink are in stats.c. Add new counters at
@@ -747,6 +755,7 @@ enum xr_xprt_stat {
 	XR_XPRT_STAT_BC_REPLIES_SENT,
 	XR_XPRT_STAT_SENDS_SIGNALED,
 	XR_XPRT_STAT_REMOTE_INVS,
+	XR_XPRT_STAT_DIRECT_REPLIES,
 	XR_XPRT_STAT_COUNT
 };
 
@@ -930,6 +939,7 @@ enum xrpcrdma_transport_state xr_xprt_state(struct xr_xprt *rx);
 int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 		    struct rpc_rqst *rqst);
 void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc);
+bool xr_reply_try_direct(struct xr_xconn *c, struct xr_recvctx *rc);
 
 /* xprt_backchannel.c */
 size_t xr_xbc_maxpayload(struct rpc_xprt *xprt);

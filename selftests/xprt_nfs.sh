@@ -309,14 +309,22 @@ client_transport_listed() {
 
 # After the 64 MiB write and read: calls and chunks were counted, and
 # every region registered was invalidated, some by our server's replies.
+# Replies to the small calls were completed in the Receive completion
+# handler (direct-replies); none to a call that offered a Write or Reply
+# chunk was, as its regions are invalidated first.
 client_counters_after_transfer() {
-	local name v rc=0
+	local name v rc=0 direct
 
-	for name in rpcs-sent write-chunk-calls read-chunk-calls; do
+	for name in rpcs-sent write-chunk-calls read-chunk-calls direct-replies; do
 		v=$(client_eval "c['stats']['$name']") || fail "no client transport" || return 1
 		echo "# $name $v"
 		[ "$v" -gt 0 ] || { fail "$name is $v after a ${SIZE_MB} MiB transfer"; rc=1; }
 	done
+	direct=$(client_eval "(lambda s: s['direct-replies'] + s['write-chunk-calls'] + \
+s['reply-chunk-calls'] <= s['rpcs-sent'])(c['stats'])") || return 1
+	[ "$direct" = True ] ||
+		fail "more direct replies than calls without a Write or Reply chunk:" \
+			"$(client_eval "c['stats']")" || rc=1
 	nfs_client_regions_released "$XR_ADDR" "$PORT" || rc=1
 	return $rc
 }
