@@ -265,19 +265,15 @@ static void xr_svc_count_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
 
 /*
  * A client that takes Send With Invalidate gets its region invalidated
- * by the reply when the call offered only one (RFC 8797, Section 4).
- * Returns true when the reply will invalidate.
+ * by the reply when the call offered only one, in its Read list, Write
+ * list or Reply chunk (RFC 8797, Section 4). Asked before the call's
+ * header becomes the reply's, which has no Read list. Returns true, with
+ * the handle in @rkey, when the reply is to invalidate.
  */
-static bool xr_svc_reply_invalidate(struct xr_svc_xprt *sx,
-				    struct xr_recvctx *rc,
-				    struct xr_sendctx *sc)
+static bool xr_svc_reply_inv_rkey(struct xr_svc_xprt *sx,
+				  struct xr_recvctx *rc, u32 *rkey)
 {
-	u32 rkey;
-
-	if (!sx->sx_remote_inv || !xr_hdr_inv_rkey(&rc->rc_hdr, &rkey))
-		return false;
-	xr_sendctx_set_invalidate(sc, rkey);
-	return true;
+	return sx->sx_remote_inv && xr_hdr_inv_rkey(&rc->rc_hdr, rkey);
 }
 
 /**
@@ -301,6 +297,7 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 	};
 	struct xr_sendctx *sc;
 	int len, err;
+	u32 rkey;
 	bool inv;
 
 	if (test_bit(XPT_CLOSE, &xprt->xpt_flags) || !rc)
@@ -311,13 +308,15 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 		return -ENOMEM;
 	}
 
+	inv = xr_svc_reply_inv_rkey(sx, rc, &rkey);
 	len = xr_svc_write_payload(sx, rc, &sr);
 	if (!len)
 		len = xr_svc_reply_hdr(sx, &rc->rc_hdr, sr.sr_hole_len != 0);
 	if (!len)
 		len = xr_svc_build_reply(sx, rc, &sr, sc);
 	if (len >= 0) {
-		inv = xr_svc_reply_invalidate(sx, rc, sc);
+		if (inv)
+			xr_sendctx_set_invalidate(sc, rkey);
 		err = xr_sendctx_post(sc, len);
 		if (!err)
 			xr_svc_count_reply(sx, rc, &sr, inv);

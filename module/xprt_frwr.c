@@ -491,6 +491,41 @@ void xr_frwr_remote_inv(struct xr_req *req, u32 rkey)
 }
 
 /**
+ * xr_frwr_release_invalidated - take back a region the server invalidated
+ * @req: the request its reply answers; the caller holds rr_mutex
+ * @c: the connection the reply came on
+ * @rkey: the R_key the reply's Send With Invalidate carried
+ *
+ * For the Receive completion handler, which must not wait: when the only
+ * region of @req is the one the reply invalidated, the peer can no longer
+ * reach the memory and no LOCAL_INV is needed, so the region is unmapped
+ * and returned to its pool here, and the request lets go of @c. The
+ * connection cannot be orphaning its regions meanwhile: that comes after
+ * the drain, which waits for this handler.
+ *
+ * Return: true if so; false (nothing changed) when @req holds other
+ * regions, or regions of another connection: use xr_frwr_release().
+ */
+bool xr_frwr_release_invalidated(struct xr_req *req, struct xr_xconn *c,
+				 u32 rkey)
+{
+	struct xr_mr *mr;
+
+	if (req->rr_conn != c || req->rr_nmrs != 1)
+		return false;
+	mr = list_first_entry(&req->rr_mrs, struct xr_mr, mr_list);
+	if (mr->mr_ibmr->rkey != rkey)
+		return false;
+	xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_REMOTE_INVS, 1);
+	list_del(&mr->mr_list);
+	xr_frwr_put(mr);
+	req->rr_nmrs = 0;
+	req->rr_conn = NULL;
+	xr_xconn_put(c);
+	return true;
+}
+
+/**
  * xr_frwr_release - take back every region a request registered
  * @req: the request; the caller holds rr_mutex
  *

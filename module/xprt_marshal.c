@@ -652,9 +652,10 @@ void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
  * @rc: the receive context, synced for the CPU
  *
  * For the Receive completion handler: a well-formed reply to a request
- * that holds no memory region (and whose lock is free) is completed
- * here. Everything else (errors, backchannel calls, replies whose
- * regions must be invalidated) is left for xr_reply_handle().
+ * that holds no memory region, or only the one the reply invalidated
+ * (Send With Invalidate), and whose lock is free, is completed here.
+ * Everything else (errors, backchannel calls, replies whose regions must
+ * be invalidated with LOCAL_INV) is left for xr_reply_handle().
  *
  * Return: true if the reply was dealt with and @rc may be put back;
  * false if nothing was done.
@@ -676,8 +677,10 @@ bool xr_reply_try_direct(struct xr_xconn *c, struct xr_recvctx *rc)
 	/* The holder may be waiting for the drain this handler is part of. */
 	if (!mutex_trylock(&req->rr_mutex))
 		goto out_unpin;
-	/* Regions to invalidate mean waiting: not here. */
-	if (req->rr_conn) {
+	/* Regions left to invalidate mean waiting: not here. */
+	if (req->rr_conn &&
+	    !(rc->rc_remote_inv &&
+	      xr_frwr_release_invalidated(req, c, rc->rc_inv_rkey))) {
 		mutex_unlock(&req->rr_mutex);
 		goto out_unpin;
 	}

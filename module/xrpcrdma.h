@@ -962,6 +962,8 @@ int xr_frwr_map_pages(struct xr_xconn *c, struct xr_req *req,
 		      struct xdr_buf *buf, bool remote_write,
 		      struct xr_seg *segs, u32 max_segs);
 struct ib_send_wr *xr_frwr_reg_chain(struct xr_req *req, u32 *count);
+bool xr_frwr_release_invalidated(struct xr_req *req, struct xr_xconn *c,
+				 u32 rkey);
 void xr_frwr_remote_inv(struct xr_req *req, u32 rkey);
 void xr_frwr_release(struct xr_req *req);
 
