@@ -246,6 +246,7 @@ step proto-unit ctest proto_unit
 step proto-fuzz one tests/proto/run-fuzz.sh "${XR_FUZZ_SECONDS:-60}"
 step selftests-build one make --no-print-directory -C selftests
 step reliability-unit one tests/reliability/run.sh
+step bench-unit one tests/bench/run.sh
 # The single-guest steps, longest first; then the pairs, one at a time
 # (each is two guests, a core each).
 guest_steps=()

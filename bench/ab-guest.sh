@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bench/ab-guest.sh LABEL=MODULE...: the measurements of bench/ab.sh,
+# inside one test host. Each round loads every module in turn, in
+# drop-in mode (our server and our client), and takes the same figures
+# with each: RPC NULL at concurrency 1 and 16 (rdmactl bench), 4 KiB
+# random read and write and a sequential write and read over an NFSv3
+# mount (fio). Alternating within each round spreads the host's drift
+# over all the modules alike. A first pass, not counted, warms the guest
+# up. Prints one line per figure and module:
+#   ab ROUND LABEL FIGURE VALUE
+# Knobs: XR_AB_ROUNDS (7), XR_AB_RPCS (20000 calls at concurrency 16;
+# a quarter of that at 1), XR_AB_RAND_S (4), XR_AB_SIZE_MB (32).
+set -u
+source "$(dirname "$0")/../selftests/nfs_lib.sh"
+
+ROUNDS=${XR_AB_ROUNDS:-7}
+RPCS=${XR_AB_RPCS:-20000}
+RAND_S=${XR_AB_RAND_S:-4}
+SIZE_MB=${XR_AB_SIZE_MB:-32}
+MNT=$NFS_RUN/mnt/ab
+BLOCK=/etc/modprobe.d/xr-bench.conf
+FIRST=
+
+need_env XR_MODULE XR_RDMA_DEV XR_ADDR
+need_rdmactl
+command -v fio >/dev/null || skip_all "fio is not installed (make deps)"
+[ $# -ge 2 ] || { echo "usage: ab-guest.sh LABEL=MODULE LABEL=MODULE..." >&2; exit 2; }
+
+# Leave the guest as the runner left it: the first module, default mode.
+cleanup() {
+	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
+	nfs_server_stop >/dev/null 2>&1
+	wait_for 30 rmmod xrpcrdma
+	rm -f "$BLOCK"
+	insmod "$FIRST"
+}
+trap cleanup EXIT
+
+# load MODULE: it alone, in drop-in mode, with nfsd listening on it.
+load() {
+	nfs_server_stop >/dev/null 2>&1
+	wait_for 30 rmmod xrpcrdma
+	rmmod rpcrdma 2>/dev/null
+	echo "install rpcrdma /bin/false" >"$BLOCK"
+	insmod "$1" mode=dropin || return 1
+	[ "$(module_mode)" = dropin ] || return 1
+	nfs_server_start >/dev/null && nfs_listen rdma 20049 >/dev/null
+}
+
+# emit ROUND LABEL PREFIX: "ab" lines from the JSON object on stdin.
+emit() {
+	python3 -c '
+import json, sys
+for k, v in json.load(sys.stdin).items():
+    print("ab %s %s %s%s %.1f" % (sys.argv[1], sys.argv[2], sys.argv[3], k, v))' "$@"
+}
+
+rpc_null() {
+	local c=$1 n=$2
+
+	"$RDMACTL" -j bench run "$XR_ADDR:20049" transport rdma count "$n" concurrency "$c" |
+		python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+if d["errors"] or d["status"]:
+    sys.exit(1)
+print(json.dumps({"ops_s": d["ops-per-sec"], "p50_us": d["lat-p50-ns"] / 1e3,
+                  "p99_us": d["lat-p99-ns"] / 1e3}))'
+}
+
+# fio_figures {rand|seq_write|seq_read} FIO-ARGS...: its figures as JSON.
+fio_figures() {
+	local what=$1
+
+	shift
+	timeout "$NFS_OP_TIMEOUT" fio --name=ab --directory="$MNT" --direct=1 --ioengine=psync \
+		--output-format=json "$@" 2>/dev/null | python3 -c '
+import json, sys
+j = json.load(sys.stdin)["jobs"][0]
+fig = {"rand": {"read_iops": j["read"]["iops"], "write_iops": j["write"]["iops"]},
+       "seq_write": {"mib_s": j["write"]["bw"] / 1024},
+       "seq_read": {"mib_s": j["read"]["bw"] / 1024}}
+print(json.dumps(fig[sys.argv[1]]))' "$what"
+}
+
+# measure ROUND LABEL: every figure with the module loaded now.
+measure() {
+	local r=$1 l=$2 j
+
+	j=$(rpc_null 1 $((RPCS / 4))) && emit "$r" "$l" rpc_c1_ <<<"$j"
+	j=$(rpc_null 16 "$RPCS") && emit "$r" "$l" rpc_c16_ <<<"$j"
+	mkdir -p "$MNT"
+	timeout -k 5 "$NFS_OP_TIMEOUT" mount -t nfs -o vers=3,proto=rdma,port=20049 \
+		"$XR_ADDR:$NFS_EXPORT" "$MNT" || return 1
+	j=$(fio_figures rand --rw=randrw --bs=4k --size=32M --time_based \
+		--runtime="$RAND_S") && emit "$r" "$l" rand_ <<<"$j"
+	j=$(fio_figures seq_write --rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1) &&
+		emit "$r" "$l" seq_write_ <<<"$j"
+	j=$(fio_figures seq_read --rw=read --bs=1M --size="${SIZE_MB}M") &&
+		emit "$r" "$l" seq_read_ <<<"$j"
+	rm -f "$MNT"/ab.*
+	nfs_umount "$MNT"
+}
+
+FIRST=${1#*=}
+# The first figures after boot are low: a pass that is not counted.
+load "$FIRST" && measure 0 warmup >/dev/null
+for r in $(seq 1 "$ROUNDS"); do
+	for arg in "$@"; do
+		label=${arg%%=*}
+		if load "${arg#*=}"; then
+			measure "$r" "$label" || echo "ab $r $label error measuring"
+		else
+			echo "ab $r $label error loading ${arg#*=}"
+		fi
+	done
+done
