@@ -490,6 +490,24 @@ void xr_frwr_remote_inv(struct xr_req *req, u32 rkey)
 	}
 }
 
+/*
+ * Unmap every region of @req, return them to their pool, and let go of
+ * the connection they belong to. Nothing remote may reach them any more.
+ */
+static void xr_frwr_return(struct xr_req *req)
+{
+	struct xr_xconn *c = req->rr_conn;
+	struct xr_mr *mr, *next;
+
+	list_for_each_entry_safe(mr, next, &req->rr_mrs, mr_list) {
+		list_del(&mr->mr_list);
+		xr_frwr_put(mr);
+	}
+	req->rr_nmrs = 0;
+	req->rr_conn = NULL;
+	xr_xconn_put(c);
+}
+
 /**
  * xr_frwr_release_invalidated - take back a region the server invalidated
  * @req: the request its reply answers; the caller holds rr_mutex
@@ -516,12 +534,8 @@ bool xr_frwr_release_invalidated(struct xr_req *req, struct xr_xconn *c,
 	mr = list_first_entry(&req->rr_mrs, struct xr_mr, mr_list);
 	if (mr->mr_ibmr->rkey != rkey)
 		return false;
-	xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_REMOTE_INVS, 1);
-	list_del(&mr->mr_list);
-	xr_frwr_put(mr);
-	req->rr_nmrs = 0;
-	req->rr_conn = NULL;
-	xr_xconn_put(c);
+	xr_frwr_remote_inv(req, rkey);
+	xr_frwr_return(req);
 	return true;
 }
 
@@ -538,18 +552,11 @@ bool xr_frwr_release_invalidated(struct xr_req *req, struct xr_xconn *c,
 void xr_frwr_release(struct xr_req *req)
 {
 	struct xr_xconn *c = req->rr_conn;
-	struct xr_mr *mr, *next;
 
 	might_sleep();
 	if (!c)
 		return;
 	if (!xr_frwr_invalidate(c, req))
 		wait_for_completion(&c->xc_drained);
-	list_for_each_entry_safe(mr, next, &req->rr_mrs, mr_list) {
-		list_del(&mr->mr_list);
-		xr_frwr_put(mr);
-	}
-	req->rr_nmrs = 0;
-	req->rr_conn = NULL;
-	xr_xconn_put(c);
+	xr_frwr_return(req);
 }

@@ -610,9 +610,32 @@ static void xr_reply_finish(struct xr_xconn *c, struct xr_recvctx *rc,
 }
 
 /**
+ * xr_reply_decode - decode the transport header of a received message
+ * @c: the connection it arrived on
+ * @rc: the receive context, synced for the CPU; rc_hdr is filled
+ *
+ * A header that does not decode is counted and reported as a bad reply.
+ *
+ * Return: true when rc_hdr holds the decoded header; false when the
+ * message is to be dropped.
+ */
+bool xr_reply_decode(struct xr_xconn *c, struct xr_recvctx *rc)
+{
+	struct xr_hdr *hdr = &rc->rc_hdr;
+	int err;
+
+	err = xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, &xr_reply_limits,
+			    hdr);
+	if (err)
+		xr_reply_bad(c->xc_xprt, hdr->hd_xid, err);
+	return !err;
+}
+
+/**
  * xr_reply_handle - take apart one received reply and complete its RPC
  * @c: the connection it arrived on
- * @rc: the receive context, synced for the CPU; the caller puts it back
+ * @rc: the receive context, its header decoded by xr_reply_decode(); the
+ *	caller puts it back
  *
  * Sleeps (invalidation of the request's memory regions).
  */
@@ -621,14 +644,7 @@ void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
 	struct rpc_xprt *xprt = &c->xc_xprt->rx_xprt;
 	struct xr_hdr *hdr = &rc->rc_hdr;
 	struct rpc_rqst *rqst;
-	int err;
 
-	err = xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, &xr_reply_limits,
-			    hdr);
-	if (err) {
-		xr_reply_bad(c->xc_xprt, hdr->hd_xid, err);
-		return;
-	}
 	if (hdr->hd_proc == XR_RDMA_ERROR) {
 		xr_reply_error(c, hdr);
 		return;
@@ -649,7 +665,7 @@ void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
 /**
  * xr_reply_try_direct - complete a reply at once if that needs no waiting
  * @c: the connection it arrived on
- * @rc: the receive context, synced for the CPU
+ * @rc: the receive context, its header decoded by xr_reply_decode()
  *
  * For the Receive completion handler: a well-formed reply to a request
  * that holds no memory region, or only the one the reply invalidated
@@ -667,8 +683,7 @@ bool xr_reply_try_direct(struct xr_xconn *c, struct xr_recvctx *rc)
 	struct rpc_rqst *rqst;
 	struct xr_req *req;
 
-	if (xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, &xr_reply_limits, hdr) ||
-	    hdr->hd_proc == XR_RDMA_ERROR || xr_xbc_is_call(rc))
+	if (hdr->hd_proc == XR_RDMA_ERROR || xr_xbc_is_call(rc))
 		return false;
 	rqst = xr_reply_find(xprt, hdr->hd_xid);
 	if (!rqst)

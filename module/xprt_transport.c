@@ -192,15 +192,17 @@ static void xr_xconn_recv_done(struct xr_xconn *c, struct xr_recvctx *rc)
 
 /*
  * Every message is offered here first, from the Receive completion
- * handler. A dropped one, and a reply whose request holds no memory
- * region, are done with here: one hand-off fewer on the way to the
- * waiting RPC. Anything that may wait goes on to the reply worker.
+ * handler, and its header decoded once. A dropped one, one whose header
+ * does not decode, and a reply that needs no waiting are done with here:
+ * one hand-off fewer on the way to the waiting RPC. Anything that may
+ * wait goes on to the reply worker.
  */
 static bool xr_xconn_recv(void *owner, struct xr_recvctx *rc)
 {
 	struct xr_xconn *c = owner;
 
-	if (!xr_recvctx_drop(rc) && !xr_reply_try_direct(c, rc))
+	if (!xr_recvctx_drop(rc) && xr_reply_decode(c, rc) &&
+	    !xr_reply_try_direct(c, rc))
 		return false;
 	xr_xconn_recv_done(c, rc);
 	return true;

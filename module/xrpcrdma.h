@@ -938,6 +938,7 @@ enum xrpcrdma_transport_state xr_xprt_state(struct xr_xprt *rx);
 /* xprt_marshal.c */
 int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 		    struct rpc_rqst *rqst);
+bool xr_reply_decode(struct xr_xconn *c, struct xr_recvctx *rc);
 void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc);
 bool xr_reply_try_direct(struct xr_xconn *c, struct xr_recvctx *rc);
 
