@@ -13,14 +13,15 @@
 # a quarter of that at 1), XR_AB_RAND_S (4), XR_AB_SIZE_MB (32).
 set -u
 source "$(dirname "$0")/../selftests/nfs_lib.sh"
+source "$(dirname "$0")/lib.sh"
 
 ROUNDS=${XR_AB_ROUNDS:-7}
 RPCS=${XR_AB_RPCS:-20000}
 RAND_S=${XR_AB_RAND_S:-4}
 SIZE_MB=${XR_AB_SIZE_MB:-32}
 MNT=$NFS_RUN/mnt/ab
-BLOCK=/etc/modprobe.d/xr-bench.conf
 FIRST=
+export XR_NFS_IO_TIMEOUT=$((120 + SIZE_MB))
 
 need_env XR_MODULE XR_RDMA_DEV XR_ADDR
 need_rdmactl
@@ -36,17 +37,6 @@ cleanup() {
 	insmod "$FIRST"
 }
 trap cleanup EXIT
-
-# load MODULE: it alone, in drop-in mode, with nfsd listening on it.
-load() {
-	nfs_server_stop >/dev/null 2>&1
-	wait_for 30 rmmod xrpcrdma
-	rmmod rpcrdma 2>/dev/null
-	echo "install rpcrdma /bin/false" >"$BLOCK"
-	insmod "$1" mode=dropin || return 1
-	[ "$(module_mode)" = dropin ] || return 1
-	nfs_server_start >/dev/null && nfs_listen rdma 20049 >/dev/null
-}
 
 # emit ROUND LABEL PREFIX: "ab" lines from the JSON object on stdin.
 emit() {
@@ -69,19 +59,19 @@ print(json.dumps({"ops_s": d["ops-per-sec"], "p50_us": d["lat-p50-ns"] / 1e3,
                   "p99_us": d["lat-p99-ns"] / 1e3}))'
 }
 
-# fio_figures {rand|seq_write|seq_read} FIO-ARGS...: its figures as JSON.
-fio_figures() {
-	local what=$1
+# fio_job {rand|seq_write|seq_read} FIO-ARGS...: that kind's figures.
+fio_job() {
+	local kind=$1 json
 
 	shift
-	timeout "$NFS_OP_TIMEOUT" fio --name=ab --directory="$MNT" --direct=1 --ioengine=psync \
-		--output-format=json "$@" 2>/dev/null | python3 -c '
+	json=$(fio_run ab "$@" | fio_figures) || return 1
+	python3 -c '
 import json, sys
-j = json.load(sys.stdin)["jobs"][0]
-fig = {"rand": {"read_iops": j["read"]["iops"], "write_iops": j["write"]["iops"]},
-       "seq_write": {"mib_s": j["write"]["bw"] / 1024},
-       "seq_read": {"mib_s": j["read"]["bw"] / 1024}}
-print(json.dumps(fig[sys.argv[1]]))' "$what"
+j = json.loads(sys.argv[2])
+fig = {"rand": {"read_iops": j["read_iops"], "write_iops": j["write_iops"]},
+       "seq_write": {"mib_s": j["write_mib_s"]},
+       "seq_read": {"mib_s": j["read_mib_s"]}}
+print(json.dumps(fig[sys.argv[1]]))' "$kind" "$json"
 }
 
 # measure ROUND LABEL: every figure with the module loaded now.
@@ -93,11 +83,11 @@ measure() {
 	mkdir -p "$MNT"
 	timeout -k 5 "$NFS_OP_TIMEOUT" mount -t nfs -o vers=3,proto=rdma,port=20049 \
 		"$XR_ADDR:$NFS_EXPORT" "$MNT" || return 1
-	j=$(fio_figures rand --rw=randrw --bs=4k --size=32M --time_based \
+	j=$(fio_job rand --rw=randrw --bs=4k --size=32M --time_based \
 		--runtime="$RAND_S") && emit "$r" "$l" rand_ <<<"$j"
-	j=$(fio_figures seq_write --rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1) &&
+	j=$(fio_job seq_write --rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1) &&
 		emit "$r" "$l" seq_write_ <<<"$j"
-	j=$(fio_figures seq_read --rw=read --bs=1M --size="${SIZE_MB}M") &&
+	j=$(fio_job seq_read --rw=read --bs=1M --size="${SIZE_MB}M") &&
 		emit "$r" "$l" seq_read_ <<<"$j"
 	rm -f "$MNT"/ab.*
 	nfs_umount "$MNT"
@@ -105,11 +95,11 @@ measure() {
 
 FIRST=${1#*=}
 # The first figures after boot are low: a pass that is not counted.
-load "$FIRST" && measure 0 warmup >/dev/null
+xrpcrdma_setup "$FIRST" >/dev/null && measure 0 warmup >/dev/null
 for r in $(seq 1 "$ROUNDS"); do
 	for arg in "$@"; do
 		label=${arg%%=*}
-		if load "${arg#*=}"; then
+		if xrpcrdma_setup "${arg#*=}" >/dev/null; then
 			measure "$r" "$label" || echo "ab $r $label error measuring"
 		else
 			echo "ab $r $label error loading ${arg#*=}"

@@ -21,6 +21,7 @@
 # memory figures).
 set -u
 source "$(dirname "$0")/../selftests/nfs_lib.sh"
+source "$(dirname "$0")/lib.sh"
 
 OUT=${1:?usage: guest.sh OUTDIR}
 REPS=${XR_BENCH_REPS:-3}
@@ -32,7 +33,6 @@ RPCS=${XR_BENCH_RPCS:-5000}
 CONNS=${XR_BENCH_CONNS:-16}
 MNT=$NFS_RUN/mnt/bench
 RAW=$OUT/raw.jsonl
-BLOCK=/etc/modprobe.d/xr-bench.conf
 # The first of the nfsd ports the memory-per-mount figure mounts from.
 MOUNT_PORT0=20100
 # The bench is long: a stuck step ends by its own bound, not the guest's.
@@ -238,24 +238,6 @@ mem_mount() {
 
 # ---- NFS with fio ----
 
-# fio_run NAME ARGS...: one fio job on the mount, its JSON on stdout.
-fio_run() {
-	local name=$1
-
-	shift
-	timeout "$XR_NFS_IO_TIMEOUT" fio --name="$name" --directory="$MNT" --direct=1 \
-		--ioengine=psync --output-format=json "$@" 2>/dev/null
-}
-
-# fio_figures JSON: {"read_mib_s":..,"write_mib_s":..,"read_iops":..,"write_iops":..}
-fio_figures() {
-	python3 -c '
-import json, sys
-j = json.load(sys.stdin)["jobs"][0]
-print(json.dumps({"read_mib_s": j["read"]["bw"] / 1024, "write_mib_s": j["write"]["bw"] / 1024,
-                  "read_iops": j["read"]["iops"], "write_iops": j["write"]["iops"]}))'
-}
-
 # nfs_figures TRANSPORT VERS REP: sequential write, then read after a fresh
 # mount (no cache), then 4 KiB random read and write.
 nfs_figures() {
@@ -320,17 +302,6 @@ intree_setup() {
 	load_rpcrdma || return 1
 	module_loaded || insmod "$XR_MODULE" mode=sidebyside || return 1
 	[ "$(module_mode)" = sidebyside ] || return 1
-	nfs_server_start && nfs_listen rdma 20049
-}
-
-xrpcrdma_setup() {
-	nfs_server_stop || return 1
-	wait_for 30 rmmod xrpcrdma
-	rmmod rpcrdma 2>/dev/null
-	[ -d /sys/module/rpcrdma ] && return 1
-	echo "install rpcrdma /bin/false" >"$BLOCK"
-	insmod "$XR_MODULE" mode=dropin || return 1
-	[ "$(module_mode)" = dropin ] || return 1
 	nfs_server_start && nfs_listen rdma 20049
 }
 

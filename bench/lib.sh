@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+# bench/lib.sh: what bench/guest.sh and bench/ab-guest.sh share, in the
+# test host. Sourced after selftests/nfs_lib.sh; the caller sets MNT (the
+# mount point fio runs in) and XR_NFS_IO_TIMEOUT (its bound).
+
+BLOCK=/etc/modprobe.d/xr-bench.conf
+
+# xrpcrdma_setup [MODULE]: xrpcrdma (MODULE, else XR_MODULE) alone in
+# drop-in mode, rpcrdma kept out, nfsd listening on it at port 20049.
+xrpcrdma_setup() {
+	nfs_server_stop || return 1
+	wait_for 30 rmmod xrpcrdma
+	rmmod rpcrdma 2>/dev/null
+	[ -d /sys/module/rpcrdma ] && return 1
+	echo "install rpcrdma /bin/false" >"$BLOCK"
+	insmod "${1:-$XR_MODULE}" mode=dropin || return 1
+	[ "$(module_mode)" = dropin ] || return 1
+	nfs_server_start && nfs_listen rdma 20049
+}
+
+# fio_run NAME ARGS...: one fio job on the mount, its JSON on stdout.
+fio_run() {
+	local name=$1
+
+	shift
+	timeout "$XR_NFS_IO_TIMEOUT" fio --name="$name" --directory="$MNT" --direct=1 \
+		--ioengine=psync --output-format=json "$@" 2>/dev/null
+}
+
+# fio_figures JSON: {"read_mib_s":..,"write_mib_s":..,"read_iops":..,"write_iops":..}
+fio_figures() {
+	python3 -c '
+import json, sys
+j = json.load(sys.stdin)["jobs"][0]
+print(json.dumps({"read_mib_s": j["read"]["bw"] / 1024, "write_mib_s": j["write"]["bw"] / 1024,
+                  "read_iops": j["read"]["iops"], "write_iops": j["write"]["iops"]}))'
+}
