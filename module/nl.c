@@ -373,7 +373,7 @@ static int xr_nl_put_svc_stats(struct sk_buff *msg, int type, const u64 *vals)
 /* The peer's address and port of a connection. */
 static int xr_nl_put_peer(struct sk_buff *msg, struct xr_svc_xprt *sx)
 {
-	return xr_nl_put_sockaddr(msg, &sx->sx_xprt.xpt_remote,
+	return xr_nl_put_sockaddr(msg, &sx->sx_peer,
 				  XRPCRDMA_A_TRANSPORT_PEER_ADDR4,
 				  XRPCRDMA_A_TRANSPORT_PEER_ADDR6,
 				  XRPCRDMA_A_TRANSPORT_PEER_PORT);

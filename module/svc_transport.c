@@ -28,6 +28,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
+#include <linux/sunrpc/addr.h>
 #include <linux/sunrpc/svc_xprt.h>
 #include <linux/sunrpc/xprt.h>
 
@@ -605,6 +606,24 @@ static void xr_svc_conn_start(struct xr_svc_xprt *sx)
 	}
 }
 
+/*
+ * The peer's address, as svc sees it and as netlink shows it. svc gets
+ * it with port 0: the peer's CM port is an ephemeral one that changes
+ * with every reconnect, and nfsd keys its duplicate reply cache (and
+ * records NFSv4 clients) by the address svc gives it. With the real
+ * port, a call retransmitted on a new connection would miss the cache
+ * and a non-idempotent one would run twice. The in-tree server records
+ * port 0 too. Netlink keeps the real port in sx_peer.
+ */
+static void xr_svc_set_peer(struct xr_svc_xprt *sx, struct sockaddr *sa)
+{
+	size_t len = rdma_addr_size(sa);
+
+	memcpy(&sx->sx_peer, sa, min(len, sizeof(sx->sx_peer)));
+	svc_xprt_set_remote(&sx->sx_xprt, sa, len);
+	rpc_set_port((struct sockaddr *)&sx->sx_xprt.xpt_remote, 0);
+}
+
 static struct svc_xprt *xr_svc_accept(struct svc_xprt *xprt)
 {
 	struct xr_svc_xprt *listener = xr_svc_of(xprt);
@@ -634,9 +653,7 @@ static struct svc_xprt *xr_svc_accept(struct svc_xprt *xprt)
 	svc_xprt_init(xprt->xpt_net, &xr_svc_class, &sx->sx_xprt,
 		      xprt->xpt_server);
 	id = sx->sx_ep.ep_id;
-	svc_xprt_set_remote(&sx->sx_xprt,
-			    (struct sockaddr *)&id->route.addr.dst_addr,
-			    rdma_addr_size((struct sockaddr *)&id->route.addr.dst_addr));
+	xr_svc_set_peer(sx, (struct sockaddr *)&id->route.addr.dst_addr);
 	svc_xprt_set_local(&sx->sx_xprt,
 			   (struct sockaddr *)&id->route.addr.src_addr,
 			   rdma_addr_size((struct sockaddr *)&id->route.addr.src_addr));

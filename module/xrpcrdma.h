@@ -616,6 +616,7 @@ struct xr_svc_xprt {
 	unsigned long		sx_flags;
 	struct work_struct	sx_free_work;
 	u32			sx_id;
+	struct sockaddr_storage	sx_peer;	/* with its CM port */
 	char			sx_serv_name[XR_SVC_SERV_NAME_LEN];
 	struct xr_svc_stats	sx_stats;
 	struct xr_config	sx_config;

@@ -8,8 +8,10 @@
 # SHA-256 (its data in Read lists and Write chunks), a 2000-entry directory
 # listed after a remount (Reply chunks), a transfer survives nfsd
 # restarting under it (the client reconnects), another survives the RDMA
-# device being removed and added back, and mountstats parses the xprt
-# line. NFSv4.1, which needs the client's backchannel: the same 64 MiB
+# device being removed and added back, mountstats parses the xprt
+# line, and a REMOVE whose reply was lost is answered from nfsd's
+# duplicate reply cache after the client reconnects. NFSv4.1 (nfsd
+# records the client with port 0), which needs the client's backchannel: the same 64 MiB
 # round trip and 2000-entry listing, and a delegation recalled through
 # the backchannel (nfsd's CB_RECALL arrives on our client's connection,
 # its reply goes back the same way). Afterwards every live object is gone
@@ -367,6 +369,60 @@ client_transport_gone() {
 		fail "no local disconnect event: $(cat "$CLIENT_LOG")"
 }
 
+DRC_MNT=$NFS_RUN/mnt-drc
+
+# cache_hits: nfsd's duplicate reply cache hits so far.
+cache_hits() {
+	awk '/^cache hits:/ { print $3 }' "$NFSD_FS/reply_cache_stats"
+}
+
+# A REMOVE whose reply is lost: the client's RPC times out, it reconnects
+# (a new CM port) and retransmits. nfsd must answer the retransmission
+# from its duplicate reply cache, which it keys by the peer's address as
+# the transport gives it: the file is removed once and rm succeeds. Were
+# the port part of that address, the retransmission would miss the
+# cache, run again and fail with ENOENT.
+drc_after_reconnect() {
+	local f=$DRC_MNT/drc-victim id hits before fired rc=0
+
+	# Long attribute caching, and a first rm that fills the access
+	# cache: the REMOVE is then the only call rm makes.
+	nfs_mount 3 "$PORT" "$DRC_MNT" timeo=20,retrans=3,actimeo=600 || return 1
+	echo victim >"$f" && echo warm-up >"$f.0" && sync && rm "$f.0" && stat "$f" >/dev/null ||
+		fail "creating $f" || rc=1
+	id=$(nfs_client_eval "$XR_ADDR" "$PORT" 'c["id"]') || fail "no client transport" || rc=1
+	hits=$(cache_hits)
+	before=$(nfs_client_eval "$XR_ADDR" "$PORT" "c['stats']['reconnects']")
+	if [ $rc -eq 0 ]; then
+		# The next message the client receives is rm's REMOVE reply.
+		"$RDMACTL" fault set recv-drop nth 1 transport "$id" || fail "fault set" || rc=1
+		timeout -k 5 60 rm "$f" || fail "rm after a lost reply: $?" || rc=1
+		fired=$("$RDMACTL" -j fault show | python3 -c '
+import json, sys
+print([f for f in json.load(sys.stdin) if f["point"] == "recv-drop"][0].get("fired", 0))')
+		"$RDMACTL" fault clear recv-drop || fail "fault clear" || rc=1
+		[ "$fired" = 1 ] || fail "recv-drop fired $fired times" || rc=1
+		[ ! -e "$f" ] || fail "$f still there" || rc=1
+		echo "# cache hits $hits -> $(cache_hits)"
+		[ "$(cache_hits)" -gt "$hits" ] || fail "no duplicate reply cache hit" || rc=1
+		[ "$(nfs_client_eval "$XR_ADDR" "$PORT" "c['stats']['reconnects']")" -gt "$before" ] ||
+			fail "the client did not reconnect" || rc=1
+	fi
+	timeout -k 5 "$NFS_OP_TIMEOUT" umount "$DRC_MNT" || fail "umount $DRC_MNT" || rc=1
+	return $rc
+}
+
+# nfsd records the NFSv4.1 client's address as the transport gave it:
+# port 0, the same on every connection (see drc_after_reconnect).
+client_address_port0_v41() {
+	local info
+
+	info=$(cat "$NFSD_FS"/clients/*/info 2>/dev/null | grep '^address:') ||
+		fail "no NFSv4 client recorded" || return 1
+	echo "# $info"
+	grep -q "^address: \"$XR_ADDR:0\"$" <<<"$info" || fail "recorded as $info"
+}
+
 client_monitor_stop() {
 	[ -n "$CLIENT_MON_PID" ] || return 0
 	kill -TERM "$CLIENT_MON_PID" || fail "kill monitor" || return 1
@@ -375,7 +431,7 @@ client_monitor_stop() {
 	rm -f "$CLIENT_LOG"
 }
 
-ktap_header 24
+ktap_header 26
 run_test reload_dropin reload_dropin
 run_test server_start_rdma_$PORT server_start
 run_test client_monitor_start client_monitor_start
@@ -393,23 +449,25 @@ if nfs_is_mounted "$MNT"; then
 	run_test mountstats_xprt mountstats_parses
 	run_test umount_v3 umount_v3
 	run_test client_transport_gone client_transport_gone
+	run_test drc_after_reconnect drc_after_reconnect
 else
 	for t in client_transport_listed small_files_inline "write_read_${SIZE_MB}M" \
 		client_counters_after_transfer "readdir_${DIRENTS}" client_reconnects_noted \
 		reconnect_after_server_restart client_reconnect_counted device_removal_mid_transfer \
-		mountstats_xprt umount_v3 client_transport_gone; do
+		mountstats_xprt umount_v3 client_transport_gone drc_after_reconnect; do
 		log_test 4 "$t"
 	done
 fi
 run_test client_monitor_stop client_monitor_stop
 run_test mount_v41 mount_v41
 if nfs_is_mounted "$MNT41"; then
+	run_test client_address_port0_v41 client_address_port0_v41
 	run_test "write_read_${SIZE_MB}M_v41" large_file_v41
 	run_test "readdir_${DIRENTS}_v41" readdir_large_v41
 	run_test nfs41_delegation_recall delegation_recall_v41
 	run_test umount_v41 umount_v41
 else
-	for t in "write_read_${SIZE_MB}M_v41" "readdir_${DIRENTS}_v41" \
+	for t in client_address_port0_v41 "write_read_${SIZE_MB}M_v41" "readdir_${DIRENTS}_v41" \
 		nfs41_delegation_recall umount_v41; do
 		log_test 4 "$t"
 	done
