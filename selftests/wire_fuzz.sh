@@ -15,7 +15,8 @@
 #
 # XR_WIRE_FUZZ_COUNT (default 1000) and XR_WIRE_FUZZ_SEED (default: a
 # fixed one, so make check is repeatable; "random" for a new one each
-# run) set the campaign; `make fuzz-wire` runs a longer one.
+# run) set the campaign, XR_WIRE_FUZZ_ARGS adds options of xr-wire-fuzz;
+# `make fuzz-wire` runs a longer one.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
@@ -57,7 +58,8 @@ fuzz() {
 	local rc=0 seed=()
 
 	[ "$SEED" = random ] || seed=(--seed "$SEED")
-	timeout "${XR_WIRE_FUZZ_TIMEOUT:-600}" "$FUZZER" "${seed[@]}" --count "$COUNT" --batch 50 \
+	# shellcheck disable=SC2086 # XR_WIRE_FUZZ_ARGS: more options, split
+	timeout "${XR_WIRE_FUZZ_TIMEOUT:-600}" "$FUZZER" "${seed[@]}" ${XR_WIRE_FUZZ_ARGS:-} --count "$COUNT" --batch 50 \
 		--corpus "$XR_TOP/tests/wire-fuzz/corpus" "$XR_ADDR:$PORT" >"$OUT" 2>&1 || rc=$?
 	sed 's/^\([^#]\)/# \1/' "$OUT"
 	[ "$rc" -eq 0 ] || fail "xr-wire-fuzz exited $rc"

@@ -583,6 +583,8 @@ Classified classify(const ConnEvent &ev)
         c.outcome = Outcome::Malformed;
         break;
     }
+    if (c.outcome == Outcome::Malformed)
+        c.data = ev.data;
     return c;
 }
 

@@ -143,6 +143,7 @@ struct Classified {
     bool has_xid = false;
     uint32_t xid = 0;
     std::string detail;
+    std::vector<uint8_t> data; // Malformed: what came
 };
 Classified classify(const ConnEvent &ev);
 

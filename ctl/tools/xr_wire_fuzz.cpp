@@ -173,6 +173,8 @@ void Fuzzer::report_batch(const std::string &why)
     for (const Sent &s : batch_)
         std::cout << "#   " << describe(s.g) << " -> " << outcome_name(s.c.outcome) << ' '
                   << s.c.detail << "\n#   " << hex(s.g.bytes) << '\n';
+    if (!batch_.empty() && !batch_.back().c.data.empty())
+        std::cout << "# the answer to the last one:\n#   " << hex(batch_.back().c.data) << '\n';
 }
 
 // The server's answer to the message with transport XID xid.
