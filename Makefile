@@ -12,6 +12,8 @@
 #   make htmldocs build Documentation/ with Sphinx into build/docs/html
 #   make dkms-check  build the module with dkms.conf for every installed kernel
 #   make bench    measure xrpcrdma against the in-tree rpcrdma and TCP (test host)
+#   make fuzz-wire  a long wire fuzzing campaign against the server (test host;
+#                 FUZZ_COUNT=messages, FUZZ_SEED=n or random, FUZZ_KVER=kernel)
 #   make install  the module, rdmactl, rdmactl(8) and its bash completion
 
 TOP := $(CURDIR)
@@ -31,7 +33,7 @@ MODULE_SRCS := Kbuild VERSION $(wildcard module/*.c module/*.h) module/Kbuild \
 	uapi/linux/xrpcrdma.h
 
 .PHONY: all deps module modules-all ctl kernel-src regen check demo install clean
-.PHONY: htmldocs dkms-check bench
+.PHONY: htmldocs dkms-check bench fuzz-wire
 
 all: module ctl
 
@@ -70,6 +72,22 @@ demo: deps
 
 bench: deps
 	@bench/run.sh $(BENCH_KVER)
+
+# selftests/wire_fuzz.sh with a longer campaign than make check's, in a
+# test host of FUZZ_KVER (the newest installed kernel by default).
+FUZZ_COUNT ?= 20000
+FUZZ_SEED ?= random
+FUZZ_KVER ?= $(KVER)
+
+fuzz-wire: deps
+	@$(MAKE) --no-print-directory module KVER=$(FUZZ_KVER) KDIR=/lib/modules/$(FUZZ_KVER)/build
+	@$(MAKE) --no-print-directory ctl
+	selftests/testhost/run.sh --kernel $(FUZZ_KVER) \
+		--module $(BUILD)/kmod/$(FUZZ_KVER)/module/xrpcrdma.ko --timeout 7200 \
+		--log $(BUILD)/fuzz-wire-$(FUZZ_KVER).console -- \
+		env XR_MODULE=$(BUILD)/kmod/$(FUZZ_KVER)/module/xrpcrdma.ko \
+		XR_WIRE_FUZZ_COUNT=$(FUZZ_COUNT) XR_WIRE_FUZZ_SEED=$(FUZZ_SEED) \
+		XR_WIRE_FUZZ_TIMEOUT=7000 selftests/wire_fuzz.sh
 
 # Documentation: warnings are errors. conf.py generates the netlink
 # reference from the spec with ynl-gen-rst.py (from kernel-src).

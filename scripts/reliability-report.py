@@ -31,10 +31,13 @@ NOTE = re.compile(r'^# # (.*)$')
 FIRED = re.compile(r'^(\S+): (.*) hits (\d+) fired (\d+), copy (\d+) s$')
 CONSOLE_KEY = re.compile(r'^XR-TESTHOST-(RC|RMMOD|TAINT)=(\d+)$')
 LEAK = re.compile(r'object\(s\) leaked')
+WIRE_FUZZ = re.compile(r'^wire-fuzz: sent (\d+), reply (\d+), rdma_error (\d+) '
+                       r'\(ERR_VERS (\d+), ERR_CHUNK (\d+)\), disconnected (\d+), '
+                       r'silent (\d+), malformed (\d+), batches (\d+), seed (\d+)$')
 
 # Selftest programs by what they try; each row of the report is one of
 # their cases.
-HOSTILE = ('svc_hostile.sh', 'nl_fuzz.sh')
+HOSTILE = ('svc_hostile.sh', 'nl_fuzz.sh')  # wire_fuzz.sh: a section of its own
 LOAD = ('stress.sh',)
 # The two-guest steps of make check: (log and console directory name
 # without the kernel, selftest).
@@ -224,6 +227,39 @@ class Report:
             return said[0] if said else ''
         return out + self.case_table(HOSTILE, outcome)
 
+    def wire_fuzz(self):
+        out = section('Wire fuzzing')
+        out += ['Mutated RPC-over-RDMA calls sent to our server (nfsd behind '
+                'it) by ``xr-wire-fuzz`` from ``wire_fuzz.sh``: what the '
+                'server answered to each, and how many batches ended with a '
+                'valid NULL call answered on a fresh connection. "silent" '
+                'is no answer within the fuzzer\'s wait; "malformed" (an '
+                'answer that is not a reply) fails the run.', '']
+        rows = []
+        for k in self.kernels:
+            got = [(ok, m) for c, ok, notes in self.cases(k, 'wire_fuzz.sh')
+                   if c == 'wire_fuzz'
+                   for m in [next(filter(None, map(WIRE_FUZZ.match, notes)),
+                                  None)]]
+            if not got or not got[0][1]:
+                self.problems.append(f'{k}: wire_fuzz.sh reported no summary')
+                rows.append([k] + ['not run'] * 7)
+                continue
+            ok, m = got[0]
+            if not ok:
+                self.problems.append(f'{k}: wire_fuzz.sh wire_fuzz failed')
+            (sent, reply, error, vers, chunk, disc, silent, malformed,
+             batches, seed) = m.groups()
+            rows.append([k, sent, reply,
+                         f'{error} (ERR_VERS {vers}, ERR_CHUNK {chunk})',
+                         disc, silent, malformed, f'{batches}, seed {seed}',
+                         mark(ok)])
+        header = ['kernel', 'sent', 'reply', 'rdma_error', 'disconnected',
+                  'silent', 'malformed', 'batches passed', 'result']
+        for row in rows:
+            row += [''] * (len(header) - len(row))
+        return out + table(header, rows)
+
     def load(self):
         out = section('Load held')
         out += ['Resource corners under NFS load (``stress.sh``), with what '
@@ -308,7 +344,8 @@ class Report:
                 'report of each run to ``build/check/reliability.rst`` and '
                 'fails when a fault point was not tried, a case failed, an '
                 'object leaked or the module did not unload.', '']
-        for part in (self.faults, self.hostile, self.load, self.data,
+        for part in (self.faults, self.hostile, self.wire_fuzz, self.load,
+                     self.data,
                      self.leaks):
             out += [''] + part()
         return '\n'.join(out).rstrip('\n') + '\n'

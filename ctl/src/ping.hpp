@@ -88,6 +88,18 @@ public:
     virtual ConnEvent wait(Clock::time_point deadline) = 0;
     // The peer's RFC 8797 inline sizes, as text for the header line, or "".
     virtual std::string peer_description() const = 0;
+    // The largest message the peer said it receives inline (RFC 8797), 0
+    // when it sent no private data.
+    virtual uint32_t peer_recv_size() const { return 0; }
+    // Memory the peer may RDMA Read and Write (ConnectParams::region_size),
+    // or nullopt.
+    struct Region {
+        uint8_t *data = nullptr;
+        uint64_t addr = 0; // as chunk offsets name it
+        uint32_t rkey = 0;
+        uint32_t length = 0;
+    };
+    virtual std::optional<Region> region() const { return std::nullopt; }
 };
 
 struct ConnectParams {
@@ -99,6 +111,10 @@ struct ConnectParams {
     uint32_t recv_size = 4096;   // receive buffer size (advertised)
     uint32_t recv_depth = 32;  // Receives kept posted (credits requested)
     uint32_t send_depth = 32;  // Sends in flight at most
+    // Bytes registered for the peer's RDMA Reads and Writes (0: none).
+    uint32_t region_size = 0;
+    // RDMA Reads the peer may have outstanding against us.
+    uint8_t responder_resources = 1;
 };
 
 // Opens a connection; throws Error. Replaced by the tests.

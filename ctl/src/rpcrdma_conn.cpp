@@ -95,6 +95,8 @@ public:
     bool send(const std::vector<uint8_t> &msg, Clock::time_point deadline) override;
     ConnEvent wait(Clock::time_point deadline) override;
     std::string peer_description() const override;
+    uint32_t peer_recv_size() const override { return peer_ ? peer_->recv_size : 0; }
+    std::optional<Region> region() const override;
 
 private:
     struct CmEvent {
@@ -111,6 +113,7 @@ private:
     void resolve(Clock::time_point deadline);
     void create_queues();
     void post_recv(uint32_t slot);
+    void register_region();
     void poll_cq();
     void read_cm_events();
     bool collect();
@@ -125,6 +128,8 @@ private:
     ibv_cq *cq_ = nullptr;
     unsigned cq_events_ = 0; // taken from the channel, to acknowledge
     Slots send_, recv_;
+    uint8_t *region_mem_ = nullptr;
+    ibv_mr *region_mr_ = nullptr;
     std::vector<uint32_t> free_send_;
     std::deque<ConnEvent> pending_;
     bool connected_ = false;    // rdma_connect() completed
@@ -246,6 +251,30 @@ void RdmaConnection::create_queues()
         free_send_.push_back(send_.count - 1 - i);
     for (uint32_t i = 0; i < recv_.count; i++)
         post_recv(i);
+    if (params_.region_size)
+        register_region();
+}
+
+void RdmaConnection::register_region()
+{
+    void *mem = nullptr;
+    if (posix_memalign(&mem, 4096, params_.region_size))
+        throw Error("no memory for the exposed region");
+    region_mem_ = static_cast<uint8_t *>(mem);
+    std::memset(region_mem_, 0, params_.region_size);
+    region_mr_ = ibv_reg_mr(id_->pd, region_mem_, params_.region_size,
+                            IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+                                IBV_ACCESS_REMOTE_WRITE);
+    if (!region_mr_)
+        throw Error(errno_text("registering the exposed region"));
+}
+
+std::optional<Connection::Region> RdmaConnection::region() const
+{
+    if (!region_mr_)
+        return std::nullopt;
+    return Region{region_mem_, uint64_t(uintptr_t(region_mem_)), region_mr_->rkey,
+                  params_.region_size};
 }
 
 void RdmaConnection::post_recv(uint32_t slot)
@@ -275,9 +304,10 @@ void RdmaConnection::setup()
     rdma_conn_param param{};
     param.private_data = pdata.data();
     param.private_data_len = uint8_t(pdata.size());
-    // Calls carry no chunks, so the server never RDMA Reads from us; but
-    // the in-tree server refuses a client that takes no Reads at all.
-    param.responder_resources = 1;
+    // ping's calls carry no chunks, so the server never RDMA Reads from
+    // it; but the in-tree server refuses a client that takes no Reads at
+    // all. The wire fuzzer's Read chunks name its exposed region.
+    param.responder_resources = params_.responder_resources;
     param.initiator_depth = 0;
     param.flow_control = 1;
     param.retry_count = 6;
@@ -478,6 +508,11 @@ void RdmaConnection::teardown()
         rdma_destroy_qp(id_);
     send_.release();
     recv_.release();
+    if (region_mr_)
+        ibv_dereg_mr(region_mr_);
+    std::free(region_mem_);
+    region_mr_ = nullptr;
+    region_mem_ = nullptr;
     if (cq_) {
         ibv_ack_cq_events(cq_, cq_events_);
         ibv_destroy_cq(cq_);

@@ -39,6 +39,10 @@ print(' '.join(next(x['entries'] for x in d['definitions'] if x['name'] == 'faul
 		echo "# selftests: xrpcrdma: svc_hostile.sh"
 		echo "# # bad_version: rdma_error ERR_VERS 1-1 xid=0x11223344"
 		echo "# ok 1 bad_version"
+		echo "# selftests: xrpcrdma: wire_fuzz.sh"
+		echo "# # wire-fuzz: server inline 4096, seed 8166"
+		echo "# # wire-fuzz: sent 1000, reply 310, rdma_error 420 (ERR_VERS 60, ERR_CHUNK 360), disconnected 200, silent 70, malformed 0, batches 20, seed 8166"
+		echo "# ok 1 wire_fuzz"
 		echo "# selftests: xrpcrdma: stress.sh"
 		echo "# # sendctx-waits: 0 -> 12, sq-starves: 0"
 		echo "# ok 1 tiny_send_queue_no_lost_replies"
@@ -77,12 +81,17 @@ fi
 for want in '``post-send``' '``recv-drop``' '1 of 50 hits, copy 2 s' \
 	'rdma_error ERR_VERS 1-1' 'sendctx-waits: 0 -> 12' '``write_read_64M``' \
 	'ours_client_write_read_64M_v3' 'xprt_interop.sh guest B' '1 of 1' \
-	'``data_after_restart``' 'peer_restart.sh guest A'; do
+	'``data_after_restart``' 'peer_restart.sh guest A' \
+	'420 (ERR_VERS 60, ERR_CHUNK 360)' '20, seed 8166'; do
 	grep -qF -- "$want" "$tmp/clean/out.rst" || fail "clean run: no '$want' in the report"
 done
 
 expect_problem failed_case 's/^# ok 1 bad_version/# not ok 1 bad_version/' \
 	"selftests-$K.log" 'svc_hostile.sh bad_version failed'
+expect_problem wire_fuzz_failed 's/^# ok 1 wire_fuzz/# not ok 1 wire_fuzz/' \
+	"selftests-$K.log" 'wire_fuzz.sh wire_fuzz failed'
+expect_problem wire_fuzz_no_summary '/^# # wire-fuzz: sent/d' \
+	"selftests-$K.log" 'wire_fuzz.sh reported no summary'
 expect_problem point_not_tried '/^# # recv-drop:/d' \
 	"selftests-$K.log" 'fault point recv-drop not tried'
 expect_problem point_never_fired 's/^# # dma-map: \(.*\) fired 1,/# # dma-map: \1 fired 0,/' \
