@@ -227,6 +227,16 @@ static int xr_svc_build_arg(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 	if (npages < 0)
 		return -ENOTCONN;
 	xr_svc_arg_with_chunk(rqstp, rc, &chunk, npages);
+	/*
+	 * A position-zero chunk is the whole call: its XID is known only
+	 * now, and must be the transport header's (RFC 8166, Section
+	 * 4.2.1), which is what the reply will carry. RDMA_MSG calls are
+	 * checked by the header decoder.
+	 */
+	if (!chunk.rc_position && (chunk.rc_length < sizeof(__be32) ||
+				   *(__be32 *)rqstp->rq_arg.head[0].iov_base !=
+				   rc->rc_hdr.hd_xid))
+		return XR_ERR_CHUNK;
 	return 0;
 }
 
