@@ -181,6 +181,7 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
     app.set_help_flag();
     PingOptions o;
     std::string count, interval, program, version, timeout, raw_file, raw_hex, expect;
+    std::string region, region_out;
     std::vector<std::string> words;
     bool json = false, pretty = false;
     CLI::Option *opt_count = app.add_option("-c,--count", count);
@@ -191,6 +192,8 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
     CLI::Option *opt_raw = app.add_option("--raw", raw_file);
     CLI::Option *opt_raw_hex = app.add_option("--raw-hex", raw_hex);
     CLI::Option *opt_expect = app.add_option("--expect", expect);
+    CLI::Option *opt_region = app.add_option("--region", region);
+    CLI::Option *opt_region_out = app.add_option("--region-out", region_out);
     app.add_flag("--burst", o.burst);
     app.add_flag("-j,--json", json);
     app.add_flag("-p,--pretty", pretty);
@@ -250,10 +253,126 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
             throw UsageError("--raw sends one message as given: --burst does not apply");
     } else if (*opt_expect) {
         throw UsageError("--expect needs --raw or --raw-hex");
+    } else if (*opt_region) {
+        throw UsageError("--region needs --raw or --raw-hex");
+    }
+    if (*opt_region)
+        o.region_size = parse_unsigned("region", region, 1, max_region_size);
+    if (*opt_region_out) {
+        if (!*opt_region)
+            throw UsageError("--region-out needs --region");
+        if (region_out.empty())
+            throw UsageError("--region-out needs a file name");
+        o.region_out = region_out;
     }
     if (o.burst && *opt_interval)
         throw UsageError("--burst sends every call at once: -i does not apply");
     return o;
+}
+
+namespace {
+
+// A reader of the header's XDR words that stops at the end of msg.
+class HeaderWalk {
+public:
+    explicit HeaderWalk(std::vector<uint8_t> &msg) : msg_(msg) {}
+
+    bool word(uint32_t &v)
+    {
+        if (msg_.size() - pos_ < 4)
+            return false;
+        v = uint32_t(msg_[pos_]) << 24 | uint32_t(msg_[pos_ + 1]) << 16 |
+            uint32_t(msg_[pos_ + 2]) << 8 | msg_[pos_ + 3];
+        pos_ += 4;
+        return true;
+    }
+
+    bool skip(size_t words)
+    {
+        if ((msg_.size() - pos_) / 4 < words)
+            return false;
+        pos_ += 4 * words;
+        return true;
+    }
+
+    // A segment (handle, length, 64-bit offset): the region's if its
+    // handle is the placeholder.
+    bool segment(uint32_t rkey, uint64_t addr, size_t &placed)
+    {
+        if ((msg_.size() - pos_) / 4 < 4)
+            return false;
+        uint8_t *p = msg_.data() + pos_;
+        pos_ += 16;
+        if (get(p, 4) != region_placeholder)
+            return true;
+        put(p, 4, rkey);
+        put(p + 8, 8, addr + get(p + 8, 8));
+        placed++;
+        return true;
+    }
+
+private:
+    static uint64_t get(const uint8_t *p, int n)
+    {
+        uint64_t v = 0;
+        for (int i = 0; i < n; i++)
+            v = v << 8 | p[i];
+        return v;
+    }
+
+    static void put(uint8_t *p, int n, uint64_t v)
+    {
+        for (int i = n - 1; i >= 0; i--, v >>= 8)
+            p[i] = uint8_t(v);
+    }
+
+    std::vector<uint8_t> &msg_;
+    size_t pos_ = 0;
+};
+
+// A counted array of segments (a Write chunk, the Reply chunk).
+bool place_in_chunk(HeaderWalk &walk, uint32_t rkey, uint64_t addr, size_t &placed)
+{
+    uint32_t nsegs;
+    if (!walk.word(nsegs))
+        return false;
+    for (uint32_t i = 0; i < nsegs; i++) {
+        if (!walk.segment(rkey, addr, placed))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+size_t place_region(std::vector<uint8_t> &msg, uint32_t rkey, uint64_t addr)
+{
+    HeaderWalk walk(msg);
+    size_t placed = 0;
+    uint32_t proc, present = 0;
+
+    // xid, version, credits, then the procedure; RDMA_MSGP has its
+    // alignment and threshold before the lists.
+    if (!walk.skip(3) || !walk.word(proc) || proc > 2 || (proc == 2 && !walk.skip(2)))
+        return 0;
+    // Read list: items of a position and a segment, each after a 1.
+    while (walk.word(present) && present == 1) {
+        if (!walk.skip(1) || !walk.segment(rkey, addr, placed))
+            return placed;
+    }
+    if (present != 0)
+        return placed; // cut short, or not XDR's "no more items"
+    // Write list: items of a counted array of segments.
+    while (walk.word(present) && present == 1) {
+        if (!place_in_chunk(walk, rkey, addr, placed))
+            return placed;
+    }
+    if (present != 0)
+        return placed;
+    // The Reply chunk: optional, one counted array.
+    if (walk.word(present) && present == 1)
+        place_in_chunk(walk, rkey, addr, placed);
+    return placed;
 }
 
 std::string ping_usage()
@@ -261,7 +380,8 @@ std::string ping_usage()
     return "Usage: rdmactl [-j [-p]] ping [-c COUNT] [-i SECONDS] [-P PROGRAM] [-V VERSION]\n"
            "                          [-t SECONDS] [--burst] ADDR[:PORT]\n"
            "       rdmactl [-j [-p]] ping { --raw FILE | --raw-hex HEX } [--expect OUTCOME]\n"
-           "                          [-t SECONDS] ADDR[:PORT]\n"
+           "                          [--region BYTES [--region-out FILE]] [-t SECONDS]\n"
+           "                          ADDR[:PORT]\n"
            "       rdmactl ping help\n"
            "Sends RPC NULL calls over RPC-over-RDMA version 1 (RFC 8166) and prints the\n"
            "round-trip time of each reply. ADDR is an IP address or a host name\n"
@@ -282,6 +402,12 @@ std::string ping_usage()
            "  --raw-hex HEX         the same with the bytes in hex (\"00 00 00 01 ...\")\n"
            "  --expect OUTCOME      with --raw: exit 0 only for this outcome: error,\n"
            "                        disconnect, reply, error-or-disconnect or none\n"
+           "  --region BYTES        with --raw: register BYTES (at most 64 MiB) of memory\n"
+           "                        for remote read and write, byte i holding i mod 251;\n"
+           "                        every segment of the message's Read list, Write list\n"
+           "                        and Reply chunk with handle 0xffffffff gets its rkey,\n"
+           "                        and its offset becomes an offset into it (unchecked)\n"
+           "  --region-out FILE     write the region's bytes to FILE after the outcome\n"
            "  -j, --json            print a JSON summary instead of text\n"
            "  -p, --pretty          indent the JSON\n"
            "Exit status: 0 when every call got a successful reply (with --raw: when the\n"
@@ -693,6 +819,28 @@ std::vector<uint8_t> read_file(const std::string &name)
     return bytes;
 }
 
+void write_file(const std::string &name, const std::vector<uint8_t> &bytes)
+{
+    std::ofstream file(name, std::ios::binary | std::ios::trunc);
+    if (!file)
+        throw Error("cannot open " + name + ": " + std::strerror(errno));
+    file.write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size()));
+    file.close();
+    if (!file)
+        throw Error("cannot write " + name);
+}
+
+// Puts the connection's region into the raw message's placeholder segments.
+void offer_region(std::vector<uint8_t> &raw, const Connection &conn, std::ostream &err)
+{
+    std::optional<RegionInfo> region = conn.region();
+    if (!region)
+        throw Error("the connection has no region registered");
+    if (!place_region(raw, region->rkey, region->addr))
+        err << "rdmactl: warning: --region: no segment of the message has the handle "
+            << format_xid(region_placeholder) << '\n';
+}
+
 void print_json(std::ostream &out, const Json &json, const OutputOptions &output)
 {
     out << json.dump(output.pretty ? 4 : -1, ' ', false, Json::error_handler_t::replace) << '\n';
@@ -719,6 +867,7 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
         if (opts.raw()) {
             params.max_send = std::max<uint32_t>(inline_size, uint32_t(raw.size()));
             params.send_depth = 1;
+            params.region_size = opts.region_size.value_or(0);
         }
         // A burst may have every call outstanding: a Receive for each reply.
         if (opts.burst)
@@ -726,12 +875,16 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
         conn = connector(params);
 
         if (opts.raw()) {
+            if (opts.region_size)
+                offer_region(raw, *conn, err);
             RawOutcome o = raw_session(raw, opts.timeout, *conn);
             if (output.json)
                 print_json(out, o.json, output);
             else
                 out << o.text << '\n';
             out.flush();
+            if (opts.region_out)
+                write_file(*opts.region_out, conn->region_contents());
             if (!outcome_matches(opts.expect, o.kind)) {
                 err << "rdmactl: expected " << expect_name(opts.expect) << ", got: " << o.text
                     << '\n';

@@ -44,6 +44,11 @@ struct PingOptions {
     std::optional<std::string> raw_file;
     std::optional<std::vector<uint8_t>> raw_bytes; // from --raw-hex
     Expect expect = Expect::Any;
+    // --region BYTES: memory the server may RDMA Read and Write, offered
+    // through the raw message's placeholder segments; --region-out FILE:
+    // where its contents go after the outcome.
+    std::optional<uint64_t> region_size;
+    std::optional<std::string> region_out;
 
     bool raw() const { return raw_file || raw_bytes; }
 };
@@ -62,6 +67,27 @@ std::vector<uint8_t> parse_hex(const std::string &text);
 
 std::string ping_usage();
 
+// ---- --region ----
+
+// The handle that marks a segment of a raw message as the region's.
+constexpr uint32_t region_placeholder = 0xffffffff;
+constexpr uint64_t max_region_size = 64 * 1024 * 1024;
+
+// What the region holds at offset before the server writes into it: the
+// offset modulo 251 (a prime, so a shift by any power of two shows).
+inline uint8_t region_pattern(uint64_t offset)
+{
+    return uint8_t(offset % 251);
+}
+
+// Walks the RPC-over-RDMA version 1 header of msg (RDMA_MSG, RDMA_NOMSG,
+// RDMA_MSGP) through its Read list, Write list and Reply chunk, and gives
+// every segment whose handle is region_placeholder the handle rkey and the
+// offset addr + its offset. Stops where the lists stop making sense (a
+// hostile message); the bytes after the header are never looked at.
+// Returns the number of segments changed.
+size_t place_region(std::vector<uint8_t> &msg, uint32_t rkey, uint64_t addr);
+
 // ---- The connection a session runs over ----
 
 struct ConnEvent {
@@ -74,6 +100,14 @@ struct ConnEvent {
     std::vector<uint8_t> data;
     std::string detail;
     Clock::time_point at; // when it was seen
+};
+
+// A buffer of ours registered for remote read and write.
+struct RegionInfo {
+    uint32_t rkey = 0;
+    uint64_t addr = 0; // its address, as segments carry it
+    uint64_t size = 0;
+    uint8_t *data = nullptr; // where it is in this process
 };
 
 class Connection {
@@ -91,15 +125,10 @@ public:
     // The largest message the peer said it receives inline (RFC 8797), 0
     // when it sent no private data.
     virtual uint32_t peer_recv_size() const { return 0; }
-    // Memory the peer may RDMA Read and Write (ConnectParams::region_size),
-    // or nullopt.
-    struct Region {
-        uint8_t *data = nullptr;
-        uint64_t addr = 0; // as chunk offsets name it
-        uint32_t rkey = 0;
-        uint32_t length = 0;
-    };
-    virtual std::optional<Region> region() const { return std::nullopt; }
+    // The registered --region (ConnectParams::region_size), or nullopt.
+    virtual std::optional<RegionInfo> region() const { return std::nullopt; }
+    // The region's bytes as they are now; empty without a region.
+    virtual std::vector<uint8_t> region_contents() const { return {}; }
 };
 
 struct ConnectParams {
@@ -111,8 +140,7 @@ struct ConnectParams {
     uint32_t recv_size = 4096;   // receive buffer size (advertised)
     uint32_t recv_depth = 32;  // Receives kept posted (credits requested)
     uint32_t send_depth = 32;  // Sends in flight at most
-    // Bytes registered for the peer's RDMA Reads and Writes (0: none).
-    uint32_t region_size = 0;
+    uint64_t region_size = 0;  // --region: bytes to register, filled with region_pattern()
     // RDMA Reads the peer may have outstanding against us.
     uint8_t responder_resources = 1;
 };

@@ -83,6 +83,40 @@ struct Slots {
     }
 };
 
+// --region: one buffer the server may read and write, filled with
+// region_pattern().
+struct RemoteRegion {
+    uint8_t *base = nullptr;
+    size_t size = 0;
+    ibv_mr *mr = nullptr;
+
+    void allocate(rdma_cm_id *id, uint64_t bytes)
+    {
+        void *mem = nullptr;
+        if (posix_memalign(&mem, 4096, bytes))
+            throw Error("no memory for the " + std::to_string(bytes) + "-byte region");
+        base = static_cast<uint8_t *>(mem);
+        size = bytes;
+        for (size_t i = 0; i < size; i++)
+            base[i] = region_pattern(i);
+        mr = ibv_reg_mr(id->pd, base, size,
+                        IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+                            IBV_ACCESS_REMOTE_WRITE);
+        if (!mr)
+            throw Error(errno_text("registering the region"));
+    }
+
+    void release()
+    {
+        if (mr)
+            ibv_dereg_mr(mr);
+        std::free(base);
+        mr = nullptr;
+        base = nullptr;
+        size = 0;
+    }
+};
+
 class RdmaConnection final : public Connection {
 public:
     explicit RdmaConnection(const ConnectParams &params) : params_(params) {}
@@ -96,7 +130,8 @@ public:
     ConnEvent wait(Clock::time_point deadline) override;
     std::string peer_description() const override;
     uint32_t peer_recv_size() const override { return peer_ ? peer_->recv_size : 0; }
-    std::optional<Region> region() const override;
+    std::optional<RegionInfo> region() const override;
+    std::vector<uint8_t> region_contents() const override;
 
 private:
     struct CmEvent {
@@ -113,7 +148,6 @@ private:
     void resolve(Clock::time_point deadline);
     void create_queues();
     void post_recv(uint32_t slot);
-    void register_region();
     void poll_cq();
     void read_cm_events();
     bool collect();
@@ -128,8 +162,7 @@ private:
     ibv_cq *cq_ = nullptr;
     unsigned cq_events_ = 0; // taken from the channel, to acknowledge
     Slots send_, recv_;
-    uint8_t *region_mem_ = nullptr;
-    ibv_mr *region_mr_ = nullptr;
+    RemoteRegion region_;
     std::vector<uint32_t> free_send_;
     std::deque<ConnEvent> pending_;
     bool connected_ = false;    // rdma_connect() completed
@@ -247,34 +280,12 @@ void RdmaConnection::create_queues()
 
     send_.allocate(id_, params_.send_depth, params_.max_send, "send");
     recv_.allocate(id_, params_.recv_depth, params_.recv_size, "receive");
+    if (params_.region_size)
+        region_.allocate(id_, params_.region_size);
     for (uint32_t i = 0; i < send_.count; i++)
         free_send_.push_back(send_.count - 1 - i);
     for (uint32_t i = 0; i < recv_.count; i++)
         post_recv(i);
-    if (params_.region_size)
-        register_region();
-}
-
-void RdmaConnection::register_region()
-{
-    void *mem = nullptr;
-    if (posix_memalign(&mem, 4096, params_.region_size))
-        throw Error("no memory for the exposed region");
-    region_mem_ = static_cast<uint8_t *>(mem);
-    std::memset(region_mem_, 0, params_.region_size);
-    region_mr_ = ibv_reg_mr(id_->pd, region_mem_, params_.region_size,
-                            IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
-                                IBV_ACCESS_REMOTE_WRITE);
-    if (!region_mr_)
-        throw Error(errno_text("registering the exposed region"));
-}
-
-std::optional<Connection::Region> RdmaConnection::region() const
-{
-    if (!region_mr_)
-        return std::nullopt;
-    return Region{region_mem_, uint64_t(uintptr_t(region_mem_)), region_mr_->rkey,
-                  params_.region_size};
 }
 
 void RdmaConnection::post_recv(uint32_t slot)
@@ -304,9 +315,10 @@ void RdmaConnection::setup()
     rdma_conn_param param{};
     param.private_data = pdata.data();
     param.private_data_len = uint8_t(pdata.size());
-    // ping's calls carry no chunks, so the server never RDMA Reads from
-    // it; but the in-tree server refuses a client that takes no Reads at
-    // all. The wire fuzzer's Read chunks name its exposed region.
+    // Calls carry no chunks, so the server never RDMA Reads from us (only
+    // a raw message with a --region lets it, or the wire fuzzer's Read
+    // chunks); but the in-tree server refuses a client that takes no
+    // Reads at all.
     param.responder_resources = params_.responder_resources;
     param.initiator_depth = 0;
     param.flow_control = 1;
@@ -485,6 +497,19 @@ std::string RdmaConnection::peer_description() const
            std::to_string(peer_->recv_size);
 }
 
+std::optional<RegionInfo> RdmaConnection::region() const
+{
+    if (!region_.mr)
+        return std::nullopt;
+    return RegionInfo{region_.mr->rkey, uint64_t(uintptr_t(region_.base)), region_.size,
+                      region_.base};
+}
+
+std::vector<uint8_t> RdmaConnection::region_contents() const
+{
+    return std::vector<uint8_t>(region_.base, region_.base + region_.size);
+}
+
 void RdmaConnection::teardown()
 {
     if (id_ && connected_ && !cm_gone_) {
@@ -508,11 +533,7 @@ void RdmaConnection::teardown()
         rdma_destroy_qp(id_);
     send_.release();
     recv_.release();
-    if (region_mr_)
-        ibv_dereg_mr(region_mr_);
-    std::free(region_mem_);
-    region_mr_ = nullptr;
-    region_mem_ = nullptr;
+    region_.release();
     if (cq_) {
         ibv_ack_cq_events(cq_, cq_events_);
         ibv_destroy_cq(cq_);

@@ -119,6 +119,12 @@ public:
 
     std::string peer_description() const override { return "fake peer"; }
 
+    // --region: set by the test; the bytes the "server" wrote stay there.
+    std::optional<RegionInfo> region_info;
+    std::vector<uint8_t> region_bytes;
+    std::optional<RegionInfo> region() const override { return region_info; }
+    std::vector<uint8_t> region_contents() const override { return region_bytes; }
+
     void receive(std::vector<uint8_t> data)
     {
         events_.push_back(ConnEvent{ConnEvent::Kind::Received, std::move(data), "", Clock::now()});
@@ -223,6 +229,23 @@ TEST(PingOptions, Raw)
     }
 }
 
+TEST(PingOptions, Region)
+{
+    PingOptions o = ping_args({"--raw-hex", "00", "--region", "2097152", "h"});
+    EXPECT_EQ(o.region_size, 2097152u);
+    EXPECT_FALSE(o.region_out);
+
+    o = ping_args({"--raw", "f", "--region", "1", "--region-out", "out.bin", "h"});
+    EXPECT_EQ(o.region_size, 1u);
+    EXPECT_EQ(o.region_out, "out.bin");
+    EXPECT_EQ(ping_args({"--raw-hex", "00", "--region", "67108864", "h"}).region_size,
+              max_region_size);
+
+    o = ping_args({"--raw-hex", "00", "h"});
+    EXPECT_FALSE(o.region_size);
+    EXPECT_FALSE(o.region_out);
+}
+
 TEST(PingOptions, Targets)
 {
     struct T {
@@ -313,7 +336,20 @@ INSTANTIATE_TEST_SUITE_P(
                 "--raw sends one message as given: --program does not apply"},
         BadArgs{{"--raw-hex", "00", "--burst", "h"},
                 "--raw sends one message as given: --burst does not apply"},
-        BadArgs{{"--burst", "-i", "1", "h"}, "--burst sends every call at once: -i does not apply"}),
+        BadArgs{{"--burst", "-i", "1", "h"}, "--burst sends every call at once: -i does not apply"},
+        BadArgs{{"--region", "4096", "h"}, "--region needs --raw or --raw-hex"},
+        BadArgs{{"--raw-hex", "00", "--region", "0", "h"},
+                "invalid region '0': expected a whole number from 1 to 67108864"},
+        BadArgs{{"--raw-hex", "00", "--region", "67108865", "h"},
+                "invalid region '67108865': expected a whole number from 1 to 67108864"},
+        BadArgs{{"--raw-hex", "00", "--region", "2M", "h"},
+                "invalid region '2M': expected a whole number from 1 to 67108864"},
+        BadArgs{{"--raw-hex", "00", "--region", "-1", "h"},
+                "invalid region '-1': expected a whole number from 1 to 67108864"},
+        BadArgs{{"--raw-hex", "00", "--region-out", "f", "h"}, "--region-out needs --region"},
+        BadArgs{{"--region-out", "f", "h"}, "--region-out needs --region"},
+        BadArgs{{"--raw-hex", "00", "--region", "8", "--region-out", "", "h"},
+                "--region-out needs a file name"}),
     [](const ::testing::TestParamInfo<BadArgs> &info) {
         return case_name(info.index, info.param.args);
     });
@@ -670,7 +706,7 @@ struct Ran {
 };
 
 Ran run_fake(std::vector<std::string> args, std::function<Answer(size_t)> script = nullptr,
-             bool refuse = false)
+             bool refuse = false, std::function<void(FakeConnection &)> tweak = nullptr)
 {
     Ran r{};
     OutputOptions output;
@@ -684,6 +720,13 @@ Ran run_fake(std::vector<std::string> args, std::function<Answer(size_t)> script
         if (script)
             conn->script = script;
         conn->record = &r.sent;
+        if (p.region_size) {
+            conn->region_info = RegionInfo{0xabcd1234, 0x00007f0012340000, p.region_size};
+            for (uint64_t i = 0; i < p.region_size; i++)
+                conn->region_bytes.push_back(region_pattern(i));
+        }
+        if (tweak)
+            tweak(*conn);
         return std::unique_ptr<Connection>(std::move(conn));
     });
     r.out = out.str();
@@ -807,4 +850,171 @@ TEST(RunPing, RawFile)
     r = run_fake({"--raw", "/nonexistent/rdmactl-raw", "h"});
     EXPECT_EQ(r.code, 1);
     EXPECT_EQ(r.err.rfind("rdmactl: cannot open /nonexistent/rdmactl-raw: ", 0), 0u) << r.err;
+}
+
+// ---- --region ----
+
+namespace {
+
+constexpr uint32_t P = region_placeholder;
+constexpr uint32_t rkey = 0xabcd1234;
+constexpr uint64_t addr = 0x00007f0012340000;
+
+// RDMA_MSG: a Read list of two segments (ours, then someone else's), a Write
+// list of one chunk of two segments, a Reply chunk of one, and an RPC call
+// whose words look like a placeholder segment.
+std::vector<uint8_t> all_lists(uint32_t proc = XR_RDMA_MSG)
+{
+    return words({0x11223344, 1, 32, proc,
+                  1, 40, P, 0x10000, 0, 0x200,       // Read: position 40, our offset 0x200
+                  1, 40, 0x55, 0x10000, 0, 0x9000,   // Read: not ours
+                  0,                                 // end of the Read list
+                  1, 2, P, 4096, 0, 0, P, 8192, 1, 0, // Write chunk: two segments of ours
+                  0,                                 // end of the Write list
+                  1, 1, P, 1024, 0, 0x100000,        // Reply chunk
+                  0x11223344, 0, 2, P, P, 0, 0});    // the call
+}
+
+} // namespace
+
+TEST(PlaceRegion, EverySegmentOfOursInEveryList)
+{
+    std::vector<uint8_t> msg = all_lists();
+    EXPECT_EQ(place_region(msg, rkey, addr), 4u);
+    uint32_t hi = uint32_t(addr >> 32), lo = uint32_t(addr);
+    EXPECT_EQ(msg, words({0x11223344, 1, 32, 0,
+                          1, 40, rkey, 0x10000, hi, lo + 0x200,
+                          1, 40, 0x55, 0x10000, 0, 0x9000,
+                          0,
+                          1, 2, rkey, 4096, hi, lo, rkey, 8192, hi + 1, lo,
+                          0,
+                          1, 1, rkey, 1024, hi, lo + 0x100000,
+                          0x11223344, 0, 2, P, P, 0, 0}));
+}
+
+TEST(PlaceRegion, OffsetsCarryAndWrap)
+{
+    std::vector<uint8_t> msg =
+        words({1, 1, 1, XR_RDMA_MSG, 0, 1, 1, P, 4, 0xffffffff, 0xffff0000, 0, 0});
+    EXPECT_EQ(place_region(msg, rkey, 0x10000), 1u);
+    EXPECT_EQ(msg, words({1, 1, 1, XR_RDMA_MSG, 0, 1, 1, rkey, 4, 0, 0, 0, 0}));
+}
+
+TEST(PlaceRegion, NoMsgAndMsgp)
+{
+    std::vector<uint8_t> msg = all_lists(XR_RDMA_NOMSG);
+    EXPECT_EQ(place_region(msg, rkey, addr), 4u);
+
+    // RDMA_MSGP: alignment and threshold words come before the lists.
+    msg = words({1, 1, 1, XR_RDMA_MSGP, P, P, 0, 0, 1, 1, P, 8, 0, 0});
+    EXPECT_EQ(place_region(msg, rkey, 0), 1u);
+    EXPECT_EQ(msg, words({1, 1, 1, XR_RDMA_MSGP, P, P, 0, 0, 1, 1, rkey, 8, 0, 0}));
+}
+
+TEST(PlaceRegion, OtherProceduresAreLeftAlone)
+{
+    for (uint32_t proc : {3u, 4u, 5u, 0xffffffffu}) {
+        std::vector<uint8_t> msg = all_lists(proc);
+        std::vector<uint8_t> before = msg;
+        EXPECT_EQ(place_region(msg, rkey, addr), 0u) << proc;
+        EXPECT_EQ(msg, before) << proc;
+    }
+}
+
+TEST(PlaceRegion, StopsAtABadDiscriminator)
+{
+    // A Read list item marked 2: nothing after it is a list any more.
+    std::vector<uint8_t> msg = words({1, 1, 1, 0, 1, 0, P, 8, 0, 0, 2, 0, P, 8, 0, 0, 0, 0});
+    EXPECT_EQ(place_region(msg, rkey, 0), 1u);
+    EXPECT_EQ(msg, words({1, 1, 1, 0, 1, 0, rkey, 8, 0, 0, 2, 0, P, 8, 0, 0, 0, 0}));
+
+    // A Write list ended by 7 leaves the Reply chunk alone.
+    msg = words({1, 1, 1, 0, 0, 7, 1, 1, P, 8, 0, 0});
+    EXPECT_EQ(place_region(msg, rkey, 0), 0u);
+}
+
+TEST(PlaceRegion, ACutMessageChangesOnlyWholeSegments)
+{
+    std::vector<uint8_t> full = all_lists();
+    std::vector<uint8_t> placed = full;
+    place_region(placed, rkey, addr);
+    size_t last = 0;
+    for (size_t len = 0; len <= full.size(); len++) {
+        std::vector<uint8_t> msg(full.begin(), full.begin() + long(len));
+        size_t n = place_region(msg, rkey, addr);
+        EXPECT_GE(n, last) << len;
+        last = n;
+        // Changed bytes are those of a whole segment of the full result.
+        for (size_t i = 0; i < len; i++) {
+            if (msg[i] != full[i]) {
+                EXPECT_EQ(msg[i], placed[i]) << len << ' ' << i;
+            }
+        }
+        if (len >= 4 * (4 + 6) && len < 4 * (4 + 6 + 4)) {
+            EXPECT_EQ(n, 1u) << len; // within the second Read segment
+        }
+    }
+    EXPECT_EQ(last, 4u);
+    // A huge segment count in a short message does not read past it.
+    std::vector<uint8_t> msg = words({1, 1, 1, 0, 0, 1, 0xffffffff, P, 8, 0, 0});
+    EXPECT_EQ(place_region(msg, rkey, 0), 1u);
+}
+
+TEST(RunPing, RawRegion)
+{
+    char name[] = "/tmp/rdmactl-region-XXXXXX";
+    int fd = mkstemp(name);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    std::vector<uint8_t> msg = all_lists();
+    std::string hex;
+    for (uint8_t b : msg) {
+        char two[3];
+        std::snprintf(two, sizeof(two), "%02x", b);
+        hex += two;
+    }
+    // The "server" writes four bytes at offset 8 of the region.
+    Ran r = run_fake({"--raw-hex", hex, "--region", "300", "--region-out", name, "h"},
+                     [](size_t) { return Answer::Success; }, false, [](FakeConnection &c) {
+                         c.script = [&c](size_t) {
+                             std::fill_n(c.region_bytes.begin() + 8, 4, 0xee);
+                             return Answer::Success;
+                         };
+                     });
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(r.params.region_size, 300u);
+    ASSERT_EQ(r.sent.size(), 1u);
+    place_region(msg, rkey, addr);
+    EXPECT_EQ(r.sent[0], msg);
+
+    std::ifstream in(name, std::ios::binary);
+    std::vector<uint8_t> out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(name);
+    ASSERT_EQ(out.size(), 300u);
+    for (size_t i = 0; i < out.size(); i++)
+        EXPECT_EQ(out[i], i >= 8 && i < 12 ? 0xee : i % 251) << i;
+}
+
+TEST(RunPing, RawRegionWithoutPlaceholderWarns)
+{
+    Ran r = run_fake({"--raw-hex", "11223344 00000001 00000001 00000000 00000000 00000000 00000000", "--region", "64",
+                      "h"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.err, "rdmactl: warning: --region: no segment of the message has the handle "
+                     "0xffffffff\n");
+    EXPECT_EQ(r.params.region_size, 64u);
+    EXPECT_EQ(run_fake({"--raw-hex", "00", "h"}).params.region_size, 0u);
+}
+
+TEST(RunPing, RawRegionOutUnwritable)
+{
+    Ran r = run_fake({"--raw-hex", "11223344", "--region", "64", "--region-out",
+                      "/nonexistent/rdmactl-region", "--expect", "error", "h"},
+                     [](size_t) { return Answer::ErrChunk; });
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.out, "rdma_error ERR_CHUNK xid=0x11223344\n");
+    EXPECT_NE(r.err.find("\nrdmactl: cannot open /nonexistent/rdmactl-region: "),
+              std::string::npos)
+        << r.err;
 }

@@ -115,10 +115,10 @@ private:
 
 // NULL calls back to back, so that a Read chunk the fuzzer points at the
 // region brings the server an RPC call now and then.
-void fill_region(const Connection::Region &r)
+void fill_region(const RegionInfo &r)
 {
     std::vector<uint8_t> call = rpc::encode_null_call(0x600d0000, 100003, 3);
-    for (size_t at = 0; at + call.size() <= r.length; at += call.size())
+    for (size_t at = 0; at + call.size() <= r.size; at += call.size())
         std::memcpy(r.data + at, call.data(), call.size());
 }
 
@@ -215,12 +215,12 @@ int Fuzzer::run()
                                  std::min<size_t>(params_.max_send, inline_size * 2 + 64));
             }
         }
-        Connection::Region r = *conn_->region();
+        RegionInfo r = *conn_->region();
         if (!filled_) {
             fill_region(r);
             filled_ = true;
         }
-        Generated g = mutator_->next(0x10000000 + uint32_t(i), Region{r.rkey, r.addr, r.length});
+        Generated g = mutator_->next(0x10000000 + uint32_t(i), Region{r.rkey, r.addr, uint32_t(r.size)});
         uint32_t xid = g.bytes.size() >= 4 ? uint32_t(g.bytes[0]) << 24 | g.bytes[1] << 16 |
                                                  g.bytes[2] << 8 | g.bytes[3]
                                            : 0;
