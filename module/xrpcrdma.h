@@ -784,6 +784,10 @@ const char *xr_xprt_stat_at(unsigned int pos, enum xr_xprt_stat *stat);
  * @mr_inv_cqe: completion entry of the invalidation
  * @mr_remote_inv: the server invalidated it with the reply (Send With
  *	Invalidate): no LOCAL_INV is posted for it
+ * @mr_unposted: mapped with a new key whose registration was not posted
+ *	(yet): the device does not know the key, nothing is invalidated
+ * @mr_old_key: the key byte of the last registration posted, put back
+ *	when an unposted one is let go
  */
 struct xr_mr {
 	struct list_head	mr_list;
@@ -798,6 +802,8 @@ struct xr_mr {
 	struct ib_cqe		mr_reg_cqe;
 	struct ib_cqe		mr_inv_cqe;
 	bool			mr_remote_inv;
+	bool			mr_unposted;
+	u8			mr_old_key;
 };
 
 /* Bits of xr_xconn.xc_flags */
