@@ -128,10 +128,13 @@ int xr_recvq_post(struct xr_recvq *rq, u32 count)
 		rc = xr_recvctx_get(rq);
 		if (!rc)
 			return -ENOMEM;
+		/* Counted first: its completion may come at once. */
+		atomic_inc(&rq->rq_posted);
 		err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_RECV, rq->rq_ep);
 		if (!err)
 			err = ib_post_recv(rq->rq_ep->ep_qp, &rc->rc_wr, NULL);
 		if (err) {
+			atomic_dec(&rq->rq_posted);
 			xr_recvctx_put(rc);
 			return -ENOTCONN;
 		}
@@ -189,6 +192,9 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 					     rc_cqe);
 	struct xr_recvq *rq = rc->rc_pool;
 
+	if (wc->status == IB_WC_SUCCESS && rq->rq_count_taken)
+		atomic_inc(rq->rq_count_taken);
+	atomic_dec(&rq->rq_posted);
 	xr_fault_wc(rq->rq_ep, wc);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {

@@ -209,6 +209,7 @@ static const struct {
 	{ XR_XPRT_STAT_SENDS_SIGNALED,		"sends-signaled" },
 	{ XR_XPRT_STAT_REMOTE_INVS,		"remote-invs" },
 	{ XR_XPRT_STAT_DIRECT_REPLIES,		"direct-replies" },
+	{ XR_XPRT_STAT_RECV_SHORT_COMPLETIONS,	"recv-short-completions" },
 };
 
 static_assert(ARRAY_SIZE(xr_xprt_stat_defs) == XR_XPRT_STAT_COUNT);

@@ -202,7 +202,11 @@ static struct xr_mr *xr_frwr_get(struct xr_xconn *c)
 	return mr;
 }
 
-/* Unmapped under the lock: xr_frwr_pool_orphan() may be doing it too. */
+/*
+ * Unmapped under the lock: xr_frwr_pool_orphan() may be doing it too. A
+ * region whose registration was never posted gets its old key back, the
+ * one the device last registered, so its key and the device's agree.
+ */
 static void xr_frwr_put(struct xr_mr *mr)
 {
 	struct xr_xconn *c = mr->mr_conn;
@@ -213,6 +217,9 @@ static void xr_frwr_put(struct xr_mr *mr)
 				mr->mr_nents, mr->mr_dir);
 	mr->mr_nents = 0;
 	mr->mr_remote_inv = false;
+	if (mr->mr_unposted && mr->mr_ibmr)
+		ib_update_fast_reg_key(mr->mr_ibmr, mr->mr_old_key);
+	mr->mr_unposted = false;
 	list_add(&mr->mr_list, &c->xc_mr_free);
 	spin_unlock(&c->xc_mr_lock);
 }
@@ -255,8 +262,13 @@ static int xr_frwr_register(struct xr_xconn *c, struct xr_req *req,
 	if (mapped != mr->mr_nents)
 		goto out_put;
 
-	/* A new key each time: a stale handle cannot reach this memory. */
+	/*
+	 * A new key each time: a stale handle cannot reach this memory. The
+	 * device learns it only when the registration is posted.
+	 */
+	mr->mr_old_key = ibmr->rkey & 0xff;
 	ib_update_fast_reg_key(ibmr, ib_inc_rkey(ibmr->rkey));
+	mr->mr_unposted = true;
 	memset(&mr->mr_reg_wr, 0, sizeof(mr->mr_reg_wr));
 	mr->mr_reg_wr.wr.opcode = IB_WR_REG_MR;
 	mr->mr_reg_wr.wr.wr_cqe = &mr->mr_reg_cqe;
@@ -385,10 +397,15 @@ int xr_frwr_map_pages(struct xr_xconn *c, struct xr_req *req,
 }
 
 /**
- * xr_frwr_reg_chain - link the registrations of a request
+ * xr_frwr_reg_chain - link the registrations of a request for posting
  * @req: the request, after its xr_frwr_map_*() calls; every region on
  *	its list was registered for the transmission being prepared
  * @count: set to the number of work requests in the chain
+ *
+ * The caller posts the chain next: from here on the regions count as
+ * known to the device, and xr_frwr_release() invalidates them. (Should
+ * the post fail, some of them may have reached the device: invalidating
+ * a region is then the safe side, and the connection is closing.)
  *
  * Return: the chain's first work request (the last one's next pointer
  * is left for the caller), or NULL when there is none.
@@ -404,6 +421,7 @@ struct ib_send_wr *xr_frwr_reg_chain(struct xr_req *req, u32 *count)
 		link = &mr->mr_reg_wr.wr.next;
 		*link = NULL;
 		mr->mr_reg_wr.wr.send_flags = 0;
+		mr->mr_unposted = false;
 		(*count)++;
 	}
 	return first;
@@ -426,7 +444,8 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 	if (test_bit(XR_XC_DOWN, &c->xc_flags))
 		goto out_down;
 	list_for_each_entry(mr, &req->rr_mrs, mr_list) {
-		if (mr->mr_remote_inv)
+		/* The device never saw an unposted key: nothing to undo. */
+		if (mr->mr_remote_inv || mr->mr_unposted)
 			continue;
 		memset(&mr->mr_inv_wr, 0, sizeof(mr->mr_inv_wr));
 		mr->mr_inv_wr.opcode = IB_WR_LOCAL_INV;
@@ -544,7 +563,10 @@ bool xr_frwr_release_invalidated(struct xr_req *req, struct xr_xconn *c,
  * @req: the request; the caller holds rr_mutex
  *
  * Invalidates the regions while the connection is up (so the peer can no
- * longer reach the memory); once it is going down, waits for the drain
+ * longer reach the memory), except those whose registration was never
+ * posted (marshaling failed after they were mapped): the device does not
+ * know their new key, and a LOCAL_INV of it would fail and take the queue
+ * pair down. Once the connection is going down, waits for the drain
  * instead. Then unmaps them (unless the close already did), returns them
  * to their pool, and drops the request's reference on the connection.
  * Sleeps.

@@ -538,40 +538,85 @@ static void xr_reply_bad(struct xr_xprt *rx, __be32 xid, int err)
 }
 
 /*
+ * The reply in hand releases its call's slot (and applies the server's
+ * credit grant): another call may go out now, and its reply will need a
+ * Receive.
+ */
+static void xr_reply_release(struct xr_xconn *c, u32 credits,
+			     struct rpc_rqst *rqst)
+{
+	atomic_dec(&c->xc_unsettled);
+	xr_reply_credits(&c->xc_xprt->rx_xprt, credits, rqst);
+}
+
+/*
+ * An RPC is about to be completed, its slot released: its task may send
+ * another call at once, whose reply needs a Receive. Every Receive the
+ * connection keeps must be posted, or be that of a message received for
+ * a call whose slot is not released yet (which cannot have a successor
+ * yet). Count the completion when that is not so.
+ */
+static void xr_reply_check_recvs(struct xr_xconn *c)
+{
+	int avail = xr_recvq_posted(&c->xc_rq) +
+		    atomic_read(&c->xc_unsettled);
+
+	if (avail < (int)c->xc_recvs)
+		xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_RECV_SHORT_COMPLETIONS,
+			      1);
+}
+
+/*
  * RDMA_ERROR: the server could not take the call apart (ERR_CHUNK) or
  * speaks another version (ERR_VERS). Sending it again would fail again:
- * the RPC fails with -EIO.
+ * the RPC fails with -EIO. Returns true when @rc was handed back (its
+ * Receive posted again before the RPC was completed).
  */
-static void xr_reply_error(struct xr_xconn *c, const struct xr_hdr *hdr)
+static bool xr_reply_error(struct xr_xconn *c, struct xr_recvctx *rc)
 {
 	struct xr_xprt *rx = c->xc_xprt;
 	struct rpc_xprt *xprt = &rx->rx_xprt;
+	__be32 xid = rc->rc_hdr.hd_xid;
+	u32 credits = rc->rc_hdr.hd_credits;
 	struct rpc_rqst *rqst;
 	struct xr_req *req;
 
-	xr_reply_bad(rx, hdr->hd_xid, -EREMOTEIO);
-	rqst = xr_reply_find(xprt, hdr->hd_xid);
-	xr_reply_credits(xprt, hdr->hd_credits, rqst);
-	if (!rqst)
-		return;
+	xr_reply_bad(rx, xid, -EREMOTEIO);
+	rqst = xr_reply_find(xprt, xid);
+	if (!rqst) {
+		xr_reply_credits(xprt, credits, NULL);
+		return false;
+	}
 	req = xr_req_of(rqst);
 	mutex_lock(&req->rr_mutex);
 	if (req->rr_conn == c)
 		xr_frwr_release(req);
 	mutex_unlock(&req->rr_mutex);
 
+	xr_xconn_recv_replace(c, rc, false);
+	xr_reply_release(c, credits, rqst);
 	spin_lock(&xprt->queue_lock);
 	/* Seen by call_status() when the task wakes. */
 	rqst->rq_task->tk_status = -EIO;
+	xr_reply_check_recvs(c);
 	xprt_complete_rqst(rqst->rq_task, 0);
 	xprt_unpin_rqst(rqst);
 	spin_unlock(&xprt->queue_lock);
+	return true;
 }
 
 /*
  * The request @rqst is found, pinned, and its rr_mutex held: put the reply
- * where the RPC layer decodes it and complete the RPC, or count the reply
- * as bad. Unlocks and unpins. Sleeps if the request holds memory regions.
+ * where the RPC layer decodes it, hand @rc back, and complete the RPC, or
+ * count the reply as bad. Unlocks and unpins. Sleeps if the request holds
+ * memory regions.
+ *
+ * The Receive goes back before the call's congestion slot is released
+ * and its task woken: the task, or another one given the slot, may send
+ * the next call at once, and the server may answer it as soon as it
+ * arrives. A Receive posted only afterwards leaves a window with one
+ * Receive fewer than the calls the server may answer: an RNR NAK on
+ * InfiniBand and RoCE (retried, slowly), a fatal error on iWARP.
  */
 static void xr_reply_finish(struct xr_xconn *c, struct xr_recvctx *rc,
 			    struct rpc_rqst *rqst)
@@ -579,6 +624,9 @@ static void xr_reply_finish(struct xr_xconn *c, struct xr_recvctx *rc,
 	struct xr_xprt *rx = c->xc_xprt;
 	struct rpc_xprt *xprt = &rx->rx_xprt;
 	struct xr_req *req = xr_req_of(rqst);
+	__be32 xid = rc->rc_hdr.hd_xid;
+	u32 credits = rc->rc_hdr.hd_credits;
+	u32 inline_len = rc->rc_byte_len - rc->rc_hdr.hd_hdr_len;
 	int len;
 
 	if (req->rr_conn && req->rr_conn != c) {
@@ -592,21 +640,24 @@ static void xr_reply_finish(struct xr_xconn *c, struct xr_recvctx *rc,
 	}
 	mutex_unlock(&req->rr_mutex);
 
+	/* Everything is copied out of @rc: not to be touched again. */
+	xr_xconn_recv_replace(c, rc, false);
+	xr_reply_release(c, credits, rqst);
 	spin_lock(&xprt->queue_lock);
 	if (len > 0) {
 		if (req->rr_reply_kind != XR_REPLY_INLINE)
 			xr_xprt_count(rx, XR_XPRT_STAT_RDMA_REPLY_BYTES,
 				      rqst->rq_rcv_buf.len);
-		xr_xprt_count(rx, XR_XPRT_STAT_FIXUP_BYTES,
-			      rc->rc_byte_len - rc->rc_hdr.hd_hdr_len);
+		xr_xprt_count(rx, XR_XPRT_STAT_FIXUP_BYTES, inline_len);
 		/* The RPC layer checks that the two agree. */
 		rqst->rq_private_buf = rqst->rq_rcv_buf;
+		xr_reply_check_recvs(c);
 		xprt_complete_rqst(rqst->rq_task, len);
 	}
 	xprt_unpin_rqst(rqst);
 	spin_unlock(&xprt->queue_lock);
 	if (len <= 0)
-		xr_reply_bad(rx, rc->rc_hdr.hd_xid, len);
+		xr_reply_bad(rx, xid, len);
 }
 
 /**
@@ -634,32 +685,35 @@ bool xr_reply_decode(struct xr_xconn *c, struct xr_recvctx *rc)
 /**
  * xr_reply_handle - take apart one received reply and complete its RPC
  * @c: the connection it arrived on
- * @rc: the receive context, its header decoded by xr_reply_decode(); the
- *	caller puts it back
+ * @rc: the receive context the reply worker holds, its header decoded by
+ *	xr_reply_decode()
  *
  * Sleeps (invalidation of the request's memory regions).
+ *
+ * Return: true when @rc was handed back with xr_xconn_recv_replace()
+ * (a reply that completed an RPC); false when the caller still has to.
  */
-void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
+bool xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
 {
 	struct rpc_xprt *xprt = &c->xc_xprt->rx_xprt;
 	struct xr_hdr *hdr = &rc->rc_hdr;
 	struct rpc_rqst *rqst;
 
-	if (hdr->hd_proc == XR_RDMA_ERROR) {
-		xr_reply_error(c, hdr);
-		return;
-	}
+	if (hdr->hd_proc == XR_RDMA_ERROR)
+		return xr_reply_error(c, rc);
 	/* The server's NFSv4.1 callbacks come the same way. */
 	if (xr_xbc_is_call(rc)) {
 		xr_xbc_receive_call(c, rc);
-		return;
+		return false;
 	}
 	rqst = xr_reply_find(xprt, hdr->hd_xid);
-	xr_reply_credits(xprt, hdr->hd_credits, rqst);
-	if (!rqst)
-		return;
+	if (!rqst) {
+		xr_reply_credits(xprt, hdr->hd_credits, NULL);
+		return false;
+	}
 	mutex_lock(&xr_req_of(rqst)->rr_mutex);
 	xr_reply_finish(c, rc, rqst);
+	return true;
 }
 
 /**
@@ -673,8 +727,8 @@ void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
  * Everything else (errors, backchannel calls, replies whose regions must
  * be invalidated with LOCAL_INV) is left for xr_reply_handle().
  *
- * Return: true if the reply was dealt with and @rc may be put back;
- * false if nothing was done.
+ * Return: true if the reply was dealt with and @rc handed back with
+ * xr_xconn_recv_replace(); false if nothing was done.
  */
 bool xr_reply_try_direct(struct xr_xconn *c, struct xr_recvctx *rc)
 {
@@ -699,7 +753,6 @@ bool xr_reply_try_direct(struct xr_xconn *c, struct xr_recvctx *rc)
 		mutex_unlock(&req->rr_mutex);
 		goto out_unpin;
 	}
-	xr_reply_credits(xprt, hdr->hd_credits, rqst);
 	xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_DIRECT_REPLIES, 1);
 	xr_reply_finish(c, rc, rqst);
 	return true;

@@ -176,8 +176,22 @@ static void xr_xconn_data_ready(void *owner)
 	queue_work(xr_xprt_wq, &c->xc_reply_work);
 }
 
-/* A received message is done with: post a Receive in its place. */
-static void xr_xconn_recv_done(struct xr_xconn *c, struct xr_recvctx *rc)
+/**
+ * xr_xconn_recv_replace - done with a received message: post a Receive
+ *	in its place
+ * @c: the connection it arrived on
+ * @rc: its receive context, not to be touched afterwards (it may be the
+ *	one posted)
+ * @settle: the message stands for no call in flight any more: anything
+ *	but a reply about to complete its RPC, which settles when it
+ *	releases the call's slot (xc_unsettled)
+ *
+ * A reply that completes an RPC is handed back here before the RPC is
+ * completed, so the connection again has a Receive for each call the
+ * server may answer. A failed post fails the connection.
+ */
+void xr_xconn_recv_replace(struct xr_xconn *c, struct xr_recvctx *rc,
+			   bool settle)
 {
 	int err;
 
@@ -186,6 +200,8 @@ static void xr_xconn_recv_done(struct xr_xconn *c, struct xr_recvctx *rc)
 	err = test_bit(XR_XC_DOWN, &c->xc_flags) ? 0 :
 		xr_recvq_post(&c->xc_rq, 1);
 	up_read(&c->xc_post_rwsem);
+	if (settle)
+		atomic_dec(&c->xc_unsettled);
 	if (err)
 		xr_xconn_fail(c);
 }
@@ -201,11 +217,11 @@ static bool xr_xconn_recv(void *owner, struct xr_recvctx *rc)
 {
 	struct xr_xconn *c = owner;
 
-	if (!xr_recvctx_drop(rc) && xr_reply_decode(c, rc) &&
-	    !xr_reply_try_direct(c, rc))
-		return false;
-	xr_xconn_recv_done(c, rc);
-	return true;
+	if (xr_recvctx_drop(rc) || !xr_reply_decode(c, rc)) {
+		xr_xconn_recv_replace(c, rc, false);
+		return true;
+	}
+	return xr_reply_try_direct(c, rc);
 }
 
 /* Replies that may sleep, one at a time. */
@@ -216,8 +232,8 @@ static void xr_xconn_reply_work(struct work_struct *work)
 	struct xr_recvctx *rc;
 
 	while ((rc = xr_recvq_next_ready(&c->xc_rq))) {
-		xr_reply_handle(c, rc);
-		xr_xconn_recv_done(c, rc);
+		if (!xr_reply_handle(c, rc))
+			xr_xconn_recv_replace(c, rc, true);
 	}
 }
 
@@ -302,7 +318,9 @@ static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
 	c->xc_rq.rq_on_recv = xr_xconn_recv;
 	c->xc_rq.rq_on_ready = xr_xconn_data_ready;
 	c->xc_rq.rq_on_close = xr_xconn_owner_fail;
+	c->xc_rq.rq_count_taken = &c->xc_unsettled;
 	/* One Receive for every call that may be in flight, either way. */
+	c->xc_recvs = recvs;
 	return xr_recvq_post(&c->xc_rq, recvs);
 }
 

@@ -497,6 +497,10 @@ struct xr_recvctx {
  * @rq_ep: the endpoint
  * @rq_buf_size: size of each buffer (the largest inline message received)
  * @rq_allocated: contexts allocated
+ * @rq_posted: Receives posted whose completion was not handled yet
+ * @rq_count_taken: the owner's count of messages received and not yet
+ *	settled, or NULL: raised before @rq_posted drops, so the two never
+ *	both miss a message
  * @rq_count_errors: the owner's counter of Receive completion errors
  *	other than flushes, or NULL
  * @rq_on_recv: optional; offered each received message first, from the
@@ -514,6 +518,8 @@ struct xr_recvq {
 	struct xr_ep		*rq_ep;
 	u32			rq_buf_size;
 	atomic_t		rq_allocated;
+	atomic_t		rq_posted;
+	atomic_t		*rq_count_taken;
 	atomic64_t		*rq_count_errors;
 	bool			(*rq_on_recv)(void *owner,
 					      struct xr_recvctx *rc);
@@ -528,6 +534,12 @@ int xr_recvq_post(struct xr_recvq *rq, u32 count);
 struct xr_recvctx *xr_recvq_next_ready(struct xr_recvq *rq);
 void xr_recvctx_put(struct xr_recvctx *rc);
 bool xr_recvctx_drop(struct xr_recvctx *rc);
+
+/* Receives posted and not yet seen completing. */
+static inline int xr_recvq_posted(struct xr_recvq *rq)
+{
+	return atomic_read(&rq->rq_posted);
+}
 
 /* rw.c */
 
@@ -723,6 +735,8 @@ struct xr_xconn;
  *	Invalidate), so no LOCAL_INV was needed
  * @XR_XPRT_STAT_DIRECT_REPLIES: replies completed in the Receive
  *	completion handler, with no hand-off to the reply worker
+ * @XR_XPRT_STAT_RECV_SHORT_COMPLETIONS: RPCs completed while fewer
+ *	Receives were posted than the connection keeps posted (xc_recvs)
  * @XR_XPRT_STAT_COUNT: number of counters
  *
  * The names shown through netlink are in stats.c. Add new counters at
@@ -757,6 +771,7 @@ enum xr_xprt_stat {
 	XR_XPRT_STAT_SENDS_SIGNALED,
 	XR_XPRT_STAT_REMOTE_INVS,
 	XR_XPRT_STAT_DIRECT_REPLIES,
+	XR_XPRT_STAT_RECV_SHORT_COMPLETIONS,
 	XR_XPRT_STAT_COUNT
 };
 
@@ -785,6 +800,10 @@ const char *xr_xprt_stat_at(unsigned int pos, enum xr_xprt_stat *stat);
  * @mr_inv_cqe: completion entry of the invalidation
  * @mr_remote_inv: the server invalidated it with the reply (Send With
  *	Invalidate): no LOCAL_INV is posted for it
+ * @mr_unposted: mapped with a new key whose registration was not posted
+ *	(yet): the device does not know the key, nothing is invalidated
+ * @mr_old_key: the key byte of the last registration posted, put back
+ *	when an unposted one is let go
  */
 struct xr_mr {
 	struct list_head	mr_list;
@@ -799,6 +818,8 @@ struct xr_mr {
 	struct ib_cqe		mr_reg_cqe;
 	struct ib_cqe		mr_inv_cqe;
 	bool			mr_remote_inv;
+	bool			mr_unposted;
+	u8			mr_old_key;
 };
 
 /* Bits of xr_xconn.xc_flags */
@@ -831,6 +852,10 @@ enum {
  * @xc_max_pages: pages one memory region maps
  * @xc_inline_send: largest call sent inline (the server's receive size)
  * @xc_inline_recv: largest reply received inline (our buffers)
+ * @xc_recvs: Receives kept posted: one for each call that may be in
+ *	flight and each backchannel call the server may send
+ * @xc_unsettled: received messages whose call's slot was not released
+ *	yet (or, for anything but a reply, that were not handed back)
  * @xc_local: our address, kept when the connection is established (the
  *	connection manager ID goes before the connection's last event)
  */
@@ -852,6 +877,8 @@ struct xr_xconn {
 	u32			xc_max_pages;
 	u32			xc_inline_send;
 	u32			xc_inline_recv;
+	u32			xc_recvs;
+	atomic_t		xc_unsettled;
 	struct sockaddr_storage	xc_local;
 };
 
@@ -934,13 +961,15 @@ int xr_xprt_init(void);
 void xr_xprt_exit(void);
 void xr_xconn_put(struct xr_xconn *c);
 void xr_xconn_fail(struct xr_xconn *c);
+void xr_xconn_recv_replace(struct xr_xconn *c, struct xr_recvctx *rc,
+			   bool settle);
 enum xrpcrdma_transport_state xr_xprt_state(struct xr_xprt *rx);
 
 /* xprt_marshal.c */
 int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 		    struct rpc_rqst *rqst);
 bool xr_reply_decode(struct xr_xconn *c, struct xr_recvctx *rc);
-void xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc);
+bool xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc);
 bool xr_reply_try_direct(struct xr_xconn *c, struct xr_recvctx *rc);
 
 /* xprt_backchannel.c */

@@ -13,7 +13,9 @@
 # Then: every state-changing netlink operation is refused to a root
 # without CAP_NET_ADMIN, and changes nothing. Last, the module is reloaded
 # in drop-in mode (rpcrdma unloaded) for the client's point, frwr-reg,
-# through our client against our server, and reloaded side by side again.
+# through our client against our server: under the copy, and failing at
+# the second region of READDIR calls (the first region, never posted,
+# must be let go without a LOCAL_INV), then reloaded side by side again.
 #
 # Knobs: XR_FAULTS_MB (MiB per copy, default 16), XR_FAULTS_CASES (the
 # server's points to run, default all of them), XR_FAULTS_CLIENT (0: leave
@@ -21,7 +23,7 @@
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
-need_env XR_TESTHOST XR_MODULE XR_RDMA_DEV
+need_env XR_TESTHOST XR_MODULE XR_RDMA_DEV XR_ADDR
 need_rdmactl
 nfs_need_server
 
@@ -219,6 +221,55 @@ reload_dropin() {
 # calls go through, only later.
 frwr_reg() { fault_case same frwr-reg every 5 times 3 errno ENOMEM; }
 
+# A registration that fails at the second region of a call, after the
+# first was mapped and given a new key but before anything was posted:
+# a READDIR's Reply chunk registers its head, then its pages, so with
+# every second registration failing, each failure hits the pages of a
+# READDIR. The call is sent again later; the region registered for the
+# head never reached the device, so nothing may be posted to invalidate
+# it (a LOCAL_INV of a key the device never saw puts the queue pair in
+# error). The listing must come back complete on the same connection,
+# and every region posted must have been invalidated once.
+DIR_ENTRIES=200
+
+frwr_reg_second_region() {
+	local dir=$MNT/faults-dir n fired conns recons rc=0 before
+
+	echo "xr-faults: frwr-reg-second begin" >/dev/kmsg
+	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
+	rm -rf "$dir"
+	nfs_make_entries "$dir" $DIR_ENTRIES || fail "creating $DIR_ENTRIES entries" || rc=1
+	nfs_umount "$MNT" || rc=1
+	[ "$rc" -eq 0 ] || return 1
+	# A fresh mount: the listing is not cached, it needs READDIRs.
+	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
+	before=$(newest_conn)
+	conns=$(nfs_xprt_field "$MNT" 5)
+	recons=$(nfs_client_eval "$XR_ADDR" $PORT "c['stats']['reconnects']") ||
+		fail "no client transport" || rc=1
+	expect 0 "$RDMACTL" fault set frwr-reg every 2 times 3 errno ENOMEM || rc=1
+	n=$(nfs_count_entries "$dir") || fail "listing with frwr-reg armed" || rc=1
+	fired=$(fault_field frwr-reg fired)
+	echo "# $("$RDMACTL" fault show | grep "^frwr-reg:")"
+	expect 0 "$RDMACTL" fault clear frwr-reg || rc=1
+	[ "${fired:-0}" -ge 1 ] || fail "frwr-reg never fired" || rc=1
+	[ "${n:-0}" -eq $DIR_ENTRIES ] || fail "listed ${n:-none} entries, expected $DIR_ENTRIES" || rc=1
+	check_conn same "$before" || rc=1
+	[ "$(nfs_xprt_field "$MNT" 5)" = "$conns" ] ||
+		fail "mountstats connects $conns -> $(nfs_xprt_field "$MNT" 5)" || rc=1
+	[ "$(nfs_client_eval "$XR_ADDR" $PORT "c['stats']['reconnects']")" = "$recons" ] ||
+		fail "the client reconnected: $(nfs_client_eval "$XR_ADDR" $PORT "c['stats']")" || rc=1
+	wait_for 10 nfs_client_invs_balanced "$XR_ADDR" $PORT ||
+		fail "registrations, local-invs, remote-invs: $(nfs_client_invs "$XR_ADDR" $PORT)" ||
+		rc=1
+	rm -rf "$dir"
+	nfs_umount "$MNT" || rc=1
+	wait_for 30 transports_released $LISTENERS ||
+		fail "live objects left: $("$RDMACTL" -j module show)" || rc=1
+	log_clean frwr-reg-second || rc=1
+	return $rc
+}
+
 # Back to side by side, as the later tests expect.
 restore_side_by_side() {
 	nfs_server_stop || { fail "stopping nfsd"; return 1; }
@@ -232,7 +283,7 @@ CASES=${XR_FAULTS_CASES:-$ALL_CASES}
 CLIENT=${XR_FAULTS_CLIENT:-1}
 
 # shellcheck disable=SC2086 # a list of words
-ktap_header $((3 + $(echo $CASES | wc -w) + 3 * CLIENT))
+ktap_header $((3 + $(echo $CASES | wc -w) + 4 * CLIENT))
 run_test reload_side_by_side reload_side_by_side
 run_test nfs_server_up server_up
 for c in $CASES; do
@@ -242,6 +293,7 @@ run_test no_net_admin_no_change no_net_admin_no_change
 if [ "$CLIENT" -eq 1 ]; then
 	run_test reload_dropin_our_client reload_dropin
 	run_test fault_frwr_reg_under_nfs_load_our_client frwr_reg
+	run_test fault_frwr_reg_second_region_our_client frwr_reg_second_region
 	run_test restore_side_by_side restore_side_by_side
 fi
 ktap_finish

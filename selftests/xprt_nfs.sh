@@ -114,6 +114,40 @@ small_files_inline() {
 	return $rc
 }
 
+# A burst of small calls, many in flight (FSSTAT, never answered from a
+# cache): when a reply completes its RPC, the task may send its next call
+# at once, and the reply to that needs a Receive. So each reply's Receive
+# is posted again before its RPC is completed: no completion may find
+# fewer Receives posted than the connection keeps (recv-short-completions
+# counts those that did; a Receive a message still being handled holds
+# counts as kept, its call cannot have a successor yet).
+BURST_JOBS=16
+BURST_CALLS=25
+
+recvs_reposted_first() {
+	local short0 sent0 short sent j
+
+	short0=$(client_eval "c['stats']['recv-short-completions']") ||
+		fail "no recv-short-completions counter: $(client_eval 'c')" || return 1
+	sent0=$(client_eval "c['stats']['rpcs-sent']")
+	for ((j = 0; j < BURST_JOBS; j++)); do
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		timeout -k 5 "$NFS_OP_TIMEOUT" bash -c '
+			for ((i = 0; i < $2; i++)); do stat -f "$1" >/dev/null || exit 1; done
+		' - "$MNT" "$BURST_CALLS" &
+	done
+	for ((j = 0; j < BURST_JOBS; j++)); do
+		wait -n || fail "statfs burst" || return 1
+	done
+	short=$(client_eval "c['stats']['recv-short-completions']")
+	sent=$(client_eval "c['stats']['rpcs-sent']")
+	echo "# $((sent - sent0)) calls, recv-short-completions $short0 -> $short"
+	[ $((sent - sent0)) -ge $((BURST_JOBS * BURST_CALLS)) ] ||
+		fail "only $((sent - sent0)) calls sent" || return 1
+	[ "$short" -eq "$short0" ] ||
+		fail "$((short - short0)) RPCs completed before their Receive was posted again"
+}
+
 large_file_chunks() {
 	nfs_write_verify "$MNT" "$SIZE_MB" "data-v3" || return 1
 	[ "$(chunk_count 1)" -gt 0 ] || fail "no Read list segments for WRITE data" || return 1
@@ -431,7 +465,7 @@ client_monitor_stop() {
 	rm -f "$CLIENT_LOG"
 }
 
-ktap_header 26
+ktap_header 27
 run_test reload_dropin reload_dropin
 run_test server_start_rdma_$PORT server_start
 run_test client_monitor_start client_monitor_start
@@ -439,6 +473,7 @@ run_test mount_v3 mount_v3
 if nfs_is_mounted "$MNT"; then
 	run_test client_transport_listed client_transport_listed
 	run_test small_files_inline small_files_inline
+	run_test recvs_reposted_first recvs_reposted_first
 	run_test "write_read_${SIZE_MB}M" large_file_chunks
 	run_test client_counters_after_transfer client_counters_after_transfer
 	run_test "readdir_${DIRENTS}" readdir_large
@@ -451,7 +486,8 @@ if nfs_is_mounted "$MNT"; then
 	run_test client_transport_gone client_transport_gone
 	run_test drc_after_reconnect drc_after_reconnect
 else
-	for t in client_transport_listed small_files_inline "write_read_${SIZE_MB}M" \
+	for t in client_transport_listed small_files_inline recvs_reposted_first \
+		"write_read_${SIZE_MB}M" \
 		client_counters_after_transfer "readdir_${DIRENTS}" client_reconnects_noted \
 		reconnect_after_server_restart client_reconnect_counted device_removal_mid_transfer \
 		mountstats_xprt umount_v3 client_transport_gone drc_after_reconnect; do
