@@ -218,7 +218,8 @@ static bool xr_xconn_recv(void *owner, struct xr_recvctx *rc)
 	struct xr_xconn *c = owner;
 
 	if (xr_recvctx_drop(rc) || !xr_reply_decode(c, rc)) {
-		xr_xconn_recv_replace(c, rc, false);
+		/* It completes no RPC: it settles here. */
+		xr_xconn_recv_replace(c, rc, true);
 		return true;
 	}
 	return xr_reply_try_direct(c, rc);
