@@ -295,8 +295,7 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 		return 0;
 	}
 
-	rc->rc_payload_off = 0;
-	rc->rc_payload_len = 0;
+	rc->rc_npayloads = 0;
 	rqstp->rq_xprt_ctxt = rc;
 	rqstp->rq_prot = IPPROTO_MAX;
 	svc_xprt_copy_addrs(rqstp, xprt);
@@ -305,13 +304,16 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 }
 
 /**
- * xr_svc_result_payload - svc tells where the reply's bulk payload is
+ * xr_svc_result_payload - svc tells where a bulk payload of the reply is
  * @rqstp: the request
  * @offset: where the payload begins in rq_res
- * @length: its length in bytes
+ * @length: its length in bytes (0 for an empty result)
  *
- * The payload (the data of an NFS READ) goes into the call's first Write
- * chunk, if it has one, when the reply is sent.
+ * svc reports each payload (the data of an NFS READ, a READLINK's link)
+ * as it encodes it, so in the order of the reply. The n-th goes into the
+ * call's n-th Write chunk when the reply is sent (RFC 8166, Section
+ * 3.4.6), an empty one too: the chunk is then returned with nothing
+ * written. A payload beyond the call's Write list stays in the reply.
  *
  * Return: 0.
  */
@@ -319,11 +321,13 @@ int xr_svc_result_payload(struct svc_rqst *rqstp, unsigned int offset,
 			  unsigned int length)
 {
 	struct xr_recvctx *rc = rqstp->rq_xprt_ctxt;
+	struct xr_payload *pl;
 
-	if (rc) {
-		rc->rc_payload_off = offset;
-		rc->rc_payload_len = length;
-	}
+	if (!rc || rc->rc_npayloads >= rc->rc_hdr.hd_nwrites)
+		return 0;
+	pl = &rc->rc_payloads[rc->rc_npayloads++];
+	pl->pl_off = offset;
+	pl->pl_len = length;
 	return 0;
 }
 

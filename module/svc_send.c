@@ -4,9 +4,10 @@
  * header, echoing the call's Write list and Reply chunk, pull the reply
  * into the send context's buffer and post it; and RDMA_ERROR replies.
  *
- * Large replies: the result payload (the data of an NFS READ) goes by
- * RDMA Write into the call's first Write chunk and is left out of the
- * reply, with its XDR pad (RFC 8166, Section 3.5.4). What remains goes
+ * Large replies: each result payload (the data of an NFS READ; a
+ * COMPOUND may carry several) goes by RDMA Write into the call's Write
+ * chunk of the same rank and is left out of the reply, with its XDR pad
+ * (RFC 8166, Sections 3.4.6 and 3.5.4). What remains goes
  * inline when it fits the peer's inline threshold, else by RDMA Write into
  * the Reply chunk, announced by an RDMA_NOMSG header. A reply that fits
  * nowhere is answered with ERR_CHUNK.
@@ -19,20 +20,41 @@
 /**
  * struct xr_svc_reply - the reply as it goes on the wire
  * @sr_res: the reply svc built
- * @sr_hole_off: start of the bytes sent by Write chunk (the payload)
- * @sr_hole_len: their length with the XDR pad; 0 when nothing was
- * @sr_len: bytes of the reply without the hole
+ * @sr_nholes: entries of @sr_holes used
+ * @sr_holes: the byte ranges of @sr_res sent by Write chunk (the result
+ *	payloads with their XDR pad), in ascending order, not overlapping
+ * @sr_len: bytes of the reply without the holes
  */
 struct xr_svc_reply {
 	const struct xdr_buf	*sr_res;
-	u32			sr_hole_off;
-	u32			sr_hole_len;
+	u32			sr_nholes;
+	struct xr_payload	sr_holes[XR_MAX_WRITE_CHUNKS];
 	u32			sr_len;
 };
 
 /*
- * Write @len bytes of the reduced reply, from @off on, into @segs: at most
- * two ranges of rq_res, around the hole.
+ * Where byte @off of the reduced reply (the reply without its holes) is
+ * in rq_res; @room is set to how many bytes from there are contiguous.
+ */
+static u32 xr_svc_res_offset(const struct xr_svc_reply *sr, u32 off,
+			     u32 *room)
+{
+	u32 i, at = off;
+
+	for (i = 0; i < sr->sr_nholes; i++) {
+		if (at < sr->sr_holes[i].pl_off) {
+			*room = sr->sr_holes[i].pl_off - at;
+			return at;
+		}
+		at += sr->sr_holes[i].pl_len;
+	}
+	*room = sr->sr_res->len - at;
+	return at;
+}
+
+/*
+ * Write @sr_len bytes of the reduced reply into @segs: the ranges of
+ * rq_res between the holes.
  */
 static int xr_svc_write_reply(struct xr_svc_xprt *sx,
 			      const struct xr_svc_reply *sr,
@@ -43,20 +65,20 @@ static int xr_svc_write_reply(struct xr_svc_xprt *sx,
 	struct xr_rw rw;
 	int err;
 
-	err = xr_rw_init(&rw, &sx->sx_sq, DMA_TO_DEVICE, nsegs * 2);
+	err = xr_rw_init(&rw, &sx->sx_sq, DMA_TO_DEVICE,
+			 nsegs * (sr->sr_nholes + 1));
 	if (err)
 		return err;
 	for (i = 0; i < nsegs && done < sr->sr_len && !err; i++) {
 		seg = segs[i];
 		n = min(seg.sg_length, sr->sr_len - done);
 		while (n && !err) {
-			/* Map a reduced-reply offset back into rq_res. */
-			from = done;
-			part = n;
-			if (from >= sr->sr_hole_off)
-				from += sr->sr_hole_len;
-			else if (from + part > sr->sr_hole_off)
-				part = sr->sr_hole_off - from;
+			from = xr_svc_res_offset(sr, done, &part);
+			part = min(part, n);
+			if (!part) {
+				err = -EMSGSIZE;
+				break;
+			}
 			seg.sg_length = part;
 			err = xr_rw_add_xdr(&rw, &seg, sr->sr_res, from, part);
 			seg.sg_offset += part;
@@ -71,55 +93,109 @@ static int xr_svc_write_reply(struct xr_svc_xprt *sx,
 }
 
 /*
- * Send the result payload by RDMA Write into the first Write chunk, if
- * the call offered one, and record what was written in the header.
+ * Check the result payloads against the reply and the Write chunks they
+ * go to: each inside rq_res, after the one before it and its pad, and no
+ * longer than its chunk. Returns the segments they span, or -EMSGSIZE.
  */
-static int xr_svc_write_payload(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
-				struct xr_svc_reply *sr)
+static int xr_svc_check_payloads(const struct xr_recvctx *rc,
+				 const struct xdr_buf *res)
 {
-	struct xr_hdr *hdr = &rc->rc_hdr;
-	struct xr_write_chunk *wc = &hdr->hd_writes[0];
-	struct xr_seg *segs = &hdr->hd_segs[wc->wc_first];
-	u32 len = rc->rc_payload_len, room, done = 0, i, n;
-	struct xr_rw rw;
-	int err;
+	const struct xr_hdr *hdr = &rc->rc_hdr;
+	const struct xr_write_chunk *wc;
+	const struct xr_payload *pl;
+	u32 i, room, end = 0, nsegs = 0;
 
-	if (!hdr->hd_nwrites || !len)
-		return 0;
-	if (xr_chunk_length(segs, wc->wc_nsegs, &room) || len > room ||
-	    rc->rc_payload_off > sr->sr_res->len ||
-	    len > sr->sr_res->len - rc->rc_payload_off)
-		return -EMSGSIZE;
+	for (i = 0; i < rc->rc_npayloads; i++) {
+		pl = &rc->rc_payloads[i];
+		wc = &hdr->hd_writes[i];
+		if (xr_chunk_length(&hdr->hd_segs[wc->wc_first], wc->wc_nsegs,
+				    &room) || pl->pl_len > room ||
+		    pl->pl_off < end || pl->pl_off > res->len ||
+		    pl->pl_len > res->len - pl->pl_off)
+			return -EMSGSIZE;
+		end = pl->pl_off + min_t(u32, xdr_align_size(pl->pl_len),
+					 res->len - pl->pl_off);
+		nsegs += wc->wc_nsegs;
+	}
+	return nsegs;
+}
 
-	err = xr_rw_init(&rw, &sx->sx_sq, DMA_TO_DEVICE, wc->wc_nsegs);
-	if (err)
-		return err;
-	for (i = 0; i < wc->wc_nsegs && done < len && !err; i++) {
-		n = min(segs[i].sg_length, len - done);
-		err = xr_rw_add_xdr(&rw, &segs[i], sr->sr_res,
-				    rc->rc_payload_off + done, n);
+/* Add the RDMA Writes of payload @i into its Write chunk to @rw. */
+static int xr_svc_add_payload(struct xr_rw *rw, const struct xr_recvctx *rc,
+			      const struct xdr_buf *res, u32 i)
+{
+	const struct xr_write_chunk *wc = &rc->rc_hdr.hd_writes[i];
+	const struct xr_seg *segs = &rc->rc_hdr.hd_segs[wc->wc_first];
+	const struct xr_payload *pl = &rc->rc_payloads[i];
+	u32 done = 0, j, n;
+	int err = 0;
+
+	for (j = 0; j < wc->wc_nsegs && done < pl->pl_len && !err; j++) {
+		n = min(segs[j].sg_length, pl->pl_len - done);
+		err = xr_rw_add_xdr(rw, &segs[j], res, pl->pl_off + done, n);
 		done += n;
 	}
+	return err;
+}
+
+/*
+ * Send each result payload by RDMA Write into its Write chunk, all in one
+ * chain, then cut them (with their XDR pad) out of the reply and record
+ * in the header what each chunk received.
+ */
+static int xr_svc_write_payloads(struct xr_svc_xprt *sx,
+				 struct xr_recvctx *rc, struct xr_svc_reply *sr)
+{
+	struct xr_hdr *hdr = &rc->rc_hdr;
+	const struct xdr_buf *res = sr->sr_res;
+	const struct xr_payload *pl;
+	struct xr_payload *hole;
+	struct xr_write_chunk *wc;
+	struct xr_rw rw;
+	int nsegs, err;
+	u32 i;
+
+	if (!rc->rc_npayloads)
+		return 0;
+	nsegs = xr_svc_check_payloads(rc, res);
+	if (nsegs < 0)
+		return nsegs;
+	err = xr_rw_init(&rw, &sx->sx_sq, DMA_TO_DEVICE, nsegs);
+	if (err)
+		return err;
+	for (i = 0; i < rc->rc_npayloads && !err; i++)
+		err = xr_svc_add_payload(&rw, rc, res, i);
 	if (!err)
 		err = xr_rw_run(&rw);
 	xr_rw_destroy(&rw);
 	if (err)
 		return err;
 
-	sr->sr_hole_off = rc->rc_payload_off;
-	sr->sr_hole_len = min_t(u32, xdr_align_size(len),
-				sr->sr_res->len - rc->rc_payload_off);
-	sr->sr_len = sr->sr_res->len - sr->sr_hole_len;
-	return xr_chunk_fill(segs, wc->wc_nsegs, len);
+	for (i = 0; i < rc->rc_npayloads; i++) {
+		pl = &rc->rc_payloads[i];
+		wc = &hdr->hd_writes[i];
+		hole = &sr->sr_holes[i];
+		hole->pl_off = pl->pl_off;
+		hole->pl_len = min_t(u32, xdr_align_size(pl->pl_len),
+				     res->len - pl->pl_off);
+		sr->sr_len -= hole->pl_len;
+		err = xr_chunk_fill(&hdr->hd_segs[wc->wc_first], wc->wc_nsegs,
+				    pl->pl_len);
+		if (err)
+			return err;
+	}
+	sr->sr_nholes = rc->rc_npayloads;
+	return 0;
 }
 
 /*
  * Turn the call's decoded header into the reply's: same xid, our credits,
- * no Read list; Write chunks other than the one used are echoed with
- * nothing written into them. The Reply chunk is xr_svc_build_reply()'s.
+ * no Read list; the Write chunks after the @nused that received a payload
+ * are echoed with nothing written into them. The Reply chunk is
+ * xr_svc_build_reply()'s.
  */
 static int xr_svc_reply_hdr(struct xr_svc_xprt *sx, struct xr_hdr *hdr,
-			    bool payload_sent)
+			    u32 nused)
 {
 	u32 i;
 	int err;
@@ -128,7 +204,7 @@ static int xr_svc_reply_hdr(struct xr_svc_xprt *sx, struct xr_hdr *hdr,
 	hdr->hd_credits = sx->sx_credits;
 	hdr->hd_proc = XR_RDMA_MSG;
 	hdr->hd_nreads = 0;
-	for (i = payload_sent ? 1 : 0; i < hdr->hd_nwrites; i++) {
+	for (i = nused; i < hdr->hd_nwrites; i++) {
 		err = xr_chunk_fill(&hdr->hd_segs[hdr->hd_writes[i].wc_first],
 				    hdr->hd_writes[i].wc_nsegs, 0);
 		if (err)
@@ -137,18 +213,20 @@ static int xr_svc_reply_hdr(struct xr_svc_xprt *sx, struct xr_hdr *hdr,
 	return 0;
 }
 
-/* Copy the reduced reply into @dst, skipping the hole. */
+/* Copy the reduced reply into @dst, skipping the holes. */
 static int xr_svc_copy_reply(const struct xr_svc_reply *sr, void *dst)
 {
-	const struct xdr_buf *res = sr->sr_res;
-	u32 tail_off = sr->sr_hole_off + sr->sr_hole_len;
+	u32 done = 0, from, room;
 
-	if (!sr->sr_hole_len)
-		return read_bytes_from_xdr_buf(res, 0, dst, res->len);
-	if (read_bytes_from_xdr_buf(res, 0, dst, sr->sr_hole_off))
-		return -EMSGSIZE;
-	return read_bytes_from_xdr_buf(res, tail_off, dst + sr->sr_hole_off,
-				       res->len - tail_off);
+	while (done < sr->sr_len) {
+		from = xr_svc_res_offset(sr, done, &room);
+		room = min(room, sr->sr_len - done);
+		if (!room ||
+		    read_bytes_from_xdr_buf(sr->sr_res, from, dst + done, room))
+			return -EMSGSIZE;
+		done += room;
+	}
+	return 0;
 }
 
 /*
@@ -248,17 +326,19 @@ int xr_svc_send_error(struct xr_svc_xprt *sx, __be32 xid, u32 err)
 static void xr_svc_count_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
 			       const struct xr_svc_reply *sr, bool inv)
 {
+	u32 i;
+
 	if (inv)
 		xr_svc_count(sx, XR_SVC_STAT_REMOTE_INVS, 1);
-	if (sr->sr_hole_len) {
+	if (sr->sr_nholes)
 		xr_svc_count(sx, XR_SVC_STAT_REPLIES_WRITE_CHUNK, 1);
+	for (i = 0; i < sr->sr_nholes; i++)
 		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_BYTES,
-			     rc->rc_payload_len);
-	}
+			     rc->rc_payloads[i].pl_len);
 	if (rc->rc_hdr.hd_proc == XR_RDMA_NOMSG) {
 		xr_svc_count(sx, XR_SVC_STAT_REPLIES_REPLY_CHUNK, 1);
 		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_BYTES, sr->sr_len);
-	} else if (!sr->sr_hole_len) {
+	} else if (!sr->sr_nholes) {
 		xr_svc_count(sx, XR_SVC_STAT_REPLIES_INLINE, 1);
 	}
 }
@@ -309,9 +389,9 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 	}
 
 	inv = xr_svc_reply_inv_rkey(sx, rc, &rkey);
-	len = xr_svc_write_payload(sx, rc, &sr);
+	len = xr_svc_write_payloads(sx, rc, &sr);
 	if (!len)
-		len = xr_svc_reply_hdr(sx, &rc->rc_hdr, sr.sr_hole_len != 0);
+		len = xr_svc_reply_hdr(sx, &rc->rc_hdr, sr.sr_nholes);
 	if (!len)
 		len = xr_svc_build_reply(sx, rc, &sr, sc);
 	if (len >= 0) {

@@ -458,6 +458,16 @@ u32 xr_sendq_slots_free(struct xr_sendq *sq);
 struct xr_recvq;
 
 /**
+ * struct xr_payload - a byte range of a reply
+ * @pl_off: where it begins
+ * @pl_len: its length in bytes
+ */
+struct xr_payload {
+	u32	pl_off;
+	u32	pl_len;
+};
+
+/**
  * struct xr_recvctx - one posted Receive and its buffer
  * @rc_list: on the pool's free list, or the owner's ready queue
  * @rc_pool: the pool the context belongs to
@@ -469,9 +479,10 @@ struct xr_recvq;
  * @rc_inv_rkey: the R_key the sender invalidated (Send With Invalidate);
  *	valid when @rc_remote_inv
  * @rc_remote_inv: the message came With Invalidate
- * @rc_payload_off: where the result payload (READ data) begins in the
- *	reply, as svc reported through xpo_result_payload
- * @rc_payload_len: its length; 0 when there is none
+ * @rc_npayloads: entries of @rc_payloads used
+ * @rc_payloads: the reply's result payloads (READ data), as svc reported
+ *	them through xpo_result_payload, in order: the n-th goes into the
+ *	call's n-th Write chunk
  * @rc_hdr: the decoded transport header
  */
 struct xr_recvctx {
@@ -484,8 +495,8 @@ struct xr_recvctx {
 	u32			rc_byte_len;
 	u32			rc_inv_rkey;
 	bool			rc_remote_inv;
-	u32			rc_payload_off;
-	u32			rc_payload_len;
+	u32			rc_npayloads;
+	struct xr_payload	rc_payloads[XR_MAX_WRITE_CHUNKS];
 	struct xr_hdr		rc_hdr;
 };
 
