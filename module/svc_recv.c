@@ -85,6 +85,26 @@ static int xr_svc_check_call(struct xr_recvctx *rc)
 }
 
 /*
+ * Does a Read chunk of @padded bytes (XDR pad included) fit this request?
+ * The invariant: svc gave the request the pages from rq_pages up to
+ * rq_page_end, sized by sv_max_mesg, and nothing else; entries past
+ * rq_page_end are no pages of this request. So the whole call (the
+ * inline part and the chunk) must be at most sv_max_mesg, and the
+ * chunk's pages must leave at least one page before rq_page_end for the
+ * reply's head.
+ */
+static bool xr_svc_chunk_fits(const struct svc_rqst *rqstp, u32 inline_len,
+			      u32 padded)
+{
+	u32 max_mesg = rqstp->rq_server->sv_max_mesg;
+	long budget = rqstp->rq_page_end - rqstp->rq_pages;
+
+	if (padded > max_mesg || inline_len > max_mesg - padded)
+		return false;
+	return DIV_ROUND_UP(padded, PAGE_SIZE) < budget;
+}
+
+/*
  * Pull the call's one Read chunk into rq_pages, XDR-padded. Returns the
  * number of pages used, or a negative errno: -EINVAL when the chunk does
  * not fit the request (the caller answers ERR_CHUNK), others when the
@@ -100,8 +120,8 @@ static int xr_svc_read_chunk(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 	struct xr_rw rw;
 	int err;
 
-	/* Keep a page for the reply's head. */
-	if (!rc->rc_length || npages + 1 >= ARRAY_SIZE(rqstp->rq_pages))
+	/* Only the request's own pages; keep one for the reply's head. */
+	if (!rc->rc_length || npages >= rqstp->rq_page_end - rqstp->rq_pages)
 		return -EINVAL;
 	dst.pages = rqstp->rq_pages;
 	dst.page_len = padded;
@@ -219,7 +239,9 @@ static int xr_svc_build_arg(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 		return 0;
 	}
 	if (xr_read_chunk_get(&rc->rc_hdr, 0, &chunk) ||
-	    chunk.rc_position > inline_len)
+	    chunk.rc_position > inline_len ||
+	    !xr_svc_chunk_fits(rqstp, inline_len,
+			       chunk.rc_length + xdr_pad_size(chunk.rc_length)))
 		return XR_ERR_CHUNK;
 	npages = xr_svc_read_chunk(sx, rqstp, &rc->rc_hdr, &chunk);
 	if (npages == -EINVAL)

@@ -10,7 +10,11 @@
 #
 # Well-formed Read chunks here name memory the peer never registered: the
 # server's RDMA Read fails and it closes the connection (RFC 8166 leaves a
-# responder that cannot pull a chunk no other way out).
+# responder that cannot pull a chunk no other way out), except in the
+# chunk budget cases at the end, where rdmactl offers memory of its own
+# (--region) and nfsd is restarted with several max_block_size values:
+# a Read chunk the request's pages cannot hold gets ERR_CHUNK, one at the
+# limit is pulled and the call answered.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
@@ -21,10 +25,12 @@ nfs_need_server
 OUT=$(mktemp)
 ERR=$(mktemp)
 BIG=$(mktemp)
+REGION_OUT=$(mktemp)
+PATTERN=$(mktemp)
 cleanup() {
 	"$RDMACTL" dev set "$XR_RDMA_DEV" enabled on >/dev/null 2>&1
 	nfs_server_stop >/dev/null 2>&1
-	rm -f "$OUT" "$ERR" "$BIG"
+	rm -f "$OUT" "$ERR" "$BIG" "$REGION_OUT" "$PATTERN"
 }
 trap cleanup EXIT
 
@@ -34,7 +40,14 @@ T=${XR_HOSTILE_TIMEOUT:-3}
 
 XID=0x11223344
 PORT=
+CLASS=
 BASE_XPRTS=
+# Options hostile() adds to rdmactl ping (with_region sets them).
+RAW_OPTS=()
+# rdmactl's --region: a segment with handle OURS names it, its offset
+# taken within it; it holds byte i = i mod 251 until the server writes.
+REGION=$((2 * 1024 * 1024))
+OURS=0xffffffff
 
 # ---- Messages, as hex XDR words ----
 
@@ -71,8 +84,8 @@ seg() {
 hostile() {
 	local name=$1 expect=$2 hex=$3 re=${4:-} rc=0
 
-	"$RDMACTL" ping -t "$T" --raw-hex "$hex" --expect "$expect" "$XR_ADDR:$PORT" \
-		>"$OUT" 2>"$ERR" || rc=$?
+	"$RDMACTL" ping -t "$T" "${RAW_OPTS[@]}" --raw-hex "$hex" --expect "$expect" \
+		"$XR_ADDR:$PORT" >"$OUT" 2>"$ERR" || rc=$?
 	echo "# $name: $(head -n 1 "$OUT")"
 	if [ "$rc" -ne 0 ]; then
 		sed 's/^/# stderr: /' "$ERR"
@@ -221,6 +234,132 @@ credit_overrun() {
 	[ "$rc" -le 1 ] || fail "rdmactl exited $rc"
 }
 
+# ---- Chunks against the request's page budget ----
+
+# with_region CMD...: run CMD with rdmactl offering its region, whose
+# bytes land in $REGION_OUT after each message.
+with_region() {
+	local RAW_OPTS=(--region "$REGION" --region-out "$REGION_OUT")
+
+	"$@"
+}
+
+# region_untouched: $REGION_OUT still holds the pattern rdmactl filled in.
+region_untouched() {
+	if [ ! -s "$PATTERN" ]; then
+		python3 -c "
+import sys
+n = $REGION
+sys.stdout.buffer.write((bytes(range(251)) * (n // 251 + 1))[:n])" >"$PATTERN" || return 1
+	fi
+	cmp -s "$REGION_OUT" "$PATTERN"
+}
+
+# read_chunk_call BYTES NSEGS HANDLE: a NULL call followed by a Read chunk
+# of BYTES at position 40 (the call's end), in NSEGS segments of equal
+# length (the last takes the rest) at consecutive offsets from 0.
+read_chunk_call() {
+	local bytes=$1 n=$2 handle=$3 i len off=0 segs=
+
+	for ((i = 0; i < n; i++)); do
+		len=$((bytes / n))
+		[ "$i" -lt $((n - 1)) ] || len=$((bytes - off))
+		segs+=$(w 1 40)$(seg "$handle" "$len" "$off")
+		off=$((off + len))
+	done
+	echo "$(hdr 1 0)$segs$(w 0)$(w 0 0)$(call)"
+}
+
+# server_block_size BYTES: restart nfsd with max_block_size BYTES (it can
+# only change while nfsd has no service) and listen again.
+server_block_size() {
+	local bs=$1
+
+	timeout -k 5 "$NFS_OP_TIMEOUT" rpc.nfsd 0 || fail "rpc.nfsd 0" || return 1
+	echo "$bs" >$NFSD_FS/max_block_size || fail "max_block_size $bs refused" || return 1
+	[ "$(cat $NFSD_FS/max_block_size)" -eq "$bs" ] ||
+		fail "max_block_size is $(cat $NFSD_FS/max_block_size), not $bs" || return 1
+	rpc.nfsd -G "$NFS_GRACE" -L "$NFS_GRACE" "$NFS_THREADS" ||
+		fail "rpc.nfsd $NFS_THREADS" || return 1
+	nfs_listen "$CLASS" "$PORT"
+}
+
+# The largest Read chunk after a 40-byte inline call: the whole call
+# within nfsd's largest message (sv_max_mesg, the block size plus a page),
+# and no chunk over the server's 1 MiB.
+read_chunk_limit() {
+	local limit=$(($1 + 4096 - 40))
+
+	[ "$limit" -le 1048576 ] || limit=1048576
+	echo "$limit"
+}
+
+# read_chunk_budget BLOCK_SIZE: Read chunks of 1 MiB (one segment),
+# 768 KiB (twelve of 64 KiB), at the limit and 4 bytes over it, under
+# valid handles: over the limit ERR_CHUNK, else a reply. Over the limit
+# under a handle nobody registered too: refused before any Read.
+read_chunk_budget() {
+	local bs=$1 limit shape bytes n expect re
+	local -A tried=()
+
+	server_block_size "$bs" || return 1
+	limit=$(read_chunk_limit "$bs")
+	echo "# max_block_size $bs: Read chunks up to $limit bytes after a NULL call"
+	for shape in 1048576:1 786432:12 "$limit:1" "$((limit + 4)):1"; do
+		[ -z "${tried[$shape]:-}" ] || continue
+		tried[$shape]=1
+		bytes=${shape%:*} n=${shape#*:}
+		if [ "$bytes" -gt "$limit" ]; then
+			expect=error re="^rdma_error ERR_CHUNK xid=$XID$"
+		else
+			expect=reply re="^reply xid=$XID RDMA_MSG SUCCESS$"
+		fi
+		with_region hostile "$FUNCNAME $bs: $bytes/$n" "$expect" \
+			"$(read_chunk_call "$bytes" "$n" $OURS)" "$re" || return 1
+		region_untouched || fail "the server wrote into a Read chunk" || return 1
+		[ "$expect" = error ] || continue
+		hostile "$FUNCNAME $bs: $bytes/$n, no such handle" "$expect" \
+			"$(read_chunk_call "$bytes" "$n" 0x0bad)" "$re" || return 1
+	done
+}
+
+read_chunk_budget_64k() {
+	read_chunk_budget $((64 * 1024))
+}
+
+read_chunk_budget_512k() {
+	read_chunk_budget $((512 * 1024))
+}
+
+# Write and Reply chunks far larger than any reply, in valid memory: a
+# NULL reply has no payload and fits inline, so nothing is written into
+# them and the reply says so. Chunks over the server's 1 MiB limit get
+# ERR_CHUNK. Either way the region is as rdmactl filled it.
+huge_write_reply_chunks() {
+	local mib=1048576 half=524288
+
+	# Two Write chunks of 1 MiB (one segment, then two) and a 1 MiB Reply
+	# chunk of two segments.
+	with_region hostile "$FUNCNAME: 1 MiB each" reply \
+		"$(hdr 1 0)$(w 0)$(w 1 1)$(seg $OURS $mib 0)$(w 1 2)$(seg $OURS $half 0)$(seg $OURS $half $half)$(w 0)$(w 1 2)$(seg $OURS $half $mib)$(seg $OURS $half $((mib + half)))$(call)" \
+		"^reply xid=$XID RDMA_MSG SUCCESS$" || return 1
+	region_untouched || fail "the server wrote into the chunks of a NULL reply" || return 1
+	# 2 GiB and 4 GiB - 1 chunks.
+	with_region hostile "$FUNCNAME: 2 GiB Write chunk" error \
+		"$(hdr 1 0)$(w 0)$(w 1 1)$(seg $OURS 0x80000000 0)$(w 0)$(w 0)$(call)" \
+		"^rdma_error ERR_CHUNK xid=$XID$" || return 1
+	with_region hostile "$FUNCNAME: 4 GiB Reply chunk" error \
+		"$(hdr 1 0)$(w 0)$(w 0)$(w 1 2)$(seg $OURS 0x80000000 0)$(seg $OURS 0x7fffffff 0)$(call)" \
+		"^rdma_error ERR_CHUNK xid=$XID$" || return 1
+	region_untouched || fail "the server wrote into refused chunks"
+}
+
+# nfsd at 1 MiB, where 1 MiB Read chunks are at the limit. The server
+# stays so for the cases after: none depends on the block size.
+read_chunk_budget_1m() {
+	read_chunk_budget $((1024 * 1024))
+}
+
 ping_still_works() {
 	"$RDMACTL" ping -c 5 -i 0 "$XR_ADDR:$PORT" >"$OUT" 2>"$ERR" ||
 		{ cat "$OUT" "$ERR" | sed 's/^/# /'; fail "ping failed"; return 1; }
@@ -254,17 +393,16 @@ no_connection_left() {
 }
 
 server_start() {
-	local class
-
 	if [ "$(module_mode)" = dropin ]; then
-		class=rdma PORT=20049
+		CLASS=rdma PORT=20049
 	else
-		class=xrdma PORT=20050
+		CLASS=xrdma PORT=20050
 	fi
-	echo "# module mode $(module_mode): our server is '$class $PORT'"
+	echo "# module mode $(module_mode): our server is '$CLASS $PORT'"
 	nfs_server_start || return 1
-	nfs_listen "$class" "$PORT" || return 1
+	nfs_listen "$CLASS" "$PORT" || return 1
 	BASE_XPRTS=$(live_objects svc-xprt)
+	echo "# max_block_size $(cat $NFSD_FS/max_block_size)"
 }
 
 # What the module said in the kernel log during the cases, for the record.
@@ -314,7 +452,8 @@ corpus_replay() {
 	dir=$(mktemp -d)
 	mutate_corpus "$XR_TOP/tests/proto/corpus" "$dir" || { fail "mutating the corpus"; return 1; }
 	for f in "$dir"/*; do
-		out=$("$RDMACTL" ping -t 1 --raw "$f" "$XR_ADDR:$PORT" 2>&1) ||
+		# Not 1 s: under load, address resolution alone can take that.
+		out=$("$RDMACTL" ping -t 3 --raw "$f" "$XR_ADDR:$PORT" 2>&1) ||
 			{ fail "$(basename "$f"): $out"; rm -rf "$dir"; return 1; }
 		first=${out%%$'\n'*}
 		first=${first%% *}
@@ -412,7 +551,8 @@ CASES="valid_call bad_version truncated_header stray_backchannel_reply empty_sen
 	read_chunk_invalid_rkey write_chunk_zero_segments write_chunk_count_beyond_message
 	reply_chunk_count_beyond_message nomsg_without_chunks nomsg_read_chunk_invalid_rkey
 	xid_mismatch msg_without_rpc_message rpc_version_mismatch oversized_inline credit_overrun
-	corpus_replay compound_two_reads"
+	corpus_replay compound_two_reads huge_write_reply_chunks read_chunk_budget_64k
+	read_chunk_budget_512k read_chunk_budget_1m"
 
 # XR_HOSTILE_CASES: run only these cases.
 CASES=${XR_HOSTILE_CASES:-$CASES}
