@@ -14,6 +14,8 @@
 #   make bench    measure xrpcrdma against the in-tree rpcrdma and TCP (test host)
 #   make fuzz-wire  a long wire fuzzing campaign against the server (test host;
 #                 FUZZ_COUNT=messages, FUZZ_SEED=n or random, FUZZ_KVER=kernel)
+#   make wire-corpus  capture the fuzzer's seed corpus again from the in-tree
+#                 NFS client (two test-host guests; CORPUS_KVER=kernel)
 #   make install  the module, rdmactl, rdmactl(8) and its bash completion
 
 TOP := $(CURDIR)
@@ -33,7 +35,7 @@ MODULE_SRCS := Kbuild VERSION $(wildcard module/*.c module/*.h) module/Kbuild \
 	uapi/linux/xrpcrdma.h
 
 .PHONY: all deps module modules-all ctl kernel-src regen check demo install clean
-.PHONY: htmldocs dkms-check bench fuzz-wire
+.PHONY: htmldocs dkms-check bench fuzz-wire wire-corpus
 
 all: module ctl
 
@@ -88,6 +90,12 @@ fuzz-wire: deps
 		env XR_MODULE=$(BUILD)/kmod/$(FUZZ_KVER)/module/xrpcrdma.ko \
 		XR_WIRE_FUZZ_COUNT=$(FUZZ_COUNT) XR_WIRE_FUZZ_SEED=$(FUZZ_SEED) \
 		XR_WIRE_FUZZ_TIMEOUT=7000 selftests/wire_fuzz.sh
+
+# The captured seed corpus of the wire fuzzer (Documentation/testing.rst).
+CORPUS_KVER ?= $(KVER)
+
+wire-corpus: deps
+	scripts/wire-corpus.sh $(CORPUS_KVER)
 
 # Documentation: warnings are errors. conf.py generates the netlink
 # reference from the spec with ynl-gen-rst.py (from kernel-src).

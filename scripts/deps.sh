@@ -13,7 +13,7 @@ pkgs=(
 	rdma-core ibverbs-utils rdmacm-utils perftest iproute2
 	libnl-3-dev libnl-genl-3-dev libibverbs-dev librdmacm-dev
 	libcli11-dev nlohmann-json3-dev libgtest-dev cmake g++ make
-	nfs-kernel-server nfs-common
+	nfs-kernel-server nfs-common tcpdump
 	python3 python3-yaml python3-jsonschema sparse
 	clang libclang-rt-14-dev
 	build-essential bc kmod cpio xz-utils

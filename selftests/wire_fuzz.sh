@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The wire fuzzer (xr-wire-fuzz, ctl/tools/xr_wire_fuzz.cpp) against this
 # module's server transport with nfsd behind it: a bounded number of
-# calls made from the seed corpus (tests/wire-fuzz/corpus) and mutated
+# calls made from the seed corpus (tests/wire-fuzz/corpus: the calls
+# captured from the in-tree client first, then the synthesized ones) and mutated
 # with a seeded generator (chunk lists, segment counts, lengths,
 # positions, offsets and handles, some naming a region the fuzzer
 # registered so the server's RDMA Reads and Writes really happen; credits,
@@ -28,6 +29,7 @@ FUZZER=${XR_WIRE_FUZZ:-$XR_TOP/build/ctl/xr-wire-fuzz}
 
 COUNT=${XR_WIRE_FUZZ_COUNT:-1000}
 SEED=${XR_WIRE_FUZZ_SEED:-8166}
+CORPUS=$XR_TOP/tests/wire-fuzz/corpus
 OUT=$(mktemp)
 cleanup() {
 	nfs_server_stop >/dev/null 2>&1
@@ -60,7 +62,8 @@ fuzz() {
 	[ "$SEED" = random ] || seed=(--seed "$SEED")
 	# shellcheck disable=SC2086 # XR_WIRE_FUZZ_ARGS: more options, split
 	timeout "${XR_WIRE_FUZZ_TIMEOUT:-600}" "$FUZZER" "${seed[@]}" ${XR_WIRE_FUZZ_ARGS:-} --count "$COUNT" --batch 50 \
-		--corpus "$XR_TOP/tests/wire-fuzz/corpus" "$XR_ADDR:$PORT" >"$OUT" 2>&1 || rc=$?
+		--corpus "$CORPUS/captured" --corpus "$CORPUS/synthesized" "$XR_ADDR:$PORT" \
+		>"$OUT" 2>&1 || rc=$?
 	sed 's/^\([^#]\)/# \1/' "$OUT"
 	[ "$rc" -eq 0 ] || fail "xr-wire-fuzz exited $rc"
 }

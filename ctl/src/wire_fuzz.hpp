@@ -55,6 +55,17 @@ struct Layout {
 std::optional<Call> parse_call(const std::vector<uint8_t> &msg);
 std::vector<uint8_t> encode_call(const Call &call, Layout *layout = nullptr);
 
+// A seed file of the corpus: its name and bytes.
+struct SeedFile {
+    std::string name;
+    std::vector<uint8_t> bytes;
+};
+
+// The regular files of one corpus directory, sorted by name (the same
+// order every time; subdirectories are not entered). Throws
+// std::runtime_error when the directory cannot be read.
+std::vector<SeedFile> read_corpus_dir(const std::string &dir);
+
 enum class Mutation {
     Discriminator, // an optional-data word other than 0 or 1, or flipped
     SegmentCount,  // a Write or Reply chunk's count off from its segments
@@ -70,7 +81,7 @@ enum class Mutation {
     Truncate,      // cut anywhere
     BitFlip,       // bits of the RPC message flipped
     AddChunk,      // a Read segment, Write chunk or Reply chunk added
-    DropChunk,     // one removed
+    DropChunk,     // one removed (with none: the RPC message, left as RDMA_NOMSG)
     ManySegments,  // more segments or Write chunks than any limit allows
 };
 constexpr size_t mutation_kinds = size_t(Mutation::ManySegments) + 1;

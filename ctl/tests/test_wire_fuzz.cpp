@@ -5,11 +5,6 @@
 // counts as what it is.
 #include <gtest/gtest.h>
 
-#include <dirent.h>
-
-#include <fstream>
-#include <set>
-
 #include "wire_fuzz.hpp"
 
 using namespace rdmactl;
@@ -26,27 +21,43 @@ std::vector<uint8_t> words(std::initializer_list<uint32_t> ws)
     return out;
 }
 
-std::vector<Call> corpus()
+// The seeds of one corpus directory; each file must be a valid call.
+std::vector<Call> corpus_dir(const std::string &sub)
 {
     std::vector<Call> seeds;
-    DIR *d = opendir(WIRE_FUZZ_CORPUS);
-    if (!d)
-        return seeds;
-    std::set<std::string> names;
-    while (dirent *e = readdir(d))
-        if (e->d_name[0] != '.')
-            names.insert(e->d_name);
-    closedir(d);
-    for (const std::string &name : names) {
-        std::ifstream in(std::string(WIRE_FUZZ_CORPUS) + '/' + name, std::ios::binary);
-        std::vector<uint8_t> b((std::istreambuf_iterator<char>(in)),
-                               std::istreambuf_iterator<char>());
-        auto c = parse_call(b);
-        EXPECT_TRUE(c) << name << " is not a valid call";
+    for (const SeedFile &f : read_corpus_dir(std::string(WIRE_FUZZ_CORPUS) + '/' + sub)) {
+        auto c = parse_call(f.bytes);
+        EXPECT_TRUE(c) << sub << '/' << f.name << " is not a valid call";
         if (c)
             seeds.push_back(*c);
     }
     return seeds;
+}
+
+// The whole corpus as the fuzzer loads it: captured seeds first.
+std::vector<Call> corpus()
+{
+    std::vector<Call> seeds = corpus_dir("captured");
+    std::vector<Call> more = corpus_dir("synthesized");
+    seeds.insert(seeds.end(), more.begin(), more.end());
+    return seeds;
+}
+
+// Which chunk shapes a set of seeds has.
+struct Shapes {
+    bool reads = false, writes = false, reply = false, nomsg = false;
+};
+
+Shapes shapes(const std::vector<Call> &seeds)
+{
+    Shapes s;
+    for (const Call &c : seeds) {
+        s.reads |= !c.reads.empty();
+        s.writes |= !c.writes.empty();
+        s.reply |= bool(c.reply);
+        s.nomsg |= c.proc == 1;
+    }
+    return s;
 }
 
 const Region region{0xabcd, 0x7f0000001000, 1u << 20};
@@ -58,14 +69,26 @@ TEST(WireFuzz, CorpusHasEveryShape)
 {
     std::vector<Call> seeds = corpus();
     ASSERT_GE(seeds.size(), 10u);
-    bool reads = false, writes = false, reply = false, nomsg = false;
-    for (const Call &c : seeds) {
-        reads |= !c.reads.empty();
-        writes |= !c.writes.empty();
-        reply |= bool(c.reply);
-        nomsg |= c.proc == 1;
-    }
-    EXPECT_TRUE(reads && writes && reply && nomsg);
+    Shapes s = shapes(seeds);
+    EXPECT_TRUE(s.reads && s.writes && s.reply && s.nomsg);
+}
+
+// The seeds captured from the in-tree client (capture-parse.py) alone
+// have every shape: inline calls, Read chunks, Write lists, Reply chunks
+// and a position-zero Read chunk (RDMA_NOMSG).
+TEST(WireFuzz, CapturedCorpusHasEveryShape)
+{
+    std::vector<Call> seeds = corpus_dir("captured");
+    ASSERT_GE(seeds.size(), 10u);
+    Shapes s = shapes(seeds);
+    EXPECT_TRUE(s.reads);
+    EXPECT_TRUE(s.writes);
+    EXPECT_TRUE(s.reply);
+    EXPECT_TRUE(s.nomsg);
+    bool inline_call = false;
+    for (const Call &c : seeds)
+        inline_call |= c.proc == 0 && c.reads.empty() && c.writes.empty() && !c.reply;
+    EXPECT_TRUE(inline_call);
 }
 
 TEST(WireFuzz, ParseEncodeRoundTrip)

@@ -3,14 +3,14 @@
 // number of mutated calls to a server and checks, after every batch, that
 // the server still answers a valid call on a fresh connection.
 //
-//   xr-wire-fuzz [--seed S] [--count N] [--batch B] [--corpus DIR] HOST[:PORT]
+//   xr-wire-fuzz [--seed S] [--count N] [--batch B] --corpus DIR [--corpus DIR...] HOST[:PORT]
 //
-// Calls are made from a seed corpus (tests/wire-fuzz/corpus) by
+// Calls are made from a seed corpus (tests/wire-fuzz/corpus/captured and
+// .../synthesized) by
 // wire_fuzz.cpp's Mutator; the seed of its generator is printed, and the
 // same seed gives the same messages again. Exit status: 0 when every batch
 // passed, 1 on a finding (the server stopped answering, or sent something
 // that is not a reply), 2 on a usage error.
-#include <dirent.h>
 
 #include <algorithm>
 #include <chrono>
@@ -41,7 +41,7 @@ struct Options {
     uint64_t seed = 0;
     uint64_t count = 500;
     uint64_t batch = 50;
-    std::string corpus;
+    std::vector<std::string> corpus;
     uint32_t region_size = 1u << 21;
     unsigned timeout_ms = 300;
     uint32_t program = 100003, version = 3;
@@ -55,29 +55,28 @@ struct Sent {
     Classified c;
 };
 
-std::vector<Call> load_corpus(const std::string &dir)
+// The seeds of every corpus directory, in the order the directories were
+// given (a seed's index counts across them).
+std::vector<Call> load_corpus(const std::vector<std::string> &dirs)
 {
-    std::vector<std::string> names;
-    DIR *d = opendir(dir.c_str());
-    if (!d)
-        throw Error("cannot open the corpus " + dir);
-    while (dirent *e = readdir(d))
-        if (e->d_name[0] != '.')
-            names.push_back(e->d_name);
-    closedir(d);
-    std::sort(names.begin(), names.end()); // the same order every time
     std::vector<Call> seeds;
-    for (const std::string &name : names) {
-        std::ifstream in(dir + '/' + name, std::ios::binary);
-        std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
-        if (auto call = parse_call(bytes))
-            seeds.push_back(*call);
-        else
-            std::cerr << "xr-wire-fuzz: " << name << " is not a valid call: skipped\n";
+    for (const std::string &dir : dirs) {
+        std::vector<SeedFile> files;
+        try {
+            files = read_corpus_dir(dir);
+        } catch (const std::runtime_error &e) {
+            throw Error(e.what());
+        }
+        for (const SeedFile &f : files) {
+            if (auto call = parse_call(f.bytes))
+                seeds.push_back(*call);
+            else
+                std::cerr << "xr-wire-fuzz: " << dir << '/' << f.name
+                          << " is not a valid call: skipped\n";
+        }
     }
     if (seeds.empty())
-        throw Error("no valid call in " + dir);
+        throw Error("no valid call in the corpus");
     return seeds;
 }
 
@@ -289,7 +288,11 @@ int main(int argc, char **argv)
     app.add_option("--batch", o.batch, "messages between health checks")
         ->capture_default_str()
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
-    app.add_option("--corpus", o.corpus, "directory of seed messages")->required();
+    app.add_option("--corpus", o.corpus,
+                   "directory of seed messages (again for more; seeds are numbered in order)")
+        ->required()
+        ->take_all()
+        ->allow_extra_args(false);
     app.add_option("--region-size", o.region_size,
                    "bytes of memory the server may RDMA Read and Write")
         ->capture_default_str()

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# gen-corpus.py - write the wire fuzzer's seed corpus (tests/wire-fuzz/corpus):
+# gen-corpus.py - write the wire fuzzer's synthesized seed corpus
+# (tests/wire-fuzz/corpus/synthesized):
 # whole RPC-over-RDMA calls (transport header and NFS call) in the shapes
 # the kernel's own NFS client sends over its RDMA transport: small calls
 # inline in RDMA_MSG; NFS READ with the data's place in a Write list;
@@ -16,7 +17,10 @@
 # most with NFS errors, which is fine for a fuzzer that looks at the
 # transport. Chunk handles are made up too; the fuzzer replaces most of
 # them with its own registered region. Run it again after changing it and
-# commit the files.
+# commit the files. The seeds captured from a real client are in
+# corpus/captured (capture.sh, capture-parse.py); these stay beside them
+# for shapes a capture may not have, such as a Reply chunk beside a
+# position-zero Read chunk.
 import os
 import struct
 
@@ -155,7 +159,7 @@ seed('v3-nomsg-pos0-read-reply-chunk',
      header(X + 18, NOMSG, reads=[(0, 0x602, 5000, 0x610000)],
             reply=[(0x603, 4096, 0x620000)]))
 
-out = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'corpus')
+out = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'corpus', 'synthesized')
 os.makedirs(out, exist_ok=True)
 for name, data in SEEDS.items():
     with open(os.path.join(out, name), 'wb') as f:
