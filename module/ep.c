@@ -327,12 +327,28 @@ void xr_ep_adopt(struct xr_ep *ep, const struct xr_ep_ops *ops,
  */
 #define XR_EP_MAX_SEND_SGE	32
 
+/*
+ * RDMA Read/Write contexts the device has room for beside @sq_depth
+ * Sends: each takes send queue and completion queue entries (and where
+ * rdma_rw registers memory, a memory region of the queue pair's pool).
+ */
+static u32 xr_ep_rw_ctxs_max(const struct ib_device_attr *attrs, u32 sq_depth)
+{
+	u32 wrs = min_t(u32, attrs->max_qp_wr, attrs->max_cqe);
+
+	if (wrs <= sq_depth)
+		return 0;
+	return min_t(u32, (wrs - sq_depth) / XR_EP_RW_WRS_PER_CTX,
+		     attrs->max_mr);
+}
+
 /**
  * xr_ep_create_qp - allocate the verbs resources of a connection
  * @ep: an adopted endpoint
  * @sq_depth: Sends that may be outstanding
  * @rq_depth: receive queue depth
- * @rw_ctxs: RDMA Read/Write contexts that may be outstanding
+ * @rw_ctxs: RDMA Read/Write contexts that may be outstanding, at most
+ *	what the device has room for
  *
  * The send queue (and ep_sq_depth, the slots xr_sendq_reserve() hands
  * out) grows by what the RDMA Read/Write contexts need; the send
@@ -346,11 +362,13 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
 		    u32 rw_ctxs)
 {
 	struct ib_device *dev = ep->ep_id->device;
-	u32 scq_depth = sq_depth + rw_ctxs * XR_EP_RW_WRS_PER_CTX;
 	struct ib_qp_init_attr attr = {};
+	u32 scq_depth;
 	int err;
 
 	might_sleep();
+	rw_ctxs = min(rw_ctxs, xr_ep_rw_ctxs_max(&dev->attrs, sq_depth));
+	scq_depth = sq_depth + rw_ctxs * XR_EP_RW_WRS_PER_CTX;
 	ep->ep_pd = ib_alloc_pd(dev, 0);
 	if (IS_ERR(ep->ep_pd)) {
 		err = PTR_ERR(ep->ep_pd);

@@ -109,6 +109,8 @@ static int xr_rw_add_op(struct xr_rw *rw, const struct xr_seg *seg,
 	}
 	op = &rw->rw_ops[rw->rw_nops];
 	ret = xr_fault_hit(XRPCRDMA_FAULT_POINT_DMA_MAP, ep);
+	if (!ret)
+		ret = xr_fault_hit(XRPCRDMA_FAULT_POINT_RW_CTX, ep);
 	if (ret < 0) {
 		kfree(sgl);
 		return ret;

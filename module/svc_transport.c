@@ -36,6 +36,14 @@
 /* Large payloads move in chunks; nfsd clamps this further by memory. */
 #define XR_SVC_MAX_PAYLOAD	RPCSVC_MAXPAYLOAD
 
+/*
+ * RDMA Read/Write contexts one call may hold at once: one per remote
+ * segment of the set xr_rw_run() moves, at most a Reply chunk's segments
+ * (svc_recv.c's call limits) each split in two around the payload (the
+ * Read chunk's segments and a Write chunk's are fewer).
+ */
+#define XR_SVC_RW_CTXS_PER_CALL	(2 * 16)
+
 /* Connection requests that may wait for an svc thread to accept them. */
 #define XR_SVC_LISTEN_BACKLOG	16
 
@@ -529,8 +537,11 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
 	xr_config_snapshot(&sx->sx_config);
 	credits = cfg[XR_CFG_CREDITS];
 	rq_depth = max(cfg[XR_CFG_RQ_DEPTH], credits + XR_BC_MAX_REQUESTS);
+	/* Each call the credits allow may hold its contexts (and, where
+	 * rdma_rw registers memory, a pool's memory regions) at once.
+	 */
 	err = xr_ep_create_qp(&sx->sx_ep, cfg[XR_CFG_SQ_DEPTH], rq_depth,
-			      credits);
+			      credits * XR_SVC_RW_CTXS_PER_CALL);
 	if (err)
 		return err;
 	sx->sx_credits = credits;

@@ -1028,7 +1028,7 @@ void xr_bench_exit(void);
 /* fault.c */
 
 /* Number of fault points (enum xrpcrdma_fault_point). */
-#define XR_FAULT_POINT_COUNT	(XRPCRDMA_FAULT_POINT_RECV_DROP + 1)
+#define XR_FAULT_POINT_COUNT	(XRPCRDMA_FAULT_POINT_RW_CTX + 1)
 
 /**
  * struct xr_fault_arm - how a fault point is armed

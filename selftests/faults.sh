@@ -32,6 +32,8 @@ PORT=20050
 # A lost call is retransmitted after the RPC timeout (tenths of a second)
 # forces a reconnect: keep it short, and far above a call's service time.
 MOUNT_OPTS=timeo=100
+# When set: most seconds the copy with the point armed may take.
+COPY_MAX=
 OUT=$(mktemp)
 ERR=$(mktemp)
 SUM=
@@ -119,7 +121,7 @@ check_conn() {
 # fault set), copy the file, check the connection, disarm, check the point
 # fired, remount, compare.
 fault_case() {
-	local conn=$1 point=$2 name got fired rc=0 t0 before
+	local conn=$1 point=$2 name got fired rc=0 t0 took before
 
 	shift 2
 	name=faults-$point.bin
@@ -131,8 +133,11 @@ fault_case() {
 	[ "$(fault_field "$point" trigger)" != off ] || fail "$point not armed" || rc=1
 	t0=$(date +%s)
 	nfs_write_file "$SRC" "$MNT/$name" "$MIB" || fail "copy with $point armed" || rc=1
+	took=$(($(date +%s) - t0))
 	fired=$(fault_field "$point" fired)
-	echo "# $("$RDMACTL" fault show | grep "^$point:"), copy $(($(date +%s) - t0)) s"
+	echo "# $("$RDMACTL" fault show | grep "^$point:"), copy $took s"
+	[ -z "$COPY_MAX" ] || [ "$took" -le "$COPY_MAX" ] ||
+		fail "copy took $took s, more than $COPY_MAX s" || rc=1
 	expect 0 "$RDMACTL" fault clear "$point" || rc=1
 	[ "${fired:-0}" -ge 1 ] || fail "$point never fired" || rc=1
 	check_conn "$conn" "$before" || rc=1
@@ -153,8 +158,8 @@ fault_case() {
 
 # Each point where a real failure closes the connection fires twice, so
 # the second failure hits a connection the client made again. A failed
-# mapping drops the call, which the client retransmits on a new
-# connection after its timeout. Counts are
+# mapping closes the connection: the client retransmits on a new one.
+# Counts are
 # hits of one 16 MiB copy (some hundred Sends and Receives).
 post_send() { fault_case reconnect post-send every 40 times 2 errno EIO; }
 post_recv() { fault_case reconnect post-recv every 25 times 2 errno ENOMEM; }
@@ -166,6 +171,15 @@ sendctx_alloc() { fault_case any sendctx-alloc every 30 times 2; }
 completion_error() { fault_case reconnect completion-error every 50 times 2; }
 # A lost call: the client's RPC times out, it reconnects and retransmits.
 recv_drop() { fault_case reconnect recv-drop nth 20; }
+# An RDMA Read that cannot be set up (no memory region left in the pool:
+# EAGAIN) closes the connection, and the client retransmits the call at
+# once on a new one: with the client's default RPC timeout (60 s) the
+# copy takes seconds, not a timeout per failure.
+rw_ctx() {
+	local MOUNT_OPTS=timeo=600 COPY_MAX=30
+
+	fault_case reconnect rw-ctx every 5 times 2 errno EAGAIN
+}
 # Slow completions: nothing fails, the copy only waits.
 completion_delay() { fault_case same completion-delay every 20 times 3 delay 500; }
 
@@ -226,7 +240,7 @@ restore_side_by_side() {
 	reload_side_by_side
 }
 
-ALL_CASES="post_send post_recv dma_map sendctx_alloc completion_error recv_drop completion_delay"
+ALL_CASES="post_send post_recv dma_map rw_ctx sendctx_alloc completion_error recv_drop completion_delay"
 CASES=${XR_FAULTS_CASES:-$ALL_CASES}
 # The client's point, through our client in drop-in mode (0: leave out).
 CLIENT=${XR_FAULTS_CLIENT:-1}

@@ -842,6 +842,8 @@ std::string fault_point_name(uint32_t point)
         return "completion-delay";
     case XRPCRDMA_FAULT_POINT_RECV_DROP:
         return "recv-drop";
+    case XRPCRDMA_FAULT_POINT_RW_CTX:
+        return "rw-ctx";
     }
     return std::to_string(point);
 }

@@ -164,7 +164,9 @@ enum xrpcrdma_bench_transport {
  *   a completion handler waits delay-ms before it goes on, holding back that
  *   completion and every later one of the same completion queue, in order;
  *   recv-drop: a received message is discarded unread (its Receive is posted
- *   again), as if lost.
+ *   again), as if lost; rw-ctx: setting up the RDMA Read or Write of one
+ *   remote segment (rdma_rw_ctx_init(), which fails for want of memory, of a
+ *   memory region from the connection's pool, or of a DMA mapping).
  */
 enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_POST_SEND,
@@ -175,6 +177,7 @@ enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_COMPLETION_ERROR,
 	XRPCRDMA_FAULT_POINT_COMPLETION_DELAY,
 	XRPCRDMA_FAULT_POINT_RECV_DROP,
+	XRPCRDMA_FAULT_POINT_RW_CTX,
 };
 
 /**
