@@ -467,14 +467,28 @@ void xr_ep_disconnect(struct xr_ep *ep)
  * Every posted work request completes (most with a flush status) before
  * this returns; none can be posted afterwards. The device, the PD and
  * DMA mappings stay valid until xr_ep_destroy().
+ *
+ * Only the owner's teardown drains, when nothing can post any more: a
+ * drain while others still post would let their work requests complete
+ * after the contexts are freed. Calling it again once it returned does
+ * nothing; a caller that finds a drain running is a bug (warned about),
+ * and returns without waiting for it.
  */
 void xr_ep_drain(struct xr_ep *ep)
 {
+	int was;
+
 	might_sleep();
-	if (ep->ep_qp && !ep->ep_drained) {
-		ib_drain_qp(ep->ep_qp);
-		ep->ep_drained = 1;
+	if (!ep->ep_qp)
+		return;
+	was = cmpxchg(&ep->ep_drained, XR_EP_UNDRAINED, XR_EP_DRAINING);
+	if (was != XR_EP_UNDRAINED) {
+		WARN_ON_ONCE(was == XR_EP_DRAINING);
+		return;
 	}
+	ib_drain_qp(ep->ep_qp);
+	/* Pairs with xr_ep_check_wc(): later completions are bugs. */
+	smp_store_release(&ep->ep_drained, XR_EP_DRAINED);
 }
 
 /**

@@ -189,6 +189,7 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 					     rc_cqe);
 	struct xr_recvq *rq = rc->rc_pool;
 
+	xr_ep_check_wc(rq->rq_ep);
 	xr_fault_wc(rq->rq_ep, wc);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {

@@ -171,6 +171,18 @@ sendctx_alloc() { fault_case any sendctx-alloc every 30 times 2; }
 completion_error() { fault_case reconnect completion-error every 50 times 2; }
 # A lost call: the client's RPC times out, it reconnects and retransmits.
 recv_drop() { fault_case reconnect recv-drop nth 20; }
+# A failed post of an RDMA Read or Write chain (some of its work requests
+# may be on the queue pair) closes the connection; its contexts stay
+# mapped until the teardown's drain, the one drain, after which nothing
+# of the connection may complete (the module warns if anything does,
+# which fails the run). Firing often makes some firings hit a chain,
+# which the module logs: at least one must have.
+post_send_rw() {
+	fault_case reconnect post-send every 2 times 6 errno EIO || return 1
+	dmesg | awk '/xr-faults: post-send begin/ { buf = "" } { buf = buf $0 "\n" }
+		END { printf "%s", buf }' | grep -Eq "RDMA (Read|Write) post:" ||
+		fail "no RDMA Read or Write chain post failed"
+}
 # An RDMA Read that cannot be set up (no memory region left in the pool:
 # EAGAIN) closes the connection, and the client retransmits the call at
 # once on a new one: with the client's default RPC timeout (60 s) the
@@ -240,7 +252,7 @@ restore_side_by_side() {
 	reload_side_by_side
 }
 
-ALL_CASES="post_send post_recv dma_map rw_ctx sendctx_alloc completion_error recv_drop completion_delay"
+ALL_CASES="post_send post_send_rw post_recv dma_map rw_ctx sendctx_alloc completion_error recv_drop completion_delay"
 CASES=${XR_FAULTS_CASES:-$ALL_CASES}
 # The client's point, through our client in drop-in mode (0: leave out).
 CLIENT=${XR_FAULTS_CLIENT:-1}
