@@ -420,6 +420,25 @@ static void xr_svc_owner_data_ready(void *owner)
 	svc_xprt_enqueue(xprt);
 }
 
+/*
+ * Refuse a connection request: count it on the listener and say why.
+ * Returning an error from the handler makes the connection manager
+ * reject the request and destroy its ID.
+ */
+static int xr_svc_reject(struct xr_svc_xprt *listener, struct rdma_cm_id *id,
+			 enum xrpcrdma_reject_reason reason, int err)
+{
+	xr_svc_count(listener, XR_SVC_STAT_CONNECTS_REJECTED, 1);
+	mutex_lock(&xr_svc_registry_lock);
+	/* Not yet listed (svc is still creating it): counted, not announced. */
+	if (listener->sx_id)
+		xr_nl_notify_reject(listener,
+				    (struct sockaddr *)&id->route.addr.dst_addr,
+				    reason);
+	mutex_unlock(&xr_svc_registry_lock);
+	return err;
+}
+
 /* Listener endpoint: a client asks to connect. Connection manager context. */
 static int xr_svc_connect_request(struct xr_ep *lep, struct rdma_cm_id *id,
 				  const struct xr_cm_pdata *peer, u8 peer_rd_atom)
@@ -430,7 +449,17 @@ static int xr_svc_connect_request(struct xr_ep *lep, struct rdma_cm_id *id,
 
 	/* An administrator keeps new connections off a disabled device. */
 	if (!xr_device_accepts(id->device))
-		return -EACCES;
+		return xr_svc_reject(listener, id,
+				     XRPCRDMA_REJECT_REASON_DEVICE_DISABLED,
+				     -EACCES);
+	/*
+	 * Calls with a Read chunk (an NFS WRITE) need RDMA Reads from the
+	 * client: one that answers none could connect, but not write.
+	 */
+	if (!peer_rd_atom)
+		return xr_svc_reject(listener, id,
+				     XRPCRDMA_REJECT_REASON_NO_RDMA_READ,
+				     -EPROTO);
 	sx = xr_svc_xprt_alloc();
 	if (!sx)
 		return -ENOMEM;

@@ -95,6 +95,7 @@ bool xr_obj_check_all_released(void);
  * @XR_SVC_STAT_BC_CALLS_SENT: backchannel (NFSv4.1 callback) calls posted
  * @XR_SVC_STAT_BC_REPLIES_RECEIVED: backchannel replies that completed a
  *	callback
+ * @XR_SVC_STAT_CONNECTS_REJECTED: connection requests a listener refused
  * @XR_SVC_STAT_COUNT: number of counters
  *
  * The names shown through netlink are in stats.c. Add new counters at
@@ -117,6 +118,7 @@ enum xr_svc_stat {
 	XR_SVC_STAT_SENDS_SIGNALED,
 	XR_SVC_STAT_REMOTE_INVS,
 	XR_SVC_STAT_SENDCTX_WAITS,
+	XR_SVC_STAT_CONNECTS_REJECTED,
 	XR_SVC_STAT_COUNT
 };
 
@@ -1150,6 +1152,9 @@ void xr_nl_exit(void);
 void xr_nl_notify_device(struct xr_device *xd, bool add);
 void xr_nl_notify_listener(struct xr_svc_xprt *sx, bool add);
 void xr_nl_notify_connection(struct xr_svc_xprt *sx, bool up);
+void xr_nl_notify_reject(struct xr_svc_xprt *listener,
+			 const struct sockaddr *peer,
+			 enum xrpcrdma_reject_reason reason);
 void xr_nl_notify_client(struct xr_xprt *rx, struct xr_xconn *c, bool up);
 void xr_nl_notify_wc_error(struct xr_ep *ep, enum xrpcrdma_wc_kind kind,
 			   const struct ib_wc *wc);

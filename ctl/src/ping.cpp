@@ -180,7 +180,7 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
     CLI::App app{"rdmactl ping"};
     app.set_help_flag();
     PingOptions o;
-    std::string count, interval, program, version, timeout, raw_file, raw_hex, expect;
+    std::string count, interval, program, version, timeout, raw_file, raw_hex, expect, rd;
     std::vector<std::string> words;
     bool json = false, pretty = false;
     CLI::Option *opt_count = app.add_option("-c,--count", count);
@@ -191,6 +191,7 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
     CLI::Option *opt_raw = app.add_option("--raw", raw_file);
     CLI::Option *opt_raw_hex = app.add_option("--raw-hex", raw_hex);
     CLI::Option *opt_expect = app.add_option("--expect", expect);
+    CLI::Option *opt_rd = app.add_option("--responder-resources", rd);
     app.add_flag("--burst", o.burst);
     app.add_flag("-j,--json", json);
     app.add_flag("-p,--pretty", pretty);
@@ -230,6 +231,8 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
         o.timeout = parse_seconds("timeout", timeout, false);
     if (*opt_expect)
         o.expect = parse_expect(expect);
+    if (*opt_rd)
+        o.responder_resources = uint8_t(parse_unsigned("responder-resources", rd, 0, UINT8_MAX));
 
     if (*opt_raw && *opt_raw_hex)
         throw UsageError("--raw and --raw-hex exclude each other");
@@ -259,7 +262,7 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
 std::string ping_usage()
 {
     return "Usage: rdmactl [-j [-p]] ping [-c COUNT] [-i SECONDS] [-P PROGRAM] [-V VERSION]\n"
-           "                          [-t SECONDS] [--burst] ADDR[:PORT]\n"
+           "                          [-t SECONDS] [--burst] [--responder-resources N] ADDR[:PORT]\n"
            "       rdmactl [-j [-p]] ping { --raw FILE | --raw-hex HEX } [--expect OUTCOME]\n"
            "                          [-t SECONDS] ADDR[:PORT]\n"
            "       rdmactl ping help\n"
@@ -282,6 +285,9 @@ std::string ping_usage()
            "  --raw-hex HEX         the same with the bytes in hex (\"00 00 00 01 ...\")\n"
            "  --expect OUTCOME      with --raw: exit 0 only for this outcome: error,\n"
            "                        disconnect, reply, error-or-disconnect or none\n"
+           "  --responder-resources N  RDMA Reads the connection request offers to\n"
+           "                        answer at once (default 1; for testing servers:\n"
+           "                        0 offers none, which an xrpcrdma server refuses)\n"
            "  -j, --json            print a JSON summary instead of text\n"
            "  -p, --pretty          indent the JSON\n"
            "Exit status: 0 when every call got a successful reply (with --raw: when the\n"
@@ -709,6 +715,7 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
     params.timeout = opts.timeout;
     params.max_send = inline_size;
     params.recv_size = inline_size;
+    params.responder_resources = opts.responder_resources;
     std::vector<uint8_t> raw;
     std::unique_ptr<Connection> conn;
     try {

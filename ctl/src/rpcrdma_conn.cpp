@@ -277,7 +277,7 @@ void RdmaConnection::setup()
     param.private_data_len = uint8_t(pdata.size());
     // Calls carry no chunks, so the server never RDMA Reads from us; but
     // the in-tree server refuses a client that takes no Reads at all.
-    param.responder_resources = 1;
+    param.responder_resources = params_.responder_resources;
     param.initiator_depth = 0;
     param.flow_control = 1;
     param.retry_count = 6;

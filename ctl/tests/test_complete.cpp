@@ -107,7 +107,8 @@ TEST(Complete, GlobalOptions)
 TEST(Complete, PingAndMonitorOptions)
 {
     EXPECT_EQ(complete_last({"ping", "--c"}), Words{"--count"});
-    EXPECT_EQ(complete_last({"ping", "--r"}), (Words{"--raw", "--raw-hex"}));
+    EXPECT_EQ(complete_last({"ping", "--r"}),
+              (Words{"--raw", "--raw-hex", "--responder-resources"}));
     EXPECT_EQ(complete_last({"monitor", "--l"}), Words{"--log"});
     EXPECT_EQ(complete_last({"ping", ""}), Words{"help"});
     EXPECT_EQ(complete_last({"ping", "10.0.0.1", ""}), Words{});

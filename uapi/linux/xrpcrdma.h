@@ -89,6 +89,18 @@ enum xrpcrdma_close_reason {
 };
 
 /**
+ * enum xrpcrdma_reject_reason - Why the server refused a connection request.
+ *   device-disabled: its RDMA device is disabled for new connections
+ *   (device-set); no-rdma-read: the client offered to answer no RDMA Read at
+ *   all (its responder resources, this side's initiator depth, were 0), so the
+ *   server could never pull a Read chunk.
+ */
+enum xrpcrdma_reject_reason {
+	XRPCRDMA_REJECT_REASON_DEVICE_DISABLED,
+	XRPCRDMA_REJECT_REASON_NO_RDMA_READ,
+};
+
+/**
  * enum xrpcrdma_wc_kind - The kind of work request whose completion reported
  *   an error.
  */
@@ -265,6 +277,7 @@ enum {
 	XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
 	XRPCRDMA_A_TRANSPORT_STAT,
 	XRPCRDMA_A_TRANSPORT_REASON,
+	XRPCRDMA_A_TRANSPORT_REJECT_REASON,
 
 	__XRPCRDMA_A_TRANSPORT_MAX,
 	XRPCRDMA_A_TRANSPORT_MAX = (__XRPCRDMA_A_TRANSPORT_MAX - 1)
@@ -380,6 +393,7 @@ enum {
 	XRPCRDMA_CMD_FAULT_GET,
 	XRPCRDMA_CMD_CONFIG_GET,
 	XRPCRDMA_CMD_CONFIG_SET,
+	XRPCRDMA_CMD_CONNECT_REJECT_NTF,
 
 	__XRPCRDMA_CMD_MAX,
 	XRPCRDMA_CMD_MAX = (__XRPCRDMA_CMD_MAX - 1)
