@@ -62,6 +62,7 @@ static const char * const xr_fault_names[XR_FAULT_POINT_COUNT] = {
 	[XRPCRDMA_FAULT_POINT_COMPLETION_DELAY]	= "completion-delay",
 	[XRPCRDMA_FAULT_POINT_RECV_DROP]	= "recv-drop",
 	[XRPCRDMA_FAULT_POINT_RW_CTX]		= "rw-ctx",
+	[XRPCRDMA_FAULT_POINT_ADDR_CHANGE]	= "addr-change",
 };
 
 /**

@@ -304,6 +304,14 @@ enum xr_ep_drain_state {
  * @ep_owner_id: the owner's transport number, for events (0: none yet)
  * @ep_close_reason: why the connection ends, an
  *	&enum xrpcrdma_close_reason: the first cause recorded wins
+ * @ep_listening: 1 for a listener (xr_ep_listen())
+ * @ep_listen_addr: a listener's address and port, to listen again
+ * @ep_listen_net: a listener's network namespace
+ * @ep_listen_backlog: a listener's backlog
+ * @ep_listen_lock: a listener's: serialises replacing and destroying
+ *	@ep_id
+ * @ep_listen_stopping: a listener's: set once xr_ep_destroy() began
+ * @ep_relisten: a listener's: makes a new ID after an address change
  */
 struct xr_ep {
 	struct rdma_cm_id	*ep_id;
@@ -323,6 +331,13 @@ struct xr_ep {
 	struct completion	ep_resolve_done;
 	u32			ep_owner_id;
 	atomic_t		ep_close_reason;
+	u8			ep_listening;
+	struct sockaddr_storage	ep_listen_addr;
+	struct net		*ep_listen_net;
+	int			ep_listen_backlog;
+	struct mutex		ep_listen_lock;	/* see above */
+	bool			ep_listen_stopping;
+	struct work_struct	ep_relisten;
 };
 
 int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
@@ -1078,7 +1093,7 @@ void xr_bench_exit(void);
 /* fault.c */
 
 /* Number of fault points (enum xrpcrdma_fault_point). */
-#define XR_FAULT_POINT_COUNT	(XRPCRDMA_FAULT_POINT_RW_CTX + 1)
+#define XR_FAULT_POINT_COUNT	(XRPCRDMA_FAULT_POINT_ADDR_CHANGE + 1)
 
 /**
  * struct xr_fault_arm - how a fault point is armed

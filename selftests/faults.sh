@@ -17,11 +17,12 @@
 #
 # Knobs: XR_FAULTS_MB (MiB per copy, default 16), XR_FAULTS_CASES (the
 # server's points to run, default all of them), XR_FAULTS_CLIENT (0: leave
-# out the client's point).
+# out the client's point). addr-change is no copy: a listener that sees an
+# address change must keep accepting connections.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
-need_env XR_TESTHOST XR_MODULE XR_RDMA_DEV
+need_env XR_TESTHOST XR_MODULE XR_RDMA_DEV XR_ADDR
 need_rdmactl
 nfs_need_server
 
@@ -192,6 +193,42 @@ rw_ctx() {
 
 	fault_case reconnect rw-ctx every 5 times 2 errno EAGAIN
 }
+# The ids of the server's listeners, one line.
+listener_ids() {
+	"$RDMACTL" -j listener show | python3 -c "
+import json, sys
+print(' '.join(str(t['id']) for t in json.load(sys.stdin)))"
+}
+
+ping_ours() {
+	"$RDMACTL" ping -c 1 -t 5 "$XR_ADDR:$PORT" >"$OUT" 2>&1
+}
+
+# An address change under a listener (as on a bonding fail-over; the
+# point makes the listener handle one at a connection request, which is
+# refused) must not close it: the same listeners stay, and a new
+# connection is accepted within seconds ("copy": from arming the point
+# to that connection).
+addr_change() {
+	local before after fired shown t0 rc=0
+
+	ping_ours || { sed 's/^/# ping: /' "$OUT"; fail "ping before the change"; return 1; }
+	before=$(listener_ids)
+	t0=$(date +%s)
+	expect 0 "$RDMACTL" fault set addr-change nth 1 || return 1
+	ping_ours && fail "the request that met the address change was accepted" && rc=1
+	fired=$(fault_field addr-change fired)
+	shown=$("$RDMACTL" fault show | grep "^addr-change:")
+	expect 0 "$RDMACTL" fault clear addr-change || rc=1
+	[ "${fired:-0}" -eq 1 ] || fail "addr-change fired ${fired:-0} times, expected 1" || rc=1
+	wait_for 10 ping_ours ||
+		{ sed 's/^/# ping: /' "$OUT"; fail "no connection accepted after the address change"; rc=1; }
+	echo "# $shown, copy $(($(date +%s) - t0)) s"
+	after=$(listener_ids)
+	echo "# listeners: $before -> $after"
+	[ "$after" = "$before" ] || fail "the listeners changed: $before -> $after" || rc=1
+	return $rc
+}
 # Slow completions: nothing fails, the copy only waits.
 completion_delay() { fault_case same completion-delay every 20 times 3 delay 500; }
 
@@ -252,7 +289,7 @@ restore_side_by_side() {
 	reload_side_by_side
 }
 
-ALL_CASES="post_send post_send_rw post_recv dma_map rw_ctx sendctx_alloc completion_error recv_drop completion_delay"
+ALL_CASES="post_send post_send_rw post_recv dma_map rw_ctx sendctx_alloc completion_error recv_drop completion_delay addr_change"
 CASES=${XR_FAULTS_CASES:-$ALL_CASES}
 # The client's point, through our client in drop-in mode (0: leave out).
 CLIENT=${XR_FAULTS_CLIENT:-1}

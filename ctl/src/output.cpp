@@ -848,6 +848,8 @@ std::string fault_point_name(uint32_t point)
         return "recv-drop";
     case XRPCRDMA_FAULT_POINT_RW_CTX:
         return "rw-ctx";
+    case XRPCRDMA_FAULT_POINT_ADDR_CHANGE:
+        return "addr-change";
     }
     return std::to_string(point);
 }

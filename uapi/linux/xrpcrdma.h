@@ -178,7 +178,10 @@ enum xrpcrdma_bench_transport {
  *   recv-drop: a received message is discarded unread (its Receive is posted
  *   again), as if lost; rw-ctx: setting up the RDMA Read or Write of one
  *   remote segment (rdma_rw_ctx_init(), which fails for want of memory, of a
- *   memory region from the connection's pool, or of a DMA mapping).
+ *   memory region from the connection's pool, or of a DMA mapping);
+ *   addr-change: a connection request reaching a listener is refused and the
+ *   listener handles an address change of its device, as when the connection
+ *   manager reports one (RDMA_CM_EVENT_ADDR_CHANGE, on a bonding fail-over).
  */
 enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_POST_SEND,
@@ -190,6 +193,7 @@ enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_COMPLETION_DELAY,
 	XRPCRDMA_FAULT_POINT_RECV_DROP,
 	XRPCRDMA_FAULT_POINT_RW_CTX,
+	XRPCRDMA_FAULT_POINT_ADDR_CHANGE,
 };
 
 /**
