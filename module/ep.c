@@ -97,14 +97,34 @@ enum xrpcrdma_close_reason xr_ep_close_reason(struct xr_ep *ep)
 	return atomic_read(&ep->ep_close_reason);
 }
 
+/*
+ * A listener's device changed address (a bonding fail-over): its ID no
+ * longer receives connection requests, so it is replaced by a new one on
+ * the same address and port, outside the connection manager's callback.
+ */
+static void xr_ep_relisten_soon(struct xr_ep *ep)
+{
+	pr_info(XR_MODNAME ": address change under a listener: listening again\n");
+	schedule_work(&ep->ep_relisten);
+}
+
 static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	struct xr_ep *ep = id->context;
 	struct xr_cm_pdata peer;
 
+	if (ev->event == RDMA_CM_EVENT_ADDR_CHANGE && ep->ep_listening) {
+		xr_ep_relisten_soon(ep);
+		return 0;
+	}
 	switch (ev->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
 		/* @id is the new connection; @ep is still the listener. */
+		if (xr_fault_hit(XRPCRDMA_FAULT_POINT_ADDR_CHANGE, ep)) {
+			/* Refused: a non-zero return destroys @id. */
+			xr_ep_relisten_soon(ep);
+			return -ENETRESET;
+		}
 		xr_ep_peer_pdata(ev, &peer);
 		/*
 		 * The connection manager reports the request's resources
@@ -154,6 +174,65 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	return 0;
 }
 
+/* A listening ID on the listener's address; ERR_PTR on failure. */
+static struct rdma_cm_id *xr_ep_listen_id(struct xr_ep *ep)
+{
+	struct sockaddr *sa = (struct sockaddr *)&ep->ep_listen_addr;
+	struct rdma_cm_id *id;
+	int err;
+
+	id = rdma_create_id(ep->ep_listen_net, xr_ep_cm_handler, ep,
+			    RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id))
+		return id;
+	if (sa->sa_family == AF_INET6) {
+		err = rdma_set_afonly(id, 1);
+		if (err)
+			goto out_destroy;
+	}
+	err = rdma_bind_addr(id, sa);
+	if (err)
+		goto out_destroy;
+	err = rdma_listen(id, ep->ep_listen_backlog);
+	if (err)
+		goto out_destroy;
+	return id;
+
+out_destroy:
+	rdma_destroy_id(id);
+	return ERR_PTR(err);
+}
+
+/*
+ * Replace the listening ID: the old one goes first, since the new one
+ * binds the same address and port. Requests arriving in between are
+ * refused, as with no listener. If no new ID can be had, the owner is
+ * told as for a lost device, and closes the listener.
+ */
+static void xr_ep_relisten_work(struct work_struct *work)
+{
+	struct xr_ep *ep = container_of(work, struct xr_ep, ep_relisten);
+	struct rdma_cm_id *id;
+
+	mutex_lock(&ep->ep_listen_lock);
+	if (ep->ep_listen_stopping)
+		goto out;
+	if (ep->ep_id)
+		rdma_destroy_id(ep->ep_id);
+	id = xr_ep_listen_id(ep);
+	if (IS_ERR(id)) {
+		pr_warn(XR_MODNAME ": listening again after an address change: %ld\n",
+			PTR_ERR(id));
+		ep->ep_id = NULL;
+		xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_CM_ERROR);
+		ep->ep_ops->eo_disconnected(ep);
+		goto out;
+	}
+	ep->ep_id = id;
+out:
+	mutex_unlock(&ep->ep_listen_lock);
+}
+
 /**
  * xr_ep_listen - make @ep a listener
  * @ep: endpoint, zeroed by the caller
@@ -161,6 +240,10 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
  * @net: network namespace
  * @sa: address and port to listen on
  * @backlog: connection requests that may wait
+ *
+ * When the connection manager reports an address change of the device
+ * under the listener (a bonding fail-over), the listener goes on with a
+ * new ID on the same address and port.
  *
  * Return values:
  *   %0: listening
@@ -171,30 +254,20 @@ int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
 		 struct net *net, struct sockaddr *sa, int backlog)
 {
 	struct rdma_cm_id *id;
-	int err;
 
 	might_sleep();
 	ep->ep_ops = ops;
-	id = rdma_create_id(net, xr_ep_cm_handler, ep, RDMA_PS_TCP, IB_QPT_RC);
+	ep->ep_listening = 1;
+	memcpy(&ep->ep_listen_addr, sa, rdma_addr_size(sa));
+	ep->ep_listen_net = net;
+	ep->ep_listen_backlog = backlog;
+	mutex_init(&ep->ep_listen_lock);
+	INIT_WORK(&ep->ep_relisten, xr_ep_relisten_work);
+	id = xr_ep_listen_id(ep);
 	if (IS_ERR(id))
 		return PTR_ERR(id);
-	if (sa->sa_family == AF_INET6) {
-		err = rdma_set_afonly(id, 1);
-		if (err)
-			goto out_destroy;
-	}
-	err = rdma_bind_addr(id, sa);
-	if (err)
-		goto out_destroy;
-	err = rdma_listen(id, backlog);
-	if (err)
-		goto out_destroy;
 	ep->ep_id = id;
 	return 0;
-
-out_destroy:
-	rdma_destroy_id(id);
-	return err;
 }
 
 /* Wait for the resolution step just started; 0 or a negative errno. */
@@ -327,12 +400,28 @@ void xr_ep_adopt(struct xr_ep *ep, const struct xr_ep_ops *ops,
  */
 #define XR_EP_MAX_SEND_SGE	32
 
+/*
+ * RDMA Read/Write contexts the device has room for beside @sq_depth
+ * Sends: each takes send queue and completion queue entries (and where
+ * rdma_rw registers memory, a memory region of the queue pair's pool).
+ */
+static u32 xr_ep_rw_ctxs_max(const struct ib_device_attr *attrs, u32 sq_depth)
+{
+	u32 wrs = min_t(u32, attrs->max_qp_wr, attrs->max_cqe);
+
+	if (wrs <= sq_depth)
+		return 0;
+	return min_t(u32, (wrs - sq_depth) / XR_EP_RW_WRS_PER_CTX,
+		     attrs->max_mr);
+}
+
 /**
  * xr_ep_create_qp - allocate the verbs resources of a connection
  * @ep: an adopted endpoint
  * @sq_depth: Sends that may be outstanding
  * @rq_depth: receive queue depth
- * @rw_ctxs: RDMA Read/Write contexts that may be outstanding
+ * @rw_ctxs: RDMA Read/Write contexts that may be outstanding, at most
+ *	what the device has room for
  *
  * The send queue (and ep_sq_depth, the slots xr_sendq_reserve() hands
  * out) grows by what the RDMA Read/Write contexts need; the send
@@ -346,11 +435,13 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
 		    u32 rw_ctxs)
 {
 	struct ib_device *dev = ep->ep_id->device;
-	u32 scq_depth = sq_depth + rw_ctxs * XR_EP_RW_WRS_PER_CTX;
 	struct ib_qp_init_attr attr = {};
+	u32 scq_depth;
 	int err;
 
 	might_sleep();
+	rw_ctxs = min(rw_ctxs, xr_ep_rw_ctxs_max(&dev->attrs, sq_depth));
+	scq_depth = sq_depth + rw_ctxs * XR_EP_RW_WRS_PER_CTX;
 	ep->ep_pd = ib_alloc_pd(dev, 0);
 	if (IS_ERR(ep->ep_pd)) {
 		err = PTR_ERR(ep->ep_pd);
@@ -449,14 +540,28 @@ void xr_ep_disconnect(struct xr_ep *ep)
  * Every posted work request completes (most with a flush status) before
  * this returns; none can be posted afterwards. The device, the PD and
  * DMA mappings stay valid until xr_ep_destroy().
+ *
+ * Only the owner's teardown drains, when nothing can post any more: a
+ * drain while others still post would let their work requests complete
+ * after the contexts are freed. Calling it again once it returned does
+ * nothing; a caller that finds a drain running is a bug (warned about),
+ * and returns without waiting for it.
  */
 void xr_ep_drain(struct xr_ep *ep)
 {
+	int was;
+
 	might_sleep();
-	if (ep->ep_qp && !ep->ep_drained) {
-		ib_drain_qp(ep->ep_qp);
-		ep->ep_drained = 1;
+	if (!ep->ep_qp)
+		return;
+	was = cmpxchg(&ep->ep_drained, XR_EP_UNDRAINED, XR_EP_DRAINING);
+	if (was != XR_EP_UNDRAINED) {
+		WARN_ON_ONCE(was == XR_EP_DRAINING);
+		return;
 	}
+	ib_drain_qp(ep->ep_qp);
+	/* Pairs with xr_ep_check_wc(): later completions are bugs. */
+	smp_store_release(&ep->ep_drained, XR_EP_DRAINED);
 }
 
 /**
@@ -465,8 +570,26 @@ void xr_ep_drain(struct xr_ep *ep)
  *
  * Drains the queue pair first if xr_ep_drain() was not called.
  */
+/* Stop a listener's ID replacement: none runs or is queued after this. */
+static void xr_ep_stop_listening(struct xr_ep *ep)
+{
+	struct rdma_cm_id *id;
+
+	mutex_lock(&ep->ep_listen_lock);
+	ep->ep_listen_stopping = true;
+	id = ep->ep_id;
+	ep->ep_id = NULL;
+	mutex_unlock(&ep->ep_listen_lock);
+	/* No callback runs once this returns: nothing queues the work. */
+	if (id)
+		rdma_destroy_id(id);
+	cancel_work_sync(&ep->ep_relisten);
+}
+
 void xr_ep_destroy(struct xr_ep *ep)
 {
+	if (ep->ep_listening)
+		xr_ep_stop_listening(ep);
 	xr_ep_drain(ep);
 	if (ep->ep_qp) {
 		rdma_destroy_qp(ep->ep_id);

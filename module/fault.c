@@ -61,6 +61,8 @@ static const char * const xr_fault_names[XR_FAULT_POINT_COUNT] = {
 	[XRPCRDMA_FAULT_POINT_COMPLETION_ERROR]	= "completion-error",
 	[XRPCRDMA_FAULT_POINT_COMPLETION_DELAY]	= "completion-delay",
 	[XRPCRDMA_FAULT_POINT_RECV_DROP]	= "recv-drop",
+	[XRPCRDMA_FAULT_POINT_RW_CTX]		= "rw-ctx",
+	[XRPCRDMA_FAULT_POINT_ADDR_CHANGE]	= "addr-change",
 };
 
 /**
@@ -88,6 +90,7 @@ bool xr_fault_takes_errno(enum xrpcrdma_fault_point point)
 	case XRPCRDMA_FAULT_POINT_DMA_MAP:
 	case XRPCRDMA_FAULT_POINT_SENDCTX_ALLOC:
 	case XRPCRDMA_FAULT_POINT_FRWR_REG:
+	case XRPCRDMA_FAULT_POINT_RW_CTX:
 		return true;
 	default:
 		return false;

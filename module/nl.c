@@ -1612,6 +1612,53 @@ void xr_nl_notify_connection(struct xr_svc_xprt *sx, bool up)
 			 XRPCRDMA_CMD_TRANSPORT_DISCONNECT_NTF);
 }
 
+/* One refused connection request. */
+struct xr_nl_reject_event {
+	struct xr_svc_xprt		*re_listener;
+	struct sockaddr_storage		re_peer;
+	enum xrpcrdma_reject_reason	re_reason;
+};
+
+static int xr_nl_fill_reject_event(struct sk_buff *msg, void *arg)
+{
+	struct xr_nl_reject_event *ev = arg;
+
+	if (xr_nl_fill_transport(msg, ev->re_listener, true) ||
+	    xr_nl_put_sockaddr(msg, &ev->re_peer,
+			       XRPCRDMA_A_TRANSPORT_PEER_ADDR4,
+			       XRPCRDMA_A_TRANSPORT_PEER_ADDR6,
+			       XRPCRDMA_A_TRANSPORT_PEER_PORT) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_REJECT_REASON, ev->re_reason))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * xr_nl_notify_reject - announce a connection request a listener refused
+ * @listener: the listener, numbered; the caller holds xr_svc_lock()
+ * @peer: the client's address
+ * @reason: why it was refused
+ *
+ * Process context (the connection manager's handler): sleeps.
+ */
+void xr_nl_notify_reject(struct xr_svc_xprt *listener,
+			 const struct sockaddr *peer,
+			 enum xrpcrdma_reject_reason reason)
+{
+	struct net *net = listener->sx_xprt.xpt_net;
+	struct xr_nl_reject_event ev = {
+		.re_listener	= listener,
+		.re_reason	= reason,
+	};
+
+	might_sleep();
+	if (!xr_nl_listening(net))
+		return;
+	memcpy(&ev.re_peer, peer, rdma_addr_size(peer));
+	xr_nl_event(net, XRPCRDMA_CMD_CONNECT_REJECT_NTF,
+		    xr_nl_fill_reject_event, &ev, GFP_KERNEL);
+}
+
 /* One client connection event. */
 struct xr_nl_client_event {
 	struct xr_xprt		*ce_rx;

@@ -192,6 +192,7 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 					     rc_cqe);
 	struct xr_recvq *rq = rc->rc_pool;
 
+	xr_ep_check_wc(rq->rq_ep);
 	if (wc->status == IB_WC_SUCCESS && rq->rq_count_taken)
 		atomic_inc(rq->rq_count_taken);
 	atomic_dec(&rq->rq_posted);

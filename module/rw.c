@@ -33,9 +33,13 @@ int xr_rw_init(struct xr_rw *rw, struct xr_sendq *sq,
 	memset(rw, 0, sizeof(*rw));
 	rw->rw_sq = sq;
 	rw->rw_dir = dir;
-	rw->rw_ops = kcalloc(max_ops, sizeof(*rw->rw_ops), GFP_KERNEL);
-	if (!rw->rw_ops)
+	rw->rw_set = kzalloc(struct_size(rw->rw_set, rs_ops, max_ops),
+			     GFP_KERNEL);
+	if (!rw->rw_set)
 		return -ENOMEM;
+	INIT_LIST_HEAD(&rw->rw_set->rs_entry);
+	rw->rw_set->rs_dir = dir;
+	rw->rw_ops = rw->rw_set->rs_ops;
 	rw->rw_max_ops = max_ops;
 	init_completion(&rw->rw_done);
 	return 0;
@@ -109,6 +113,8 @@ static int xr_rw_add_op(struct xr_rw *rw, const struct xr_seg *seg,
 	}
 	op = &rw->rw_ops[rw->rw_nops];
 	ret = xr_fault_hit(XRPCRDMA_FAULT_POINT_DMA_MAP, ep);
+	if (!ret)
+		ret = xr_fault_hit(XRPCRDMA_FAULT_POINT_RW_CTX, ep);
 	if (ret < 0) {
 		kfree(sgl);
 		return ret;
@@ -169,6 +175,7 @@ static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct xr_rw *rw = container_of(wc->wr_cqe, struct xr_rw, rw_cqe);
 	struct xr_ep *ep = rw->rw_sq->sq_ep;
 
+	xr_ep_check_wc(ep);
 	xr_fault_wc(ep, wc);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
 		xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_SEND_ERROR);
@@ -180,6 +187,20 @@ static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 	complete(&rw->rw_done);
 }
 
+/* Hand the set's transfers to its send queue: xr_rw_reap() frees them. */
+static void xr_rw_keep(struct xr_rw *rw)
+{
+	struct xr_sendq *sq = rw->rw_sq;
+
+	rw->rw_set->rs_nops = rw->rw_nops;
+	spin_lock(&sq->sq_lock);
+	list_add_tail(&rw->rw_set->rs_entry, &sq->sq_rw_failed);
+	spin_unlock(&sq->sq_lock);
+	rw->rw_set = NULL;
+	rw->rw_ops = NULL;
+	rw->rw_nops = 0;
+}
+
 /**
  * xr_rw_run - post every transfer added and wait until they are done
  * @rw: the set
@@ -187,7 +208,9 @@ static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
  * One chain, one signaled completion: on a reliable connection all the
  * chain's work requests are complete when the last one is. Waits for
  * send queue slots first. A transfer that fails closes the connection
- * (through the send queue's owner).
+ * (through the send queue's owner). When posting fails, part of the
+ * chain may be on the queue pair: the send queue keeps the transfers
+ * until the connection's teardown has drained it.
  *
  * Return values:
  *   %0: all data moved
@@ -218,12 +241,18 @@ int xr_rw_run(struct xr_rw *rw)
 	if (!err)
 		err = ib_post_send(ep->ep_qp, first, NULL);
 	if (err) {
-		/* Work requests before the bad one were posted: wait for
-		 * them to flush before their memory can be released.
+		pr_warn_ratelimited(XR_MODNAME ": RDMA %s post: %d\n",
+				    rw->rw_dir == DMA_TO_DEVICE ? "Write" : "Read",
+				    err);
+		/*
+		 * Work requests before the bad one may be posted: their
+		 * memory stays mapped until the teardown's drain has
+		 * flushed them. Only that drain may run: others may still
+		 * be posting on this queue pair.
 		 */
 		if (sq->sq_on_close)
 			sq->sq_on_close(sq->sq_owner);
-		xr_ep_drain(ep);
+		xr_rw_keep(rw);
 		xr_sendq_release(sq, rw->rw_nwrs);
 		return -ENOTCONN;
 	}
@@ -243,22 +272,45 @@ int xr_rw_run(struct xr_rw *rw)
 	return 0;
 }
 
+/* Unmap and free the first @nops transfers of @set, and @set. */
+static void xr_rw_set_free(struct xr_ep *ep, struct xr_rw_set *set, u32 nops)
+{
+	u32 i;
+
+	for (i = 0; i < nops; i++) {
+		rdma_rw_ctx_destroy(&set->rs_ops[i].ro_ctx, ep->ep_qp,
+				    ep->ep_id->port_num, set->rs_ops[i].ro_sgl,
+				    set->rs_ops[i].ro_nents, set->rs_dir);
+		kfree(set->rs_ops[i].ro_sgl);
+	}
+	kfree(set);
+}
+
 /**
  * xr_rw_destroy - unmap and release every transfer of the set
- * @rw: the set; none of its transfers may be posted
+ * @rw: the set; none of its transfers may be posted (a set whose chain
+ *	failed to post was handed to the send queue: nothing is left)
  */
 void xr_rw_destroy(struct xr_rw *rw)
 {
-	struct xr_ep *ep = rw->rw_sq->sq_ep;
-	u32 i;
-
-	for (i = 0; i < rw->rw_nops; i++) {
-		rdma_rw_ctx_destroy(&rw->rw_ops[i].ro_ctx, ep->ep_qp,
-				    ep->ep_id->port_num, rw->rw_ops[i].ro_sgl,
-				    rw->rw_ops[i].ro_nents, rw->rw_dir);
-		kfree(rw->rw_ops[i].ro_sgl);
-	}
-	kfree(rw->rw_ops);
+	if (rw->rw_set)
+		xr_rw_set_free(rw->rw_sq->sq_ep, rw->rw_set, rw->rw_nops);
+	rw->rw_set = NULL;
 	rw->rw_ops = NULL;
 	rw->rw_nops = 0;
+}
+
+/**
+ * xr_rw_reap - release the transfers whose chain failed to post
+ * @sq: the send queue of a connection whose queue pair is drained and
+ *	still exists
+ */
+void xr_rw_reap(struct xr_sendq *sq)
+{
+	struct xr_rw_set *set, *next;
+
+	list_for_each_entry_safe(set, next, &sq->sq_rw_failed, rs_entry) {
+		list_del(&set->rs_entry);
+		xr_rw_set_free(sq->sq_ep, set, set->rs_nops);
+	}
 }

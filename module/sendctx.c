@@ -39,6 +39,7 @@ void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size)
 	spin_lock_init(&sq->sq_lock);
 	INIT_LIST_HEAD(&sq->sq_free);
 	INIT_LIST_HEAD(&sq->sq_posted);
+	INIT_LIST_HEAD(&sq->sq_rw_failed);
 	sq->sq_signal_every = 1;
 	init_waitqueue_head(&sq->sq_wait);
 	sq->sq_ep = ep;
@@ -64,12 +65,14 @@ static void xr_sendctx_free(struct xr_sendctx *sc)
  *
  * After ib_drain_qp() no Send is outstanding: the unsignaled run still
  * listed as posted is done, and every signaled Send has completed. The
- * owner must have released the contexts it held.
+ * owner must have released the contexts it held. RDMA Read/Write
+ * contexts whose chain failed to post are released here too.
  */
 void xr_sendq_destroy(struct xr_sendq *sq)
 {
 	struct xr_sendctx *sc, *next;
 
+	xr_rw_reap(sq);
 	list_for_each_entry_safe(sc, next, &sq->sq_posted, sc_list) {
 		/* Its completion would have retired it. */
 		WARN_ON_ONCE(sc->sc_signaled);
@@ -558,6 +561,7 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 	bool signaled = sc->sc_signaled;
 	bool pinned;
 
+	xr_ep_check_wc(sq->sq_ep);
 	xr_fault_wc(sq->sq_ep, wc);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {

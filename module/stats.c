@@ -122,6 +122,7 @@ static const char * const xr_svc_stat_names[XR_SVC_STAT_COUNT] = {
 	[XR_SVC_STAT_SENDS_SIGNALED]		= "sends-signaled",
 	[XR_SVC_STAT_REMOTE_INVS]		= "remote-invs",
 	[XR_SVC_STAT_SENDCTX_WAITS]		= "sendctx-waits",
+	[XR_SVC_STAT_CONNECTS_REJECTED]		= "connects-rejected",
 };
 
 /* What the connections that are gone counted, added up. */

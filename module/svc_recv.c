@@ -224,8 +224,8 @@ static bool xr_svc_take_bc_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc)
 
 /*
  * Make rq_arg: inline, or with the Read chunk pulled in. Returns 0, or
- * the rdma_err to answer with, or -ENOTCONN when the connection is
- * closing (the chunk could not be pulled).
+ * the rdma_err to answer with, or -ENOTCONN when the chunk could not be
+ * pulled (the connection is then closing).
  */
 static int xr_svc_build_arg(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 			    struct xr_recvctx *rc)
@@ -246,8 +246,17 @@ static int xr_svc_build_arg(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 	npages = xr_svc_read_chunk(sx, rqstp, &rc->rc_hdr, &chunk);
 	if (npages == -EINVAL)
 		return XR_ERR_CHUNK;
-	if (npages < 0)
+	if (npages < 0) {
+		/*
+		 * The data could not be pulled (no memory, no memory region
+		 * left in the pool, no DMA mapping, or the transfer failed).
+		 * No RPC-over-RDMA error says "try again", and dropping the
+		 * call alone would leave the client waiting for its RPC
+		 * timeout: close, and it retransmits on a new connection.
+		 */
+		xr_svc_close(sx);
 		return -ENOTCONN;
+	}
 	xr_svc_arg_with_chunk(rqstp, rc, &chunk, npages);
 	/*
 	 * A position-zero chunk is the whole call: its XID is known only

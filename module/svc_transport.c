@@ -37,6 +37,14 @@
 /* Large payloads move in chunks; nfsd clamps this further by memory. */
 #define XR_SVC_MAX_PAYLOAD	RPCSVC_MAXPAYLOAD
 
+/*
+ * RDMA Read/Write contexts one call may hold at once: one per remote
+ * segment of the set xr_rw_run() moves, at most a Reply chunk's segments
+ * (svc_recv.c's call limits) each split in two around the payload (the
+ * Read chunk's segments and a Write chunk's are fewer).
+ */
+#define XR_SVC_RW_CTXS_PER_CALL	(2 * 16)
+
 /* Connection requests that may wait for an svc thread to accept them. */
 #define XR_SVC_LISTEN_BACKLOG	16
 
@@ -413,6 +421,25 @@ static void xr_svc_owner_data_ready(void *owner)
 	svc_xprt_enqueue(xprt);
 }
 
+/*
+ * Refuse a connection request: count it on the listener and say why.
+ * Returning an error from the handler makes the connection manager
+ * reject the request and destroy its ID.
+ */
+static int xr_svc_reject(struct xr_svc_xprt *listener, struct rdma_cm_id *id,
+			 enum xrpcrdma_reject_reason reason, int err)
+{
+	xr_svc_count(listener, XR_SVC_STAT_CONNECTS_REJECTED, 1);
+	mutex_lock(&xr_svc_registry_lock);
+	/* Not yet listed (svc is still creating it): counted, not announced. */
+	if (listener->sx_id)
+		xr_nl_notify_reject(listener,
+				    (struct sockaddr *)&id->route.addr.dst_addr,
+				    reason);
+	mutex_unlock(&xr_svc_registry_lock);
+	return err;
+}
+
 /* Listener endpoint: a client asks to connect. Connection manager context. */
 static int xr_svc_connect_request(struct xr_ep *lep, struct rdma_cm_id *id,
 				  const struct xr_cm_pdata *peer, u8 peer_rd_atom)
@@ -423,7 +450,17 @@ static int xr_svc_connect_request(struct xr_ep *lep, struct rdma_cm_id *id,
 
 	/* An administrator keeps new connections off a disabled device. */
 	if (!xr_device_accepts(id->device))
-		return -EACCES;
+		return xr_svc_reject(listener, id,
+				     XRPCRDMA_REJECT_REASON_DEVICE_DISABLED,
+				     -EACCES);
+	/*
+	 * Calls with a Read chunk (an NFS WRITE) need RDMA Reads from the
+	 * client: one that answers none could connect, but not write.
+	 */
+	if (!peer_rd_atom)
+		return xr_svc_reject(listener, id,
+				     XRPCRDMA_REJECT_REASON_NO_RDMA_READ,
+				     -EPROTO);
 	sx = xr_svc_xprt_alloc();
 	if (!sx)
 		return -ENOMEM;
@@ -521,7 +558,27 @@ static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
  * receive queue holds the backchannel's replies: it is never shallower
  * than both together, whatever rq-depth says.
  */
-static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
+/*
+ * RDMA Read/Write contexts a connection may have outstanding. A call
+ * holds its contexts only while an svc thread runs its transfers
+ * (xr_rw_run() waits for them), so no more calls hold them at once than
+ * the service has threads, nor than the credits let in. Sizing by the
+ * credits alone would grow every connection's send and completion
+ * queues (and, where rdma_rw registers memory, its pool of memory
+ * regions) by an order of magnitude for calls that cannot run. Should
+ * the service gain threads later and the pool run dry, the call's
+ * connection is closed and the client's retransmission finds a new one,
+ * sized anew.
+ */
+static u32 xr_svc_rw_ctxs(const struct svc_serv *serv, u32 credits)
+{
+	u32 calls = min_t(u32, credits, max_t(u32, serv->sv_nrthreads, 1));
+
+	return calls * XR_SVC_RW_CTXS_PER_CALL;
+}
+
+static int xr_svc_conn_setup(struct xr_svc_xprt *sx,
+			     const struct svc_serv *serv)
 {
 	const u32 *cfg = sx->sx_config.cf_val;
 	u32 credits, rq_depth;
@@ -531,7 +588,7 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx)
 	credits = cfg[XR_CFG_CREDITS];
 	rq_depth = max(cfg[XR_CFG_RQ_DEPTH], credits + XR_BC_MAX_REQUESTS);
 	err = xr_ep_create_qp(&sx->sx_ep, cfg[XR_CFG_SQ_DEPTH], rq_depth,
-			      credits);
+			      xr_svc_rw_ctxs(serv, credits));
 	if (err)
 		return err;
 	sx->sx_credits = credits;
@@ -641,7 +698,7 @@ static struct svc_xprt *xr_svc_accept(struct svc_xprt *xprt)
 	if (!sx)
 		return NULL;
 
-	if (xr_svc_conn_setup(sx))
+	if (xr_svc_conn_setup(sx, xprt->xpt_server))
 		goto out_reject;
 	mutex_lock(&xr_svc_registry_lock);
 	if (xr_svc_registry_add(sx, xprt->xpt_server)) {

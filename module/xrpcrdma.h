@@ -95,6 +95,7 @@ bool xr_obj_check_all_released(void);
  * @XR_SVC_STAT_BC_CALLS_SENT: backchannel (NFSv4.1 callback) calls posted
  * @XR_SVC_STAT_BC_REPLIES_RECEIVED: backchannel replies that completed a
  *	callback
+ * @XR_SVC_STAT_CONNECTS_REJECTED: connection requests a listener refused
  * @XR_SVC_STAT_COUNT: number of counters
  *
  * The names shown through netlink are in stats.c. Add new counters at
@@ -117,6 +118,7 @@ enum xr_svc_stat {
 	XR_SVC_STAT_SENDS_SIGNALED,
 	XR_SVC_STAT_REMOTE_INVS,
 	XR_SVC_STAT_SENDCTX_WAITS,
+	XR_SVC_STAT_CONNECTS_REJECTED,
 	XR_SVC_STAT_COUNT
 };
 
@@ -270,6 +272,18 @@ struct xr_ep_ops {
 };
 
 /**
+ * enum xr_ep_drain_state - the drain of an endpoint's queue pair
+ * @XR_EP_UNDRAINED: work requests may be posted
+ * @XR_EP_DRAINING: xr_ep_drain() is flushing the queue pair
+ * @XR_EP_DRAINED: every posted work request has completed
+ */
+enum xr_ep_drain_state {
+	XR_EP_UNDRAINED,
+	XR_EP_DRAINING,
+	XR_EP_DRAINED,
+};
+
+/**
  * struct xr_ep - an RDMA connection endpoint (or a listener)
  * @ep_id: the connection manager ID
  * @ep_ops: the owner's event callbacks
@@ -281,7 +295,7 @@ struct xr_ep_ops {
  * @ep_rq_depth: receive queue depth
  * @ep_peer: what the peer advertised in its RFC 8797 private data
  * @ep_peer_rd_atom: RDMA Reads the peer answers at once
- * @ep_drained: 1 once xr_ep_drain() has flushed the queue pair
+ * @ep_drained: how far xr_ep_drain() got, an &enum xr_ep_drain_state
  * @ep_active: 1 on the connecting (client) side
  * @ep_cm_error: why the connection attempt or the connection ended
  *	(a negative errno), 0 while nothing went wrong
@@ -290,6 +304,14 @@ struct xr_ep_ops {
  * @ep_owner_id: the owner's transport number, for events (0: none yet)
  * @ep_close_reason: why the connection ends, an
  *	&enum xrpcrdma_close_reason: the first cause recorded wins
+ * @ep_listening: 1 for a listener (xr_ep_listen())
+ * @ep_listen_addr: a listener's address and port, to listen again
+ * @ep_listen_net: a listener's network namespace
+ * @ep_listen_backlog: a listener's backlog
+ * @ep_listen_lock: a listener's: serialises replacing and destroying
+ *	@ep_id
+ * @ep_listen_stopping: a listener's: set once xr_ep_destroy() began
+ * @ep_relisten: a listener's: makes a new ID after an address change
  */
 struct xr_ep {
 	struct rdma_cm_id	*ep_id;
@@ -302,13 +324,20 @@ struct xr_ep {
 	u32			ep_rq_depth;
 	struct xr_cm_pdata	ep_peer;
 	u8			ep_peer_rd_atom;
-	u8			ep_drained;
+	int			ep_drained;
 	u8			ep_active;
 	int			ep_cm_error;
 	int			ep_resolve_status;
 	struct completion	ep_resolve_done;
 	u32			ep_owner_id;
 	atomic_t		ep_close_reason;
+	u8			ep_listening;
+	struct sockaddr_storage	ep_listen_addr;
+	struct net		*ep_listen_net;
+	int			ep_listen_backlog;
+	struct mutex		ep_listen_lock;	/* see above */
+	bool			ep_listen_stopping;
+	struct work_struct	ep_relisten;
 };
 
 int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
@@ -325,6 +354,21 @@ int xr_ep_resolve(struct xr_ep *ep, const struct xr_ep_ops *ops,
 int xr_ep_connect(struct xr_ep *ep, const struct xr_cm_pdata *ours);
 void xr_ep_disconnect(struct xr_ep *ep);
 void xr_ep_drain(struct xr_ep *ep);
+
+/**
+ * xr_ep_check_wc - a completion of @ep is being handled
+ * @ep: the endpoint whose queue pair the work request was posted on
+ *
+ * The drain flushed every posted work request, and nothing may be posted
+ * after it: a completion handled later means something posted after the
+ * drain, whose context may already be freed. Warns once.
+ */
+static inline void xr_ep_check_wc(const struct xr_ep *ep)
+{
+	WARN_ONCE(READ_ONCE(ep->ep_drained) == XR_EP_DRAINED,
+		  XR_MODNAME ": completion after the queue pair was drained\n");
+}
+
 void xr_ep_destroy(struct xr_ep *ep);
 
 /**
@@ -393,6 +437,8 @@ struct xr_sendctx {
  * @sq_avail: send queue slots not in use; may go below zero briefly
  * @sq_wait: where posters wait for slots
  * @sq_closing: set when the connection closes: waiters give up
+ * @sq_rw_failed: RDMA Read/Write sets whose chain failed to post, kept
+ *	(mapped) until the drain; under @sq_lock
  * @sq_count_starves: the owner's counter of waits for a slot, or NULL
  * @sq_count_ctx_waits: the owner's counter of waits for a send context
  *	at the cap (@sq_max), or NULL
@@ -422,6 +468,7 @@ struct xr_sendq {
 	atomic_t		sq_avail;
 	wait_queue_head_t	sq_wait;
 	bool			sq_closing;
+	struct list_head	sq_rw_failed;
 	atomic64_t		*sq_count_starves;
 	atomic64_t		*sq_count_ctx_waits;
 	atomic64_t		*sq_count_errors;
@@ -567,10 +614,26 @@ struct xr_rw_op {
 };
 
 /**
+ * struct xr_rw_set - the rdma_rw contexts of one request, in one
+ *	allocation that outlives the request when its chain failed to post
+ * @rs_entry: on the send queue's @sq_rw_failed then
+ * @rs_dir: the direction they were mapped for
+ * @rs_nops: entries used in @rs_ops
+ * @rs_ops: one per remote segment
+ */
+struct xr_rw_set {
+	struct list_head	rs_entry;
+	enum dma_data_direction	rs_dir;
+	u32			rs_nops;
+	struct xr_rw_op		rs_ops[];
+};
+
+/**
  * struct xr_rw - the RDMA Reads or Writes of one request
  * @rw_sq: the send queue whose slots they take
  * @rw_dir: %DMA_FROM_DEVICE (Read) or %DMA_TO_DEVICE (Write)
- * @rw_ops: one per remote segment
+ * @rw_set: the contexts; NULL once handed to the send queue
+ * @rw_ops: @rw_set's, one per remote segment
  * @rw_nops: entries used in @rw_ops
  * @rw_max_ops: entries in @rw_ops
  * @rw_nwrs: work requests the transfers need
@@ -581,6 +644,7 @@ struct xr_rw_op {
 struct xr_rw {
 	struct xr_sendq		*rw_sq;
 	enum dma_data_direction	rw_dir;
+	struct xr_rw_set	*rw_set;
 	struct xr_rw_op		*rw_ops;
 	u32			rw_nops;
 	u32			rw_max_ops;
@@ -596,6 +660,7 @@ int xr_rw_add_xdr(struct xr_rw *rw, const struct xr_seg *seg,
 		  const struct xdr_buf *buf, u32 off, u32 len);
 int xr_rw_run(struct xr_rw *rw);
 void xr_rw_destroy(struct xr_rw *rw);
+void xr_rw_reap(struct xr_sendq *sq);
 
 /* svc_transport.c */
 
@@ -1069,7 +1134,7 @@ void xr_bench_exit(void);
 /* fault.c */
 
 /* Number of fault points (enum xrpcrdma_fault_point). */
-#define XR_FAULT_POINT_COUNT	(XRPCRDMA_FAULT_POINT_RECV_DROP + 1)
+#define XR_FAULT_POINT_COUNT	(XRPCRDMA_FAULT_POINT_ADDR_CHANGE + 1)
 
 /**
  * struct xr_fault_arm - how a fault point is armed
@@ -1143,6 +1208,9 @@ void xr_nl_exit(void);
 void xr_nl_notify_device(struct xr_device *xd, bool add);
 void xr_nl_notify_listener(struct xr_svc_xprt *sx, bool add);
 void xr_nl_notify_connection(struct xr_svc_xprt *sx, bool up);
+void xr_nl_notify_reject(struct xr_svc_xprt *listener,
+			 const struct sockaddr *peer,
+			 enum xrpcrdma_reject_reason reason);
 void xr_nl_notify_client(struct xr_xprt *rx, struct xr_xconn *c, bool up);
 void xr_nl_notify_wc_error(struct xr_ep *ep, enum xrpcrdma_wc_kind kind,
 			   const struct ib_wc *wc);

@@ -19,7 +19,8 @@
 #
 # Knobs: XR_FAULTS_MB (MiB per copy, default 16), XR_FAULTS_CASES (the
 # server's points to run, default all of them), XR_FAULTS_CLIENT (0: leave
-# out the client's point).
+# out the client's point). addr-change is no copy: a listener that sees an
+# address change must keep accepting connections.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
@@ -34,6 +35,8 @@ PORT=20050
 # A lost call is retransmitted after the RPC timeout (tenths of a second)
 # forces a reconnect: keep it short, and far above a call's service time.
 MOUNT_OPTS=timeo=100
+# When set: most seconds the copy with the point armed may take.
+COPY_MAX=
 OUT=$(mktemp)
 ERR=$(mktemp)
 SUM=
@@ -121,7 +124,7 @@ check_conn() {
 # fault set), copy the file, check the connection, disarm, check the point
 # fired, remount, compare.
 fault_case() {
-	local conn=$1 point=$2 name got fired rc=0 t0 before
+	local conn=$1 point=$2 name got fired rc=0 t0 took before
 
 	shift 2
 	name=faults-$point.bin
@@ -133,8 +136,11 @@ fault_case() {
 	[ "$(fault_field "$point" trigger)" != off ] || fail "$point not armed" || rc=1
 	t0=$(date +%s)
 	nfs_write_file "$SRC" "$MNT/$name" "$MIB" || fail "copy with $point armed" || rc=1
+	took=$(($(date +%s) - t0))
 	fired=$(fault_field "$point" fired)
-	echo "# $("$RDMACTL" fault show | grep "^$point:"), copy $(($(date +%s) - t0)) s"
+	echo "# $("$RDMACTL" fault show | grep "^$point:"), copy $took s"
+	[ -z "$COPY_MAX" ] || [ "$took" -le "$COPY_MAX" ] ||
+		fail "copy took $took s, more than $COPY_MAX s" || rc=1
 	expect 0 "$RDMACTL" fault clear "$point" || rc=1
 	[ "${fired:-0}" -ge 1 ] || fail "$point never fired" || rc=1
 	check_conn "$conn" "$before" || rc=1
@@ -155,8 +161,8 @@ fault_case() {
 
 # Each point where a real failure closes the connection fires twice, so
 # the second failure hits a connection the client made again. A failed
-# mapping drops the call, which the client retransmits on a new
-# connection after its timeout. Counts are
+# mapping closes the connection: the client retransmits on a new one.
+# Counts are
 # hits of one 16 MiB copy (some hundred Sends and Receives).
 post_send() { fault_case reconnect post-send every 40 times 2 errno EIO; }
 post_recv() { fault_case reconnect post-recv every 25 times 2 errno ENOMEM; }
@@ -168,6 +174,63 @@ sendctx_alloc() { fault_case any sendctx-alloc every 30 times 2; }
 completion_error() { fault_case reconnect completion-error every 50 times 2; }
 # A lost call: the client's RPC times out, it reconnects and retransmits.
 recv_drop() { fault_case reconnect recv-drop nth 20; }
+# A failed post of an RDMA Read or Write chain (some of its work requests
+# may be on the queue pair) closes the connection; its contexts stay
+# mapped until the teardown's drain, the one drain, after which nothing
+# of the connection may complete (the module warns if anything does,
+# which fails the run). Firing often makes some firings hit a chain,
+# which the module logs: at least one must have.
+post_send_rw() {
+	fault_case reconnect post-send every 2 times 6 errno EIO || return 1
+	dmesg | awk '/xr-faults: post-send begin/ { buf = "" } { buf = buf $0 "\n" }
+		END { printf "%s", buf }' | grep -Eq "RDMA (Read|Write) post:" ||
+		fail "no RDMA Read or Write chain post failed"
+}
+# An RDMA Read that cannot be set up (no memory region left in the pool:
+# EAGAIN) closes the connection, and the client retransmits the call at
+# once on a new one: with the client's default RPC timeout (60 s) the
+# copy takes seconds, not a timeout per failure.
+rw_ctx() {
+	local MOUNT_OPTS=timeo=600 COPY_MAX=30
+
+	fault_case reconnect rw-ctx every 5 times 2 errno EAGAIN
+}
+# The ids of the server's listeners, one line.
+listener_ids() {
+	"$RDMACTL" -j listener show | python3 -c "
+import json, sys
+print(' '.join(str(t['id']) for t in json.load(sys.stdin)))"
+}
+
+ping_ours() {
+	"$RDMACTL" ping -c 1 -t 5 "$XR_ADDR:$PORT" >"$OUT" 2>&1
+}
+
+# An address change under a listener (as on a bonding fail-over; the
+# point makes the listener handle one at a connection request, which is
+# refused) must not close it: the same listeners stay, and a new
+# connection is accepted within seconds ("copy": from arming the point
+# to that connection).
+addr_change() {
+	local before after fired shown t0 rc=0
+
+	ping_ours || { sed 's/^/# ping: /' "$OUT"; fail "ping before the change"; return 1; }
+	before=$(listener_ids)
+	t0=$(date +%s)
+	expect 0 "$RDMACTL" fault set addr-change nth 1 || return 1
+	ping_ours && fail "the request that met the address change was accepted" && rc=1
+	fired=$(fault_field addr-change fired)
+	shown=$("$RDMACTL" fault show | grep "^addr-change:")
+	expect 0 "$RDMACTL" fault clear addr-change || rc=1
+	[ "${fired:-0}" -eq 1 ] || fail "addr-change fired ${fired:-0} times, expected 1" || rc=1
+	wait_for 10 ping_ours ||
+		{ sed 's/^/# ping: /' "$OUT"; fail "no connection accepted after the address change"; rc=1; }
+	echo "# $shown, copy $(($(date +%s) - t0)) s"
+	after=$(listener_ids)
+	echo "# listeners: $before -> $after"
+	[ "$after" = "$before" ] || fail "the listeners changed: $before -> $after" || rc=1
+	return $rc
+}
 # Slow completions: nothing fails, the copy only waits.
 completion_delay() { fault_case same completion-delay every 20 times 3 delay 500; }
 
@@ -277,7 +340,7 @@ restore_side_by_side() {
 	reload_side_by_side
 }
 
-ALL_CASES="post_send post_recv dma_map sendctx_alloc completion_error recv_drop completion_delay"
+ALL_CASES="post_send post_send_rw post_recv dma_map rw_ctx sendctx_alloc completion_error recv_drop completion_delay addr_change"
 CASES=${XR_FAULTS_CASES:-$ALL_CASES}
 # The client's point, through our client in drop-in mode (0: leave out).
 CLIENT=${XR_FAULTS_CLIENT:-1}

@@ -4,7 +4,8 @@
 # event type the module sends is caused and must show in FILE as one JSON
 # object a line: the RDMA device removed and re-added, an nfsd listener
 # added and deleted, a connection from rdmactl ping up and down, one cut
-# by a completion error, a kernel-side benchmark over TCP to nfsd; then the
+# by a completion error, one refused (a client offering no RDMA Read), a
+# kernel-side benchmark over TCP to nfsd; then the
 # module is unloaded and loaded again, and the same daemon must say so and
 # go on logging.
 #
@@ -140,6 +141,36 @@ e.peer_addr == \"$XR_ADDR\" and e.credits > 0 and e.state == \"connected\"" || r
 e.reason == \"peer\" and e.stats[\"calls-received\"] >= 2" || return 1
 }
 
+rejected_count() {
+	"$RDMACTL" -j stats show | python3 -c "
+import json, sys
+print(json.load(sys.stdin)['server']['connects-rejected'])"
+}
+
+# A client that offers to answer no RDMA Read (responder resources 0)
+# could never have a Read chunk pulled: the listener refuses it at once,
+# counts it and says why; a client that offers one still connects.
+connect_reject_no_rdma_read() {
+	local port before after
+
+	port=$(our_port)
+	before=$(rejected_count) || fail "stats show" || return 1
+	mark
+	if "$RDMACTL" ping -c 1 -t 5 --responder-resources 0 "$XR_ADDR:$port" >"$OUT" 2>&1; then
+		sed 's/^/# ping: /' "$OUT"
+		fail "a client offering no RDMA Read was accepted"
+		return 1
+	fi
+	sed 's/^/# ping: /' "$OUT"
+	expect_event 10 "e.event == \"connect-reject\" and e.local_port == $port and \
+e.peer_addr == \"$XR_ADDR\" and e.reject_reason == \"no-rdma-read\"" || return 1
+	after=$(rejected_count) || fail "stats show" || return 1
+	[ "$after" -eq $((before + 1)) ] ||
+		fail "connects-rejected $before -> $after, expected one more" || return 1
+	"$RDMACTL" ping -c 1 -t 5 "$XR_ADDR:$port" >"$OUT" 2>&1 ||
+		{ sed 's/^/# ping: /' "$OUT"; fail "a normal ping after the refusal"; return 1; }
+}
+
 # 8 KiB inline Send to the server's 4096-byte receive buffers: the
 # server's Receive completes with a length error, a real completion error
 # that the module reports and that closes the connection.
@@ -231,11 +262,12 @@ monitor_stops_on_sigterm() {
 	MON_PID=
 }
 
-ktap_header 10
+ktap_header 11
 run_test monitor_starts monitor_starts
 run_test device_remove_add device_remove_add
 run_test listener_add_del listener_add_del
 run_test connect_disconnect connect_disconnect
+run_test connect_reject_no_rdma_read connect_reject_no_rdma_read
 run_test completion_error_oversized completion_error_oversized
 run_test bench_events bench_events
 run_test module_reload module_reload

@@ -255,7 +255,7 @@ constexpr uint32_t fault_delay_max_ms = 10000;
 uint32_t fault_point(const std::string &word)
 {
     std::vector<Name> names;
-    for (int p = 0; p <= XRPCRDMA_FAULT_POINT_RECV_DROP; p++)
+    for (int p = 0; p <= XRPCRDMA_FAULT_POINT_ADDR_CHANGE; p++)
         names.push_back({nullptr, p});
     std::vector<std::string> texts;
     for (Name &name : names)
@@ -334,7 +334,7 @@ void fault_word(Fault &f, Words &words, const std::string &key, std::set<int> &s
 
 bool fault_takes_errno(uint32_t point)
 {
-    return point <= XRPCRDMA_FAULT_POINT_FRWR_REG;
+    return point <= XRPCRDMA_FAULT_POINT_FRWR_REG || point == XRPCRDMA_FAULT_POINT_RW_CTX;
 }
 
 // The same rules as the kernel's, for a message before anything is sent.
@@ -346,8 +346,8 @@ void check_fault(const Fault &f)
     if (f.times && f.trigger == XRPCRDMA_FAULT_TRIGGER_NTH)
         throw UsageError("'times' goes with every and prob: nth fires once");
     if (f.error && !fault_takes_errno(f.point))
-        throw UsageError("'errno' is for post-send, post-recv, dma-map, sendctx-alloc and "
-                         "frwr-reg, not " +
+        throw UsageError("'errno' is for post-send, post-recv, dma-map, sendctx-alloc, "
+                         "frwr-reg and rw-ctx, not " +
                          point);
     if (f.delay_ms && f.point != XRPCRDMA_FAULT_POINT_COMPLETION_DELAY)
         throw UsageError("'delay' is for completion-delay, not " + point);
@@ -872,14 +872,15 @@ std::string usage(Object object)
                "       rdmactl [OPTIONS] fault clear [POINT | all]\n"
                "       rdmactl fault help\n"
                "where  POINT := { post-send | post-recv | dma-map | sendctx-alloc | frwr-reg |\n"
-               "                  completion-error | completion-delay | recv-drop }\n"
+               "                  completion-error | completion-delay | recv-drop | rw-ctx |\n"
+               "                  addr-change }\n"
                "       TRIGGER := { nth N | every N | prob PPM }\n"
                "Fault injection, for testing: an armed point makes the module fail there\n"
                "as a real failure would. nth N fires once, at the N-th hit; every N at\n"
                "every N-th hit; prob PPM at each hit with a chance of PPM per million;\n"
                "times T bounds the firings of every and prob (0: no limit). errno E\n"
                "(a name such as ENOMEM, or a number; default EIO) is what post-send,\n"
-               "post-recv, dma-map, sendctx-alloc and frwr-reg return; delay MS\n"
+               "post-recv, dma-map, sendctx-alloc, frwr-reg and rw-ctx return; delay MS\n"
                "(1 to 10000, default 1000) is how long completion-delay holds a\n"
                "completion queue. transport ID limits the point to one transport.\n"
                "show lists every point with its hits and firings since it was armed;\n"

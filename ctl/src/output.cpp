@@ -230,6 +230,10 @@ const std::vector<EventItem> &transport_event_items()
           [](const Event &e) -> Value {
               return e.reason ? Value{close_reason_name(*e.reason)} : Value{};
           }},
+        F{"reject_reason", "reason",
+          [](const Event &e) -> Value {
+              return e.reject_reason ? Value{reject_reason_name(*e.reject_reason)} : Value{};
+          }},
         CounterField<Event>{"stats", "stats", event_stats, true},
     };
     return items;
@@ -842,6 +846,10 @@ std::string fault_point_name(uint32_t point)
         return "completion-delay";
     case XRPCRDMA_FAULT_POINT_RECV_DROP:
         return "recv-drop";
+    case XRPCRDMA_FAULT_POINT_RW_CTX:
+        return "rw-ctx";
+    case XRPCRDMA_FAULT_POINT_ADDR_CHANGE:
+        return "addr-change";
     }
     return std::to_string(point);
 }
@@ -1073,6 +1081,17 @@ std::string bench_progress_bar(uint32_t done, uint32_t count, uint32_t errors)
     return bar + buf;
 }
 
+std::string reject_reason_name(uint32_t reason)
+{
+    switch (reason) {
+    case XRPCRDMA_REJECT_REASON_DEVICE_DISABLED:
+        return "device-disabled";
+    case XRPCRDMA_REJECT_REASON_NO_RDMA_READ:
+        return "no-rdma-read";
+    }
+    return std::to_string(reason);
+}
+
 std::string close_reason_name(uint32_t reason)
 {
     switch (reason) {
@@ -1132,6 +1151,8 @@ std::string event_name(EventType type)
         return "bench-progress";
     case EventType::BenchDone:
         return "bench-done";
+    case EventType::ConnectReject:
+        return "connect-reject";
     case EventType::ModuleUnload:
         return "module-unload";
     case EventType::ModuleLoad:
@@ -1155,6 +1176,7 @@ const std::vector<EventItem> &event_items(EventType type)
     case EventType::ListenerDel:
     case EventType::TransportConnect:
     case EventType::TransportDisconnect:
+    case EventType::ConnectReject:
         return transport_event_items();
     case EventType::CompletionError:
         return completion_error_items();

@@ -80,6 +80,7 @@ void print_config(std::ostream &out, const Config &cfg, const OutputOptions &opt
 // "rdma-read", "rdma-write" (enum xrpcrdma_wc_kind); the number for a value
 // this tool does not know.
 std::string close_reason_name(uint32_t reason);
+std::string reject_reason_name(uint32_t reason);
 
 // Fault points: the spec's names of points and triggers; errno names
 // (EIO) of the errors a point can return, the number for others.

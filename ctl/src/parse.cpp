@@ -135,6 +135,7 @@ const Policy<XRPCRDMA_A_TRANSPORT_MAX> &transport_policy()
             p[type] = u32_attr;
         p[XRPCRDMA_A_TRANSPORT_STAT] = nest_attr;
         p[XRPCRDMA_A_TRANSPORT_REASON] = u32_attr;
+        p[XRPCRDMA_A_TRANSPORT_REJECT_REASON] = u32_attr;
         return p;
     }();
     return policy;
@@ -361,6 +362,15 @@ void parse_transport_event(const nlmsghdr *nlh, Event &ev)
 
     if (ev.type == EventType::ListenerDel || ev.type == EventType::TransportDisconnect)
         ev.reason = conn_u32(tb, XRPCRDMA_A_TRANSPORT_REASON, "reason");
+    if (ev.type == EventType::ConnectReject) {
+        // The listener, the client that asked, and why it was refused.
+        ConnectionInfo c;
+        c.peer = parse_end(tb, XRPCRDMA_A_TRANSPORT_PEER_ADDR4, XRPCRDMA_A_TRANSPORT_PEER_ADDR6,
+                           XRPCRDMA_A_TRANSPORT_PEER_PORT, "peer");
+        ev.transport.conn = std::move(c);
+        ev.reject_reason = conn_u32(tb, XRPCRDMA_A_TRANSPORT_REJECT_REASON, "reject-reason");
+        return;
+    }
     if (ev.type != EventType::TransportConnect && ev.type != EventType::TransportDisconnect)
         return;
 
@@ -699,6 +709,10 @@ Event parse_event(const nlmsghdr *nlh)
     case XRPCRDMA_CMD_BENCH_DONE_NTF:
         ev.type = EventType::BenchDone;
         ev.bench = parse_bench(nlh);
+        break;
+    case XRPCRDMA_CMD_CONNECT_REJECT_NTF:
+        ev.type = EventType::ConnectReject;
+        parse_transport_event(nlh, ev);
         break;
     default:
         ev.type = EventType::Unknown;

@@ -180,7 +180,7 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
     CLI::App app{"rdmactl ping"};
     app.set_help_flag();
     PingOptions o;
-    std::string count, interval, program, version, timeout, raw_file, raw_hex, expect;
+    std::string count, interval, program, version, timeout, raw_file, raw_hex, expect, rd;
     std::string region, region_out;
     std::vector<std::string> words;
     bool json = false, pretty = false;
@@ -194,6 +194,7 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
     CLI::Option *opt_expect = app.add_option("--expect", expect);
     CLI::Option *opt_region = app.add_option("--region", region);
     CLI::Option *opt_region_out = app.add_option("--region-out", region_out);
+    CLI::Option *opt_rd = app.add_option("--responder-resources", rd);
     app.add_flag("--burst", o.burst);
     app.add_flag("-j,--json", json);
     app.add_flag("-p,--pretty", pretty);
@@ -233,6 +234,8 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
         o.timeout = parse_seconds("timeout", timeout, false);
     if (*opt_expect)
         o.expect = parse_expect(expect);
+    if (*opt_rd)
+        o.responder_resources = uint8_t(parse_unsigned("responder-resources", rd, 0, UINT8_MAX));
 
     if (*opt_raw && *opt_raw_hex)
         throw UsageError("--raw and --raw-hex exclude each other");
@@ -378,7 +381,7 @@ size_t place_region(std::vector<uint8_t> &msg, uint32_t rkey, uint64_t addr)
 std::string ping_usage()
 {
     return "Usage: rdmactl [-j [-p]] ping [-c COUNT] [-i SECONDS] [-P PROGRAM] [-V VERSION]\n"
-           "                          [-t SECONDS] [--burst] ADDR[:PORT]\n"
+           "                          [-t SECONDS] [--burst] [--responder-resources N] ADDR[:PORT]\n"
            "       rdmactl [-j [-p]] ping { --raw FILE | --raw-hex HEX } [--expect OUTCOME]\n"
            "                          [--region BYTES [--region-out FILE]] [-t SECONDS]\n"
            "                          ADDR[:PORT]\n"
@@ -408,6 +411,9 @@ std::string ping_usage()
            "                        and Reply chunk with handle 0xffffffff gets its rkey,\n"
            "                        and its offset becomes an offset into it (unchecked)\n"
            "  --region-out FILE     write the region's bytes to FILE after the outcome\n"
+           "  --responder-resources N  RDMA Reads the connection request offers to\n"
+           "                        answer at once (default 1; for testing servers:\n"
+           "                        0 offers none, which an xrpcrdma server refuses)\n"
            "  -j, --json            print a JSON summary instead of text\n"
            "  -p, --pretty          indent the JSON\n"
            "Exit status: 0 when every call got a successful reply (with --raw: when the\n"
@@ -857,6 +863,7 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
     params.timeout = opts.timeout;
     params.max_send = inline_size;
     params.recv_size = inline_size;
+    params.responder_resources = opts.responder_resources;
     std::vector<uint8_t> raw;
     std::unique_ptr<Connection> conn;
     try {

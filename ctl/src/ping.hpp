@@ -40,6 +40,7 @@ struct PingOptions {
     uint32_t version = 3;
     double timeout = 5; // seconds, for each reply and for connecting
     bool burst = false; // every call at once, credits ignored
+    uint8_t responder_resources = 1; // RDMA Reads this side offers to answer
     // --raw FILE / --raw-hex HEX: one Send of these bytes instead of calls.
     std::optional<std::string> raw_file;
     std::optional<std::vector<uint8_t>> raw_bytes; // from --raw-hex

@@ -171,6 +171,7 @@ enum class EventType {
     CompletionError,     // completion-error-ntf
     BenchProgress,       // bench-progress-ntf
     BenchDone,           // bench-done-ntf
+    ConnectReject,       // connect-reject-ntf
     ModuleUnload,        // the family went away
     ModuleLoad,          // the family came back; the monitor joined its group again
     EventsLost,          // the socket overran: the kernel dropped events
@@ -186,6 +187,7 @@ struct Event {
                                      // event carries (peer; numbers; counters)
     bool negotiated = false;         // transport-connect: conn has credits and inline sizes
     std::optional<uint32_t> reason;  // listener-del, transport-disconnect: enum xrpcrdma_close_reason
+    std::optional<uint32_t> reject_reason; // connect-reject: enum xrpcrdma_reject_reason
     CompletionError wc;              // completion-error
     Bench bench;                     // bench-*: progress has id, count, done, errors
     uint32_t cmd = 0;                // unknown: the generic netlink command

@@ -108,7 +108,8 @@ TEST(Complete, PingAndMonitorOptions)
 {
     EXPECT_EQ(complete_last({"ping", "--c"}), Words{"--count"});
     EXPECT_EQ(complete_last({"ping", "--r"}),
-              (Words{"--raw", "--raw-hex", "--region", "--region-out"}));
+              (Words{"--raw", "--raw-hex", "--region", "--region-out",
+                     "--responder-resources"}));
     EXPECT_EQ(complete_last({"monitor", "--l"}), Words{"--log"});
     EXPECT_EQ(complete_last({"ping", ""}), Words{"help"});
     EXPECT_EQ(complete_last({"ping", "10.0.0.1", ""}), Words{});

@@ -105,7 +105,7 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{{"fault", "set", "post-send", "nth", "1", "errno", "134"},
                "invalid errno '134': expected 1 to 133"},
         Refusal{{"fault", "set", "recv-drop", "nth", "1", "errno", "EIO"},
-               "'errno' is for post-send, post-recv, dma-map, sendctx-alloc and frwr-reg, "
+               "'errno' is for post-send, post-recv, dma-map, sendctx-alloc, frwr-reg and rw-ctx, "
                "not recv-drop"},
         Refusal{{"fault", "set", "post-send", "nth", "1", "delay", "10"},
                "'delay' is for completion-delay, not post-send"},

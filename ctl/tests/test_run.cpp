@@ -663,6 +663,8 @@ TEST_F(Run, CompleteFaultPointsAndTunablesWithoutTheKernel)
     Result r = run_tool({"__complete", "2", "fault", "set", "recv"});
     EXPECT_EQ(r.code, 0);
     EXPECT_EQ(r.out, "recv-drop\n");
+    r = run_tool({"__complete", "2", "fault", "set", "rw"});
+    EXPECT_EQ(r.out, "rw-ctx\n");
     r = run_tool({"__complete", "2", "config", "set", "credits"});
     EXPECT_EQ(r.out, "credits\n");
     EXPECT_EQ(clients_made, 0);

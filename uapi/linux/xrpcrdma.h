@@ -89,6 +89,18 @@ enum xrpcrdma_close_reason {
 };
 
 /**
+ * enum xrpcrdma_reject_reason - Why the server refused a connection request.
+ *   device-disabled: its RDMA device is disabled for new connections
+ *   (device-set); no-rdma-read: the client offered to answer no RDMA Read at
+ *   all (its responder resources, this side's initiator depth, were 0), so the
+ *   server could never pull a Read chunk.
+ */
+enum xrpcrdma_reject_reason {
+	XRPCRDMA_REJECT_REASON_DEVICE_DISABLED,
+	XRPCRDMA_REJECT_REASON_NO_RDMA_READ,
+};
+
+/**
  * enum xrpcrdma_wc_kind - The kind of work request whose completion reported
  *   an error.
  */
@@ -164,7 +176,12 @@ enum xrpcrdma_bench_transport {
  *   a completion handler waits delay-ms before it goes on, holding back that
  *   completion and every later one of the same completion queue, in order;
  *   recv-drop: a received message is discarded unread (its Receive is posted
- *   again), as if lost.
+ *   again), as if lost; rw-ctx: setting up the RDMA Read or Write of one
+ *   remote segment (rdma_rw_ctx_init(), which fails for want of memory, of a
+ *   memory region from the connection's pool, or of a DMA mapping);
+ *   addr-change: a connection request reaching a listener is refused and the
+ *   listener handles an address change of its device, as when the connection
+ *   manager reports one (RDMA_CM_EVENT_ADDR_CHANGE, on a bonding fail-over).
  */
 enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_POST_SEND,
@@ -175,6 +192,8 @@ enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_COMPLETION_ERROR,
 	XRPCRDMA_FAULT_POINT_COMPLETION_DELAY,
 	XRPCRDMA_FAULT_POINT_RECV_DROP,
+	XRPCRDMA_FAULT_POINT_RW_CTX,
+	XRPCRDMA_FAULT_POINT_ADDR_CHANGE,
 };
 
 /**
@@ -262,6 +281,7 @@ enum {
 	XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
 	XRPCRDMA_A_TRANSPORT_STAT,
 	XRPCRDMA_A_TRANSPORT_REASON,
+	XRPCRDMA_A_TRANSPORT_REJECT_REASON,
 
 	__XRPCRDMA_A_TRANSPORT_MAX,
 	XRPCRDMA_A_TRANSPORT_MAX = (__XRPCRDMA_A_TRANSPORT_MAX - 1)
@@ -377,6 +397,7 @@ enum {
 	XRPCRDMA_CMD_FAULT_GET,
 	XRPCRDMA_CMD_CONFIG_GET,
 	XRPCRDMA_CMD_CONFIG_SET,
+	XRPCRDMA_CMD_CONNECT_REJECT_NTF,
 
 	__XRPCRDMA_CMD_MAX,
 	XRPCRDMA_CMD_MAX = (__XRPCRDMA_CMD_MAX - 1)
