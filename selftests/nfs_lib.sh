@@ -283,6 +283,19 @@ nfs_listen() {
 		fail "'$class $port' not in portlist: $(tr '\n' ' ' <$NFSD_FS/portlist)"
 }
 
+# nfs_our_server_start: start nfsd listening on this module's server
+# class, as the module's mode names it: "rdma 20049" in drop-in mode,
+# "xrdma 20050" beside the in-tree rpcrdma. Sets NFS_CLASS and NFS_PORT.
+nfs_our_server_start() {
+	if [ "$(module_mode)" = dropin ]; then
+		NFS_CLASS=rdma NFS_PORT=20049
+	else
+		NFS_CLASS=xrdma NFS_PORT=20050
+	fi
+	echo "# module mode $(module_mode): our server is '$NFS_CLASS $NFS_PORT'"
+	nfs_server_start && nfs_listen "$NFS_CLASS" "$NFS_PORT"
+}
+
 # nfs_mount VERS PORT MNT [OPTS]: mount the export over RDMA (the NFSv4
 # pseudo-root for 4.x, the export path for 3) from $XR_NFS_SERVER (else
 # this guest) and check /proc/mounts says proto=rdma on PORT. OPTS: extra

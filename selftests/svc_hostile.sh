@@ -393,14 +393,8 @@ no_connection_left() {
 }
 
 server_start() {
-	if [ "$(module_mode)" = dropin ]; then
-		CLASS=rdma PORT=20049
-	else
-		CLASS=xrdma PORT=20050
-	fi
-	echo "# module mode $(module_mode): our server is '$CLASS $PORT'"
-	nfs_server_start || return 1
-	nfs_listen "$CLASS" "$PORT" || return 1
+	nfs_our_server_start || return 1
+	CLASS=$NFS_CLASS PORT=$NFS_PORT
 	BASE_XPRTS=$(live_objects svc-xprt)
 	echo "# max_block_size $(cat $NFSD_FS/max_block_size)"
 }

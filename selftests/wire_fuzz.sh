@@ -42,16 +42,8 @@ BASE_XPRTS=
 DMESG_FROM=0
 
 server_start() {
-	local class
-
-	if [ "$(module_mode)" = dropin ]; then
-		class=rdma PORT=20049
-	else
-		class=xrdma PORT=20050
-	fi
-	echo "# module mode $(module_mode): our server is '$class $PORT'"
-	nfs_server_start || return 1
-	nfs_listen "$class" "$PORT" || return 1
+	nfs_our_server_start || return 1
+	PORT=$NFS_PORT
 	BASE_XPRTS=$(live_objects svc-xprt)
 	DMESG_FROM=$(dmesg | wc -l)
 }

@@ -50,27 +50,18 @@ void set_nonblocking(int fd, const char *what)
         throw Error(errno_text(std::string("making the ") + what + " non-blocking"));
 }
 
-// count buffers of size bytes each, in one registered region.
-struct Slots {
+// Memory of ours, page-aligned, and its registration.
+struct Registered {
     uint8_t *base = nullptr;
-    size_t size = 0;
-    uint32_t count = 0;
     ibv_mr *mr = nullptr;
 
-    uint8_t *at(uint32_t i) const { return base + size_t(i) * size; }
-
-    void allocate(rdma_cm_id *id, uint32_t n, size_t bytes, const char *what)
+    // bytes of page-aligned memory; throws Error naming what.
+    void allocate_memory(size_t bytes, const std::string &what)
     {
-        count = n;
-        size = (std::max<size_t>(bytes, 4) + 63) & ~size_t(63);
         void *mem = nullptr;
-        if (posix_memalign(&mem, 4096, size * count))
-            throw Error(std::string("no memory for the ") + what + " buffers");
+        if (posix_memalign(&mem, 4096, bytes))
+            throw Error("no memory for the " + what);
         base = static_cast<uint8_t *>(mem);
-        std::memset(base, 0, size * count);
-        mr = rdma_reg_msgs(id, base, size * count);
-        if (!mr)
-            throw Error(errno_text(std::string("registering the ") + what + " buffers"));
     }
 
     void release()
@@ -83,19 +74,33 @@ struct Slots {
     }
 };
 
+// count buffers of size bytes each, in one registered region.
+struct Slots : Registered {
+    size_t size = 0;
+    uint32_t count = 0;
+
+    uint8_t *at(uint32_t i) const { return base + size_t(i) * size; }
+
+    void allocate(rdma_cm_id *id, uint32_t n, size_t bytes, const char *what)
+    {
+        count = n;
+        size = (std::max<size_t>(bytes, 4) + 63) & ~size_t(63);
+        allocate_memory(size * count, std::string(what) + " buffers");
+        std::memset(base, 0, size * count);
+        mr = rdma_reg_msgs(id, base, size * count);
+        if (!mr)
+            throw Error(errno_text(std::string("registering the ") + what + " buffers"));
+    }
+};
+
 // --region: one buffer the server may read and write, filled with
 // region_pattern().
-struct RemoteRegion {
-    uint8_t *base = nullptr;
+struct RemoteRegion : Registered {
     size_t size = 0;
-    ibv_mr *mr = nullptr;
 
     void allocate(rdma_cm_id *id, uint64_t bytes)
     {
-        void *mem = nullptr;
-        if (posix_memalign(&mem, 4096, bytes))
-            throw Error("no memory for the " + std::to_string(bytes) + "-byte region");
-        base = static_cast<uint8_t *>(mem);
+        allocate_memory(bytes, std::to_string(bytes) + "-byte region");
         size = bytes;
         for (size_t i = 0; i < size; i++)
             base[i] = region_pattern(i);
@@ -108,11 +113,7 @@ struct RemoteRegion {
 
     void release()
     {
-        if (mr)
-            ibv_dereg_mr(mr);
-        std::free(base);
-        mr = nullptr;
-        base = nullptr;
+        Registered::release();
         size = 0;
     }
 };
