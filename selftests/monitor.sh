@@ -171,6 +171,26 @@ e.peer_addr == \"$XR_ADDR\" and e.reject_reason == \"no-rdma-read\"" || return 1
 		{ sed 's/^/# ping: /' "$OUT"; fail "a normal ping after the refusal"; return 1; }
 }
 
+# stall_report: where a connection's teardown stands when its
+# disconnect event is late: the transports still listed, and the kernel
+# stacks of nfsd threads and workers that are waiting.
+stall_report() {
+	local p
+
+	"$RDMACTL" -d transport show 2>&1 | sed 's/^/# stall: /'
+	for p in /proc/[0-9]*; do
+		case "$(cat "$p/comm" 2>/dev/null)" in
+		nfsd|kworker*) ;;
+		*) continue ;;
+		esac
+		grep -q '^State:.*[DS] ' "$p/status" 2>/dev/null || continue
+		grep -qE 'xr_|ib_drain|svc_|rdma' "$p/stack" 2>/dev/null || continue
+		echo "# stall: $(cat "$p/comm") ${p#/proc/}:"
+		sed 's/^/# stall:   /' "$p/stack"
+	done
+	return 0
+}
+
 # 8 KiB inline Send to the server's 4096-byte receive buffers: the
 # server's Receive completes with a length error, a real completion error
 # that the module reports and that closes the connection.
@@ -192,7 +212,7 @@ sys.stdout.buffer.write(m + bytes(8192 - len(m)))" >"$big" || return 1
 	expect_event 10 "e.event == \"completion-error\" and e.kind == \"recv\" and \
 e.device == \"$XR_RDMA_DEV\" and e.transport_id > 0 and e.status > 0" || return 1
 	expect_event 20 "e.event == \"transport-disconnect\" and e.local_port == $port and \
-e.reason == \"recv-error\"" || return 1
+e.reason == \"recv-error\"" || { stall_report; return 1; }
 	tail -n +$((FROM + 1)) "$LOG" | grep -E '"(completion-error|transport-disconnect)"' |
 		sed 's/^/# /'
 }
