@@ -283,6 +283,19 @@ nfs_listen() {
 		fail "'$class $port' not in portlist: $(tr '\n' ' ' <$NFSD_FS/portlist)"
 }
 
+# nfs_server_objects_at BASE: our server transports are BASE (the
+# listeners) and no send or receive context is left.
+nfs_server_objects_at() {
+	[ "$(live_objects svc-xprt)" -eq "$1" ] &&
+		[ "$(live_objects sendctx)" -eq 0 ] && [ "$(live_objects recvctx)" -eq 0 ]
+}
+
+# nfs_connections_released BASE: nfs_server_objects_at BASE within 30 s.
+nfs_connections_released() {
+	wait_for 30 nfs_server_objects_at "$1" ||
+		fail "live objects: $("$RDMACTL" -j module show), expected svc-xprt $1"
+}
+
 # nfs_our_server_start: start nfsd listening on this module's server
 # class, as the module's mode names it: "rdma 20049" in drop-in mode,
 # "xrdma 20050" beside the in-tree rpcrdma. Sets NFS_CLASS and NFS_PORT.

@@ -396,14 +396,8 @@ disabled_device_refuses() {
 	ping_still_works
 }
 
-connections_released() {
-	[ "$(live_objects svc-xprt)" -eq "$BASE_XPRTS" ] &&
-		[ "$(live_objects sendctx)" -eq 0 ] && [ "$(live_objects recvctx)" -eq 0 ]
-}
-
 no_connection_left() {
-	wait_for 30 connections_released ||
-		fail "live objects: $("$RDMACTL" -j module show), expected svc-xprt $BASE_XPRTS"
+	nfs_connections_released "$BASE_XPRTS"
 }
 
 server_start() {

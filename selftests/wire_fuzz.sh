@@ -66,14 +66,8 @@ ping_still_works() {
 	grep -E '^[0-9]+ sent' "$OUT" | sed 's/^/# /'
 }
 
-connections_released() {
-	[ "$(live_objects svc-xprt)" -eq "$BASE_XPRTS" ] &&
-		[ "$(live_objects sendctx)" -eq 0 ] && [ "$(live_objects recvctx)" -eq 0 ]
-}
-
 no_connection_left() {
-	wait_for 30 connections_released ||
-		fail "live objects: $("$RDMACTL" -j module show), expected svc-xprt $BASE_XPRTS"
+	nfs_connections_released "$BASE_XPRTS"
 }
 
 # Hostile chunks make RDMA operations and receives fail (logged, rate
