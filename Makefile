@@ -5,6 +5,7 @@
 #   make deps     install every Debian package the project needs (root)
 #   make          build module/xrpcrdma.ko (newest installed kernel) and rdmactl
 #   make module KVER=<version> | KDIR=<dir>   the module for another kernel
+#                 (WERROR=y: warnings are errors, as make check builds it)
 #   make modules-all   the module for every installed kernel
 #   make regen    regenerate the files that come from the netlink spec
 #   make check    every test: style, sparse, unit tests, guest selftests
@@ -52,7 +53,8 @@ module:
 	@test -n "$(KVER)" || { echo "no kernel headers installed: make deps" >&2; exit 1; }
 	@mkdir -p $(KMOD_DIR)/module $(KMOD_DIR)/uapi/linux
 	@for f in $(MODULE_SRCS); do cp -p $$f $(KMOD_DIR)/$$f; done
-	$(MAKE) -C $(KDIR) M=$(KMOD_DIR) modules $(if $(C),C=$(C))
+	$(MAKE) -C $(KDIR) M=$(KMOD_DIR) modules $(if $(C),C=$(C)) \
+		$(if $(filter y,$(WERROR)),XR_WERROR=y)
 	@if [ "$(KVER)" = "$(lastword $(KVERS_ALL))" ]; then \
 		cp $(KMOD_DIR)/module/xrpcrdma.ko module/xrpcrdma.ko; fi
 

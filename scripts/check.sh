@@ -158,15 +158,21 @@ check_generated() {
 	return $rc
 }
 
+# The module with warnings as errors; the flag must have reached the
+# compiler (an admin's DKMS build goes without it: scripts/dkms-check.sh).
 build_module() {
-	make --no-print-directory module KVER="$1" KDIR="/lib/modules/$1/build"
+	make --no-print-directory module KVER="$1" KDIR="/lib/modules/$1/build" WERROR=y ||
+		return 1
+	grep -qE -- '-Werror( |$)' "build/kmod/$1/module/.main.o.cmd" ||
+		{ echo "build: -Werror did not reach the compiler"; return 1; }
 }
 
 # sparse over every file of the module (C=2 checks even up-to-date files).
 sparse_module() {
 	local out
 
-	out=$(make --no-print-directory module KVER="$1" KDIR="/lib/modules/$1/build" C=2 2>&1)
+	out=$(make --no-print-directory module KVER="$1" KDIR="/lib/modules/$1/build" \
+		C=2 WERROR=y 2>&1)
 	echo "$out"
 	! grep -E '(warning|error):' <<<"$out"
 }
