@@ -67,4 +67,21 @@ static inline void xr_compat_bc_queue(struct svc_serv *serv,
 }
 #endif
 
+/*
+ * Sysctl tables: until 6.6 (checked on 6.1) register_sysctl() walks a
+ * table up to an empty entry; from 6.6 it takes the array's size, and
+ * from 6.11 (checked on 6.12) the entry has no room for one and a
+ * handler gets its table const.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define XR_CTL_TABLE		const struct ctl_table
+#else
+#define XR_CTL_TABLE		struct ctl_table
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define XR_SYSCTL_TABLE_END
+#else
+#define XR_SYSCTL_TABLE_END	{ }
+#endif
+
 #endif /* _XRPCRDMA_COMPAT_H */

@@ -23,18 +23,29 @@ static int __init xr_init(void)
 	err = xr_xprt_init();
 	if (err)
 		goto out_svc;
+	/* The in-tree transport's sysctls, when it is the one replaced. */
+	if (xr_svc_mode() == XRPCRDMA_MODE_DROPIN) {
+		err = xr_sysctl_init();
+		if (err) {
+			pr_err(XR_MODNAME ": drop-in mode: cannot register the sunrpc rdma sysctls: %d\n",
+			       err);
+			goto out_xprt;
+		}
+	}
 	/*
 	 * Netlink last: once the family is registered, handlers can run
 	 * and they expect the device list to be there.
 	 */
 	err = xr_nl_init();
 	if (err)
-		goto out_xprt;
+		goto out_sysctl;
 
 	pr_info(XR_MODNAME ": version " XR_MODULE_VERSION " loaded, %s mode\n",
 		xr_svc_mode() == XRPCRDMA_MODE_DROPIN ? "drop-in" : "side-by-side");
 	return 0;
 
+out_sysctl:
+	xr_sysctl_exit();
 out_xprt:
 	xr_xprt_exit();
 out_svc:
@@ -50,6 +61,7 @@ static void __exit xr_exit(void)
 	/* Netlink first: no handler may look at devices being removed. */
 	xr_nl_exit();
 	xr_bench_exit();
+	xr_sysctl_exit();
 	xr_xprt_exit();
 	xr_svc_exit();
 	xr_device_exit();

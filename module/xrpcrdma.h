@@ -221,6 +221,10 @@ void xr_config_set_defaults(const struct xr_config *vals, const bool *given);
 unsigned long xr_config_ms_to_jiffies(const struct xr_config *cfg,
 				      enum xr_cfg which);
 
+/* sysctl.c */
+int xr_sysctl_init(void);
+void xr_sysctl_exit(void);
+
 /* device.c */
 
 /**

@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The in-tree transport's sysctls in drop-in mode. With xrpcrdma in
+# place of rpcrdma, /proc/sys/sunrpc/rdma_* (the client's) and
+# /proc/sys/sunrpc/svc_rdma/* (the server's) exist and are the tunables
+# of the same meaning: a write shows in `rdmactl config show`, a
+# config-set shows in the sysctl, out-of-range values are refused, and
+# the values reach new transports: the credits and receive inline size
+# our server offers (seen by rdmactl ping) and the slots and send inline
+# size of a new NFS mount through our client. Side by side, the module
+# registers none of them (rpcrdma owns them). The module is left in the
+# mode it was found in, every tunable at its default.
+set -u
+source "$(dirname "$0")/nfs_lib.sh"
+
+need_env XR_TESTHOST XR_MODULE XR_RDMA_DEV
+need_rdmactl
+
+CLIENT=/proc/sys/sunrpc
+SERVER=/proc/sys/sunrpc/svc_rdma
+MNT=$NFS_RUN/mnt/sysctl
+OUT=$(mktemp)
+ERR=$(mktemp)
+trap 'rm -f "$OUT" "$ERR"' EXIT
+START_MODE=$(module_loaded && module_mode)
+START_RPCRDMA=0
+rpcrdma_loaded && START_RPCRDMA=1
+
+# name=tunable pairs: each sysctl and the tunable behind it.
+MAPPED="$CLIENT/rdma_slot_table_entries=client-credits
+$CLIENT/rdma_max_inline_read=inline-recv
+$CLIENT/rdma_max_inline_write=inline-send
+$SERVER/max_requests=credits
+$SERVER/max_req_size=inline-recv"
+
+ktap_header 7
+
+config_value() {
+	"$RDMACTL" -j config show | python3 -c "
+import json, sys
+print(json.load(sys.stdin)['$1'])"
+}
+
+reload() {
+	if module_loaded; then
+		unload_clean || return 1
+	fi
+	insmod "$XR_MODULE" "$@" || fail "insmod $*"
+}
+
+dropin() {
+	if rpcrdma_loaded; then
+		unload_clean || return 1
+		rmmod rpcrdma || { fail "rmmod rpcrdma"; return 1; }
+	fi
+	reload mode=dropin || return 1
+	[ "$(module_mode)" = dropin ] || fail "mode $(module_mode), expected dropin"
+}
+
+# Every name exists, and each mapped one reads as its tunable.
+names_match_config() {
+	local pair file tunable got want rc=0
+
+	dropin || return 1
+	while IFS== read -r file tunable; do
+		got=$(cat "$file") || { fail "no $file"; rc=1; continue; }
+		want=$(config_value "$tunable")
+		echo "# $file = $got ($tunable $want)"
+		[ "$got" = "$want" ] || fail "$file is $got, $tunable is $want" || rc=1
+	done <<<"$MAPPED"
+	for pair in rdma_inline_write_padding=0 rdma_memreg_strategy=5 rdma_pad_optimize=0; do
+		got=$(cat "$CLIENT/${pair%=*}") || { fail "no $CLIENT/${pair%=*}"; rc=1; continue; }
+		[ "$got" = "${pair#*=}" ] || fail "${pair%=*} is $got" || rc=1
+	done
+	[ "$(cat "$SERVER/max_bc_requests" 2>/dev/null)" = 2 ] ||
+		fail "max_bc_requests: $(cat "$SERVER/max_bc_requests" 2>&1)" || rc=1
+	return $rc
+}
+
+# sysctl_write FILE VALUE: the write succeeds.
+sysctl_write() {
+	echo "$2" >"$1" 2>"$ERR" || fail "echo $2 > $1: $(cat "$ERR")"
+}
+
+# sysctl_refused FILE VALUE: the write fails and leaves the value.
+sysctl_refused() {
+	local before
+
+	before=$(cat "$1")
+	if echo "$2" >"$1" 2>"$ERR"; then
+		fail "$1 took $2"
+		return 1
+	fi
+	[ "$(cat "$1")" = "$before" ] || fail "$1 changed to $(cat "$1") after a refused $2"
+}
+
+writes_reach_config() {
+	local rc=0
+
+	sysctl_write "$CLIENT/rdma_slot_table_entries" 16 || rc=1
+	sysctl_write "$CLIENT/rdma_max_inline_write" 2048 || rc=1
+	sysctl_write "$CLIENT/rdma_max_inline_read" 8192 || rc=1
+	sysctl_write "$SERVER/max_requests" 20 || rc=1
+	[ "$(config_value client-credits)" = 16 ] || fail "client-credits $(config_value client-credits)" || rc=1
+	[ "$(config_value inline-send)" = 2048 ] || fail "inline-send $(config_value inline-send)" || rc=1
+	[ "$(config_value inline-recv)" = 8192 ] || fail "inline-recv $(config_value inline-recv)" || rc=1
+	[ "$(config_value credits)" = 20 ] || fail "credits $(config_value credits)" || rc=1
+	# One tunable, two names: the server's view of the receive size.
+	[ "$(cat "$SERVER/max_req_size")" = 8192 ] ||
+		fail "max_req_size $(cat "$SERVER/max_req_size") after rdma_max_inline_read 8192" || rc=1
+	return $rc
+}
+
+config_reaches_sysctl() {
+	expect 0 "$RDMACTL" config set credits 24 || return 1
+	[ "$(cat "$SERVER/max_requests")" = 24 ] ||
+		fail "max_requests $(cat "$SERVER/max_requests") after config set credits 24" || return 1
+	sysctl_write "$SERVER/max_requests" 20
+}
+
+out_of_range_refused() {
+	local rc=0
+
+	sysctl_refused "$SERVER/max_requests" 3 || rc=1
+	sysctl_refused "$SERVER/max_requests" 16385 || rc=1
+	sysctl_refused "$SERVER/max_requests" -1 || rc=1
+	sysctl_refused "$SERVER/max_requests" abc || rc=1
+	sysctl_refused "$CLIENT/rdma_slot_table_entries" 257 || rc=1
+	sysctl_refused "$CLIENT/rdma_max_inline_write" 1023 || rc=1
+	sysctl_refused "$CLIENT/rdma_memreg_strategy" 4 || rc=1
+	sysctl_refused "$CLIENT/rdma_inline_write_padding" 65537 || rc=1
+	sysctl_refused "$SERVER/max_bc_requests" 4 || rc=1
+	return $rc
+}
+
+# New transports take the values: our server offers 20 credits and
+# receives 8192 bytes inline; a mount through our client has 16 slots and
+# sends 2048 bytes inline.
+new_transports_take_them() {
+	local port=20049 got rc=0
+
+	nfs_our_server_start || return 1
+	"$RDMACTL" ping -c 1 -t 5 "$XR_ADDR:$port" >"$OUT" 2>&1 ||
+		{ sed 's/^/# /' "$OUT"; fail "ping"; return 1; }
+	sed 's/^/# /' "$OUT" | head -n 1
+	grep -q "server inline send [0-9]* receive 8192" "$OUT" ||
+		fail "the server does not receive 8192 bytes inline" || rc=1
+	grep -q "credits 20$" "$OUT" || fail "the server does not grant 20 credits" || rc=1
+
+	nfs_mount 3 "$port" "$MNT" || return 1
+	ls "$MNT" >/dev/null || fail "ls $MNT" || rc=1
+	got=$(nfs_client_eval "$XR_ADDR" "$port" '(c["credits"], c["inline_send"])') ||
+		fail "no client transport" || rc=1
+	echo "# client transport (credits, inline send): $got"
+	[ "$got" = "(16, 2048)" ] || fail "the mount's transport is $got, expected (16, 2048)" || rc=1
+	nfs_umount "$MNT" || rc=1
+	nfs_server_stop || rc=1
+	return $rc
+}
+
+# Side by side: none of the names is the module's. With rpcrdma loaded
+# they are rpcrdma's; without it they do not exist.
+sidebyside_registers_none() {
+	local name rc=0
+
+	reload mode=sidebyside || return 1
+	for name in rdma_slot_table_entries rdma_max_inline_read svc_rdma/max_requests; do
+		[ -e "$CLIENT/$name" ] && fail "$CLIENT/$name exists side by side without rpcrdma" && rc=1
+	done
+	return $rc
+}
+
+restore_mode() {
+	unload_clean || return 1
+	[ "$START_RPCRDMA" = 1 ] && { load_rpcrdma || return 1; }
+	[ -z "$START_MODE" ] && return 0
+	insmod "$XR_MODULE" || { fail "insmod"; return 1; }
+	[ "$(module_mode)" = "$START_MODE" ] || fail "mode $(module_mode), was $START_MODE"
+}
+
+run_test names_match_config names_match_config
+run_test writes_reach_config writes_reach_config
+run_test config_reaches_sysctl config_reaches_sysctl
+run_test out_of_range_refused out_of_range_refused
+run_test new_transports_take_them new_transports_take_them
+run_test sidebyside_registers_none sidebyside_registers_none
+run_test mode_restored restore_mode
+ktap_finish
