@@ -8,8 +8,8 @@
 # SHA-256 (its data in Read lists and Write chunks), a 2000-entry directory
 # listed after a remount (Reply chunks), a transfer survives nfsd
 # restarting under it (the client reconnects), another survives the RDMA
-# device being removed and added back, mountstats parses the xprt
-# line, and a REMOVE whose reply was lost is answered from nfsd's
+# device being removed and added back, mountstats and nfsiostat read
+# the mount (every counter the transfers moved is above zero), and a REMOVE whose reply was lost is answered from nfsd's
 # duplicate reply cache after the client reconnects. NFSv4.1 (nfsd
 # records the client with port 0), which needs the client's backchannel: the same 64 MiB
 # round trip and 2000-entry listing, and a delegation recalled through
@@ -38,6 +38,7 @@ skip_all() {
 missing=$(nfs_missing_tools)
 [ -z "$missing" ] || skip_all "missing: ${missing//$'\n'/ }"
 command -v mountstats >/dev/null || skip_all "missing: mountstats"
+command -v nfsiostat >/dev/null || skip_all "missing: nfsiostat"
 
 PORT=20049
 MNT=$NFS_RUN/mnt-xprt
@@ -224,12 +225,31 @@ device_removal_mid_transfer() {
 	[ "$got" = "$sum" ] || fail "sha256 $got, expected $sum"
 }
 
+# The standard tools read the mount: mountstats parses the xprt line
+# with every counter the 64 MiB transfer and the listing must have moved
+# above zero, the line has the in-tree transport's 27 fields (what
+# exporters' mountstats parsers take), and nfsiostat reports the mount's
+# reads and writes.
 mountstats_parses() {
-	local out
+	local out n what rc=0
 
 	out=$(mountstats --xprt "$MNT" 2>&1) || { fail "mountstats: $out"; return 1; }
-	echo "$out" | sed 's/^/# /' | grep -E "protocol|segments|requests|replies"
-	grep -q "Transport protocol: rdma" <<<"$out" || fail "no rdma transport in mountstats"
+	echo "$out" | sed 's/^/# /' | grep -E "protocol|segments|requests|replies|Registered|RDMA|MRs"
+	grep -q "Transport protocol: rdma" <<<"$out" || fail "no rdma transport in mountstats" ||
+		return 1
+	for what in "RPC requests" "RPC replies" "Read segments" "Write segments" \
+		"Reply segments" "Registered" "RDMA received" "Allocated MRs"; do
+		grep -qE "^\s*$what: [1-9]" <<<"$out" || fail "mountstats: $what is 0 or missing" || rc=1
+	done
+	n=$(awk -v mnt="$MNT" '
+		$1 == "device" { here = ($5 == mnt) }
+		here && $1 == "xprt:" && $2 == "rdma" { print NF - 2; exit }
+	' /proc/self/mountstats)
+	[ "$n" = 27 ] || fail "the xprt line has ${n:-no} counters, the in-tree's has 27" || rc=1
+	out=$(nfsiostat "$MNT" 2>&1) || { fail "nfsiostat: $out"; return 1; }
+	echo "$out" | sed 's/^/# /' | grep -E "mounted on|^# *(read|write):" -A1 | head -n 6
+	grep -q "mounted on $MNT:" <<<"$out" || fail "nfsiostat does not list $MNT" || rc=1
+	return $rc
 }
 
 umount_v3() {
