@@ -18,6 +18,7 @@
 #   make wire-corpus  capture the fuzzer's seed corpus again from the in-tree
 #                 NFS client (two test-host guests; CORPUS_KVER=kernel)
 #   make install  the module, rdmactl, rdmactl(8) and its bash completion
+#   make deb      Debian packages xrpcrdma-dkms and rdmactl into build/deb/
 
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
@@ -36,7 +37,7 @@ MODULE_SRCS := Kbuild VERSION $(wildcard module/*.c module/*.h) module/Kbuild \
 	uapi/linux/xrpcrdma.h
 
 .PHONY: all deps module modules-all ctl kernel-src regen check demo install clean
-.PHONY: htmldocs dkms-check bench fuzz-wire wire-corpus
+.PHONY: htmldocs dkms-check bench fuzz-wire wire-corpus deb
 
 all: module ctl
 
@@ -108,6 +109,10 @@ htmldocs: kernel-src
 # DKMS in a tree of its own under build/dkms: the host's DKMS is untouched.
 dkms-check:
 	@scripts/dkms-check.sh
+
+# dpkg-buildpackage on a copy of the tree under build/deb (debian/).
+deb:
+	@scripts/deb.sh
 
 # The module for KVER, and rdmactl with its manual page and bash
 # completion under PREFIX (DESTDIR is honoured, as usual).

@@ -3,7 +3,7 @@
 # check.sh - everything `make check` runs, in order: generated files fresh,
 # the documentation (Sphinx, warnings as errors; its commands tested),
 # module builds for every installed kernel with -Werror, sparse, the DKMS
-# build, checkpatch,
+# build, the Debian packages (lintian), checkpatch,
 # rdmactl and its unit tests, the test host's own detector test, and the
 # selftests in a test host (and the two-guest ones in a pair of test
 # hosts) for each kernel line, and last a reliability report from their
@@ -246,6 +246,9 @@ for k in "${kernels[@]}"; do
 	step "sparse-$k" one sparse_module "$k"
 done
 step dkms one scripts/dkms-check.sh "${kernels[@]}"
+# The Debian packages, lintian (no errors) and the systemd unit; fails
+# when debian/changelog is not at VERSION. selftests/deb.sh installs them.
+step deb one scripts/deb.sh --check
 step checkpatch one run_checkpatch
 step rdmactl ctest build_ctl
 step proto-unit ctest proto_unit

@@ -19,6 +19,7 @@ pkgs=(
 	build-essential bc kmod cpio xz-utils
 	python3-sphinx dkms groff-base man-db
 	fio python3-matplotlib
+	debhelper dh-dkms dpkg-dev fakeroot lintian
 )
 
 missing_pkgs() {
