@@ -20,6 +20,11 @@
 set -euo pipefail
 
 readonly SUITE=trixie BACKPORTS=trixie-backports
+# sparse 0.6.4 (trixie's, bookworm's) cannot read 7.x headers: under
+# __CHECKER__ they use __typeof_unqual__, which 0.6.5~rc1 (unstable's)
+# understands. Its sparse binary needs only libc and goes to the root's
+# /usr/local/bin.
+readonly SPARSE_SUITE=sid
 readonly CACHE=/var/cache/xrpcrdma
 readonly KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 # A kernel line newer than this is not picked up by chance: 7.x only.
@@ -61,7 +66,8 @@ apt_mirror() {
 
 # The cache key: what the root is made of, not when it was made.
 root_key() {
-	printf '%s\n' "$SUITE" "$BACKPORTS" "$KLINE_RE" "${PKGS[@]}" |
+	printf '%s\n' "$SUITE" "$BACKPORTS" "$KLINE_RE" "${PKGS[@]}" \
+		"sparse from $SPARSE_SUITE" "checker-valid.sh" |
 		sha256sum | cut -c1-16
 }
 
@@ -76,6 +82,20 @@ apt_opts() {
 		-o APT::Architecture=amd64 -o Debug::NoLocking=1
 }
 
+# Fresh package lists of SUITES from MIRROR in the private apt view D.
+apt_view() {
+	local d=$1 mirror=$2 s
+	local -a o
+
+	shift 2
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	for s in "$@"; do
+		printf 'deb [signed-by=%s] %s %s main\n' "$KEYRING" "$mirror" "$s"
+	done >"$d/sources.list"
+	mapfile -t o < <(apt_opts "$d")
+	apt-get "${o[@]}" -qq update >&2 || die "cannot read $*'s package lists"
+}
+
 # The newest 7.x kernel trixie-backports offers, as "VERSION PACKAGE"
 # (e.g. "7.3.4+deb13 linux-image-7.3.4+deb13-amd64"); an -unsigned image
 # package is taken as well as a signed one.
@@ -83,15 +103,39 @@ newest_kernel() {
 	local d=$1 mirror=$2
 	local -a o
 
-	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
-	printf 'deb [signed-by=%s] %s %s main\n' \
-		"$KEYRING" "$mirror" "$SUITE" "$KEYRING" "$mirror" "$BACKPORTS" \
-		>"$d/sources.list"
+	apt_view "$d" "$mirror" "$SUITE" "$BACKPORTS"
 	mapfile -t o < <(apt_opts "$d")
-	apt-get "${o[@]}" -qq update >&2 || die "cannot read $SUITE's package lists"
 	apt-cache "${o[@]}" search --names-only "^linux-image-$KLINE_RE-amd64(-unsigned)?\$" |
 		sed -nE "s/^(linux-image-($KLINE_RE)-amd64(-unsigned)?) .*/\\2 \\1/p" |
 		sort -V | tail -n 1
+}
+
+# Sparse that can check a module against 7.x headers (see SPARSE_SUITE),
+# and the kernel's scripts/checker-valid.sh, which C=1/C=2 runs first and
+# Debian's headers package leaves out.
+add_checker() {
+	local dir=$1 mirror=$2 d=$CACHE/apt-$SPARSE_SUITE tmp line
+	local -a o
+
+	apt_view "$d" "$mirror" "$SPARSE_SUITE"
+	mapfile -t o < <(apt_opts "$d")
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get "${o[@]}" -o APT::Sandbox::User=root -qq download sparse) >&2 ||
+		die "cannot download sparse from $SPARSE_SUITE"
+	dpkg-deb -x "$tmp"/sparse_*.deb "$tmp/x"
+	install -D -m 0755 "$tmp/x/usr/bin/sparse" "$dir/usr/local/bin/sparse"
+	rm -rf "$tmp"
+	for line in "$dir"/usr/src/linux-source-*.tar.xz; do
+		tar -xJf "$line" -O --wildcards '*/scripts/checker-valid.sh' \
+			>"$tmp.cv" || die "no checker-valid.sh in $line"
+	done
+	for line in "$dir"/usr/src/linux-headers-*-common/scripts; do
+		install -m 0755 "$tmp.cv" "$line/checker-valid.sh"
+	done
+	rm -f "$tmp.cv"
+	[[ $(chroot "$dir" /usr/bin/env PATH=/usr/local/bin:/usr/bin:/bin \
+		/bin/sh "${line#"$dir"}/checker-valid.sh" sparse 2>/dev/null) == 1 ]] ||
+		die "sparse from $SPARSE_SUITE cannot check the 7.x headers either"
 }
 
 build_root() {
@@ -129,6 +173,7 @@ build_root() {
 		"$SUITE" "$dir.tmp" \
 		"deb $mirror $SUITE main" "deb $mirror $BACKPORTS main" >&2 ||
 		die "mmdebstrap failed"
+	add_checker "$dir.tmp" "$mirror"
 	mv "$dir.tmp" "$dir"
 	echo "trixie-root: built in $((SECONDS - start)) s, $(du -sh "$dir" | cut -f1)" >&2
 }
