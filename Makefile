@@ -6,7 +6,8 @@
 #   make          build module/xrpcrdma.ko (newest installed kernel) and rdmactl
 #   make module KVER=<version> | KDIR=<dir>   the module for another kernel
 #                 (WERROR=y: warnings are errors, as make check builds it)
-#   make modules-all   the module for every installed kernel
+#   make modules-all   the module for every installed kernel and every
+#                 kernel of the Debian 13 root (build/trixie-root)
 #   make regen    regenerate the files that come from the netlink spec
 #   make check    every test: style, sparse, unit tests, guest selftests
 #   make demo     boot a test host and show the module working with rdmactl
@@ -24,10 +25,19 @@ TOP := $(CURDIR)
 BUILD := $(TOP)/build
 
 # Installed kernels that can build modules, oldest first.
-KVERS_ALL := $(shell for d in /lib/modules/*/build; do \
+KVERS_HOST := $(shell for d in /lib/modules/*/build; do \
 	[ -f $$d/Makefile ] && basename $$(dirname $$d); done 2>/dev/null | sort -V)
-KVER ?= $(lastword $(KVERS_ALL))
+# Kernels of the Debian 13 root `make deps` builds (scripts/trixie-root.sh):
+# their modules are built inside that root (scripts/root-make.sh).
+TRIXIE_ROOT := $(BUILD)/trixie-root
+KVERS_ROOT := $(shell for d in $(TRIXIE_ROOT)/lib/modules/*/build; do \
+	[ -f $$d/Makefile ] && basename $$(dirname $$d); done 2>/dev/null | sort -V)
+KVERS_ALL := $(shell printf '%s\n' $(KVERS_HOST) $(KVERS_ROOT) | sort -uV)
+# The default stays the newest kernel the host itself can build for.
+KVER ?= $(lastword $(KVERS_HOST))
 KDIR ?= /lib/modules/$(KVER)/build
+# A root kernel the host lacks is built in the root.
+IN_ROOT = $(and $(filter $(KVER),$(KVERS_ROOT)),$(filter-out $(KVERS_HOST),$(KVER)))
 
 KSRC := $(BUILD)/linux-src
 KMOD_DIR = $(BUILD)/kmod/$(KVER)
@@ -54,13 +64,18 @@ module:
 	@test -n "$(KVER)" || { echo "no kernel headers installed: make deps" >&2; exit 1; }
 	@mkdir -p $(KMOD_DIR)/module $(KMOD_DIR)/uapi/linux
 	@for f in $(MODULE_SRCS); do cp -p $$f $(KMOD_DIR)/$$f; done
+ifeq ($(IN_ROOT),)
 	$(MAKE) -C $(KDIR) M=$(KMOD_DIR) modules $(if $(C),C=$(C)) \
 		$(if $(filter y,$(WERROR)),XR_WERROR=y)
-	@if [ "$(KVER)" = "$(lastword $(KVERS_ALL))" ]; then \
+else
+	scripts/root-make.sh $(TRIXIE_ROOT) $(KVER) $(KMOD_DIR) modules $(if $(C),C=$(C)) \
+		$(if $(filter y,$(WERROR)),XR_WERROR=y)
+endif
+	@if [ "$(KVER)" = "$(lastword $(KVERS_HOST))" ]; then \
 		cp $(KMOD_DIR)/module/xrpcrdma.ko module/xrpcrdma.ko; fi
 
 modules-all:
-	@for k in $(KVERS_ALL); do $(MAKE) --no-print-directory module KVER=$$k KDIR=/lib/modules/$$k/build || exit 1; done
+	@for k in $(KVERS_ALL); do $(MAKE) --no-print-directory module KVER=$$k || exit 1; done
 
 ctl:
 	@cmake -S ctl -B $(BUILD)/ctl -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

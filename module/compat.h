@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compat.h - every difference between the kernel lines xrpcrdma builds for
- * (Debian's 6.1 and 6.12). Code elsewhere tests the feature macros defined
- * here, never LINUX_VERSION_CODE.
+ * (Debian 12's 6.1 and 6.12, trixie-backports' 7.3). Code elsewhere tests
+ * the feature macros and uses the helpers defined here, never
+ * LINUX_VERSION_CODE.
  */
 #ifndef _XRPCRDMA_COMPAT_H
 #define _XRPCRDMA_COMPAT_H
@@ -82,6 +83,52 @@ static inline void xr_compat_bc_queue(struct svc_serv *serv,
 #define XR_SYSCTL_TABLE_END
 #else
 #define XR_SYSCTL_TABLE_END	{ }
+#endif
+
+/*
+ * The request's page arrays. Up to 6.12 (checked on 6.1 and 6.12) call
+ * and reply share rq_pages: the pages before rq_page_end are the
+ * request's, and the transport says where the reply's start by pointing
+ * rq_respages into rq_pages after the call's. 7.3 (checked there; the
+ * change came after 6.18) gives the reply an array of its own: svc sets
+ * rq_respages, which a transport must leave alone, and the call may use
+ * all rq_maxpages entries of rq_pages. A transport that keeps call pages
+ * NULLs their entries and says how many in rq_pages_nfree; xrpcrdma
+ * keeps none (the data is pulled into them and left there).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)
+#define XR_HAVE_SVC_REPLY_PAGES 1
+
+/* How many pages of rq_pages a call may fill. */
+static inline unsigned long xr_compat_call_pages(const struct svc_rqst *rqstp)
+{
+	return rqstp->rq_maxpages;
+}
+
+/* The reply starts empty in its own array, whatever the call used. */
+static inline void xr_compat_reply_pages(struct svc_rqst *rqstp,
+					 unsigned long call_pages)
+{
+	rqstp->rq_next_page = rqstp->rq_respages;
+}
+#else
+#define XR_HAVE_SVC_REPLY_PAGES 0
+
+/* All the request's pages but one, kept for the reply's head. */
+static inline unsigned long xr_compat_call_pages(const struct svc_rqst *rqstp)
+{
+	long n = rqstp->rq_page_end - rqstp->rq_pages;
+
+	return n > 1 ? n - 1 : 0;
+}
+
+/* The reply's pages are those of rq_pages after the call's. */
+static inline void xr_compat_reply_pages(struct svc_rqst *rqstp,
+					 unsigned long call_pages)
+{
+	rqstp->rq_respages = rqstp->rq_pages + call_pages;
+	rqstp->rq_next_page = rqstp->rq_respages;
+}
 #endif
 
 #endif /* _XRPCRDMA_COMPAT_H */

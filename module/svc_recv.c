@@ -86,22 +86,20 @@ static int xr_svc_check_call(struct xr_recvctx *rc)
 
 /*
  * Does a Read chunk of @padded bytes (XDR pad included) fit this request?
- * The invariant: svc gave the request the pages from rq_pages up to
- * rq_page_end, sized by sv_max_mesg, and nothing else; entries past
- * rq_page_end are no pages of this request. So the whole call (the
- * inline part and the chunk) must be at most sv_max_mesg, and the
- * chunk's pages must leave at least one page before rq_page_end for the
- * reply's head.
+ * The invariant: svc gave the request pages for a call of sv_max_mesg
+ * bytes, and the call may fill xr_compat_call_pages() of them; entries
+ * past those are no pages of this request (or the reply's). So the whole
+ * call (the inline part and the chunk) must be at most sv_max_mesg, and
+ * the chunk's pages at most that many.
  */
 static bool xr_svc_chunk_fits(const struct svc_rqst *rqstp, u32 inline_len,
 			      u32 padded)
 {
 	u32 max_mesg = rqstp->rq_server->sv_max_mesg;
-	long budget = rqstp->rq_page_end - rqstp->rq_pages;
 
 	if (padded > max_mesg || inline_len > max_mesg - padded)
 		return false;
-	return DIV_ROUND_UP(padded, PAGE_SIZE) < budget;
+	return DIV_ROUND_UP(padded, PAGE_SIZE) <= xr_compat_call_pages(rqstp);
 }
 
 /*
@@ -120,8 +118,8 @@ static int xr_svc_read_chunk(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 	struct xr_rw rw;
 	int err;
 
-	/* Only the request's own pages; keep one for the reply's head. */
-	if (!rc->rc_length || npages >= rqstp->rq_page_end - rqstp->rq_pages)
+	/* Only the pages the call may fill. */
+	if (!rc->rc_length || npages > xr_compat_call_pages(rqstp))
 		return -EINVAL;
 	dst.pages = rqstp->rq_pages;
 	dst.page_len = padded;
@@ -184,8 +182,7 @@ static void xr_svc_arg_with_chunk(struct svc_rqst *rqstp,
 	arg->page_base = 0;
 	arg->len = arg->head[0].iov_len + arg->page_len + arg->tail[0].iov_len;
 	arg->buflen = arg->len;
-	rqstp->rq_respages = rqstp->rq_pages + npages;
-	rqstp->rq_next_page = rqstp->rq_respages;
+	xr_compat_reply_pages(rqstp, npages);
 }
 
 /* Build rq_arg for an inline call: all of it in the receive buffer. */
@@ -286,9 +283,8 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 	struct xr_recvctx *rc;
 	int verdict;
 
-	/* Every page of rq_pages is free for the reply. */
-	rqstp->rq_respages = rqstp->rq_pages;
-	rqstp->rq_next_page = rqstp->rq_respages;
+	/* No call pages used (yet): all the request's are the reply's. */
+	xr_compat_reply_pages(rqstp, 0);
 	rqstp->rq_xprt_ctxt = NULL;
 
 	rc = xr_svc_next_call(sx);

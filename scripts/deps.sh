@@ -5,6 +5,7 @@
 set -euo pipefail
 
 export DEBIAN_FRONTEND=noninteractive
+top=$(cd "$(dirname "$0")/.." && pwd)
 
 pkgs=(
 	linux-image-amd64 linux-headers-amd64
@@ -20,6 +21,7 @@ pkgs=(
 	python3-sphinx dkms groff-base man-db
 	fio python3-matplotlib
 	debhelper dh-dkms dpkg-dev fakeroot lintian
+	mmdebstrap
 )
 
 missing_pkgs() {
@@ -109,7 +111,7 @@ have_612=$(dpkg-query -W -f='${Package} ${Status}\n' 'linux-image-6.12.*+deb12-a
 	grep -c 'install ok installed' || true)
 todo=$(missing_pkgs "${pkgs[@]}")
 if [ -z "$todo" ] && [ "$have_612" -gt 0 ] && qemu_ok; then
-	exit 0
+	exec "$top/scripts/trixie-root.sh" "$top"
 fi
 
 apt_update_once
@@ -127,3 +129,5 @@ if [ -n "$todo" ]; then
 	apt-get install -y -qq --no-install-recommends $todo
 fi
 qemu_ok || install_qemu
+# The Debian 13 root for the 7.x kernel (cached: see the script).
+"$top/scripts/trixie-root.sh" "$top"

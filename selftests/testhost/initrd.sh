@@ -6,7 +6,8 @@
 # root over virtio-9p with an overlay. Owns nothing else; run.sh decides
 # when to call it and where the cached result lives.
 #
-# usage: initrd.sh KVER OUT.cpio.gz
+# usage: initrd.sh KVER OUT.cpio.gz [ROOT]
+#   ROOT: the root file system whose /lib/modules/KVER the modules come from
 
 set -euo pipefail
 
@@ -27,7 +28,7 @@ module_files() {
 	local -A seen=()
 
 	for mod in "${ROOT_MODULES[@]}"; do
-		modprobe -S "$kver" --show-depends "$mod" ||
+		modprobe -d "${ROOT:-/}" -S "$kver" --show-depends "$mod" ||
 			die "modprobe cannot resolve $mod for $kver"
 	done | while read -r line; do
 		case "$line" in
@@ -80,7 +81,7 @@ newc_trailer() {
 build() {
 	local kver=$1 out=$2 stage mod app mods
 
-	[[ -d /lib/modules/$kver ]] || die "no /lib/modules/$kver"
+	[[ -d ${ROOT:-}/lib/modules/$kver ]] || die "no ${ROOT:-}/lib/modules/$kver"
 	[[ -x $BUSYBOX ]] || die "$BUSYBOX missing (install busybox-static)"
 
 	stage=$(mktemp -d "${TMPDIR:-/tmp}/xr-initrd.XXXXXX")
@@ -110,5 +111,6 @@ build() {
 	mv -f "$out.tmp.$$" "$out"
 }
 
-[[ $# -eq 2 ]] || die "usage: initrd.sh KVER OUT.cpio.gz"
+[[ $# -eq 2 || $# -eq 3 ]] || die "usage: initrd.sh KVER OUT.cpio.gz [ROOT]"
+ROOT=${3:-}
 build "$1" "$2"

@@ -6,24 +6,25 @@
 # caches go, and stopping a process by its PID.
 
 # Installed kernels (vmlinuz in /boot and modules in /lib/modules), oldest
-# first.
+# first; those of the root file system ROOT when given.
 th_installed_kernels() {
-	local f
+	local root=${1:-} f
 
-	for f in /boot/vmlinuz-*; do
+	for f in "$root"/boot/vmlinuz-*; do
 		[[ -e $f ]] || continue
-		f=${f#/boot/vmlinuz-}
-		[[ -d /lib/modules/$f ]] && echo "$f"
+		f=${f#"$root"/boot/vmlinuz-}
+		[[ -d $root/lib/modules/$f ]] && echo "$f"
 	done | sort -V
 }
 
 # Print the KVER that WANT names: an exact version as in /boot/vmlinuz-KVER,
 # a line such as "6.1" or "6.12" (its newest installed), or the newest
-# installed when WANT is empty. Fails with a message on stderr.
+# installed when WANT is empty; of the root file system ROOT when given.
+# Fails with a message on stderr.
 th_resolve_kernel() {
-	local want=$1 all pick=
+	local want=$1 root=${2:-} all pick=
 
-	all=$(th_installed_kernels)
+	all=$(th_installed_kernels "$root")
 	if [[ -z $all ]]; then
 		echo "testhost: no kernel in /boot with modules in /lib/modules" >&2
 		return 1
@@ -36,7 +37,7 @@ th_resolve_kernel() {
 		pick=$(grep -E "^${want//./\\.}\." <<<"$all" | tail -n 1) || true
 	fi
 	if [[ -z $pick ]]; then
-		echo "testhost: kernel '$want' is not installed (have: ${all//$'\n'/ })" >&2
+		echo "testhost: kernel '$want' is not installed${root:+ in $root} (have: ${all//$'\n'/ })" >&2
 		return 1
 	fi
 	echo "$pick"

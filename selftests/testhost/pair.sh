@@ -43,7 +43,7 @@ declare -A PID=() RC=() TAIL=() LIFE=([A]=1 [B]=1)
 
 usage() {
 	cat <<'USAGE'
-usage: pair.sh [--kernel KVER] [--module PATH.ko [--module-args "k=v ..."]]
+usage: pair.sh [--kernel KVER] [--root DIR] [--module PATH.ko [--module-args "k=v ..."]]
                [--timeout SECONDS] [--logs DIR] [--share DIR] [--smp N] [--mem MB]
                [--accel tcg|tcg-multi|kvm] [--cpu MODEL] [--ktap] -- COMMAND [ARGS...]
 USAGE
@@ -67,7 +67,7 @@ parse_args() {
 
 	while [[ $# -gt 0 ]]; do
 		case "$1" in
-		--kernel | --module | --module-args | --mem | --accel | --cpu)
+		--kernel | --module | --module-args | --mem | --accel | --cpu | --root)
 			need_arg "$@"
 			RUN_ARGS+=("$1" "$2")
 			shift 2

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The test host: boots an installed Debian kernel under QEMU with the host
-# root file system as the guest root (read-only 9p + tmpfs overlay), sets up
+# root file system as the guest root (read-only 9p + tmpfs overlay), or
+# with another Debian root (--root DIR: its kernel, its userland; the work
+# tree and the job's files are bind-mounted into it from the host), sets up
 # soft-RoCE, loads a module, runs one command and reports its exit status.
 # Owns the host side of a run: options, the cached initramfs, QEMU, the
 # console log, the misbehaviour detector and the verdict. The guest side is
@@ -63,6 +65,7 @@ readonly DETECTORS=(
 
 # Options.
 KVER_ARG=
+ROOT=
 MODULE=
 MODULE_ARGS=
 RXE=1
@@ -90,7 +93,7 @@ FAILED=0
 
 usage() {
 	cat <<'USAGE'
-usage: run.sh [--kernel KVER] [--module PATH.ko [--module-args "k=v ..."]]
+usage: run.sh [--kernel KVER] [--root DIR] [--module PATH.ko [--module-args "k=v ..."]]
               [--no-rxe] [--timeout SECONDS] [--log FILE] [--share DIR]
               [--smp N] [--mem MB] [--accel tcg|tcg-multi|kvm] [--cpu MODEL]
               [--pair-role A|B --pair-net SOCKET] [--monitor SOCKET] -- COMMAND [ARGS...]
@@ -114,6 +117,7 @@ parse_args() {
 	while [[ $# -gt 0 ]]; do
 		case "$1" in
 		--kernel) need_arg "$@"; KVER_ARG=$2; shift 2 ;;
+		--root) need_arg "$@"; ROOT=$2; shift 2 ;;
 		--module) need_arg "$@"; MODULE=$2; shift 2 ;;
 		--module-args) need_arg "$@"; MODULE_ARGS=$2; shift 2 ;;
 		--no-rxe) RXE=0; shift ;;
@@ -148,6 +152,16 @@ parse_args() {
 	[[ -z $PAIR_ROLE || $RXE == 1 ]] || die "--pair-role needs soft-RoCE"
 	check_socket_path "$PAIR_NET" --pair-net
 	check_socket_path "$MONITOR" --monitor
+	check_root
+}
+
+# --root: a directory holding a whole Debian system (/boot, /lib/modules).
+check_root() {
+	[[ -n $ROOT ]] || return 0
+	[[ -d $ROOT ]] || die "--root $ROOT is not a directory"
+	ROOT=$(realpath "$ROOT")
+	[[ $ROOT != / ]] || ROOT=
+	[[ $ROOT != *[[:space:],]* ]] || die "--root path must not contain blanks or commas"
 }
 
 # A unix socket path QEMU creates or connects to (empty: not used).
@@ -177,9 +191,9 @@ ensure_initrd() {
 
 	out=$(th_build_dir "$HERE")/initrd-$kver.cpio.gz
 	if stale "$out" "${BASH_SOURCE[0]}" "$HERE/lib.sh" "$HERE/initrd.sh" \
-		"$HERE/guest/init" "/boot/vmlinuz-$kver" \
-		"/lib/modules/$kver/modules.dep" /bin/busybox; then
-		"$HERE/initrd.sh" "$kver" "$out" >&2 || die "cannot build $out"
+		"$HERE/guest/init" "$ROOT/boot/vmlinuz-$kver" \
+		"$ROOT/lib/modules/$kver/modules.dep" /bin/busybox; then
+		"$HERE/initrd.sh" "$kver" "$out" ${ROOT:+"$ROOT"} >&2 || die "cannot build $out"
 	fi
 	echo "$out"
 }
@@ -190,10 +204,10 @@ ensure_kernel_image() {
 	local kver=$1 out
 
 	out=$(th_build_dir "$HERE")/vmlinux-$kver
-	if stale "$out" "$HERE/vmlinux.sh" "/boot/vmlinuz-$kver"; then
-		if ! "$HERE/vmlinux.sh" "$kver" "$out" >&2; then
-			say "booting the compressed /boot/vmlinuz-$kver (slower)"
-			echo "/boot/vmlinuz-$kver"
+	if stale "$out" "$HERE/vmlinux.sh" "$ROOT/boot/vmlinuz-$kver"; then
+		if ! "$HERE/vmlinux.sh" "$kver" "$out" ${ROOT:+"$ROOT"} >&2; then
+			say "booting the compressed $ROOT/boot/vmlinuz-$kver (slower)"
+			echo "$ROOT/boot/vmlinuz-$kver"
 			return
 		fi
 	fi
@@ -252,6 +266,26 @@ write_job_env() {
 		printf ' %q' "${CMD[@]}"
 		printf ' )\n'
 	} >"$JOBDIR/env"
+	[[ -z $ROOT ]] || host_binds >"$JOBDIR/binds"
+}
+
+# With --root, the host directories the guest needs at their own paths:
+# the job's, the work tree (and what its build/ links to), the module's.
+host_binds() {
+	local top l
+
+	top=$(git rev-parse --show-toplevel 2>/dev/null) || top=$(pwd -P)
+	top=$(realpath "$top")
+	{
+		echo "$JOBDIR"
+		echo "$top"
+		for l in "$top"/build/*; do
+			[[ -L $l && -d $l ]] || continue
+			l=$(realpath "$l")
+			[[ $l == "$top"/* || $l == "$ROOT" ]] || echo "$l"
+		done
+		[[ -z $MODULE ]] || dirname "$MODULE"
+	} | awk '!seen[$0]++'
 }
 
 make_logfile() {
@@ -282,9 +316,14 @@ qemu_command() {
 	# ttyS0: the console on stdout; ttyS1: the command's output on fd 3.
 	q+=(-serial mon:stdio -serial file:/dev/fd/3)
 	q+=(-kernel "$image" -initrd "$initrd")
-	q+=(-append "console=ttyS0 panic=-1 loglevel=5 printk.time=1 log_buf_len=4M xr.job=$JOBDIR")
-	q+=(-fsdev "local,id=fs0,path=/,security_model=none,readonly=on,multidevs=remap")
+	q+=(-append "console=ttyS0 panic=-1 loglevel=5 printk.time=1 log_buf_len=4M xr.job=$JOBDIR${ROOT:+ xr.root=1}")
+	q+=(-fsdev "local,id=fs0,path=${ROOT:-/},security_model=none,readonly=on,multidevs=remap")
 	q+=(-device "virtio-9p-pci,fsdev=fs0,mount_tag=hostroot")
+	if [[ -n $ROOT ]]; then
+		# The host's own root, for the bind mounts of $JOBDIR/binds.
+		q+=(-fsdev "local,id=fsh,path=/,security_model=none,readonly=on,multidevs=remap")
+		q+=(-device "virtio-9p-pci,fsdev=fsh,mount_tag=xrhost")
+	fi
 	if [[ -n $SHARE ]]; then
 		q+=(-fsdev "local,id=fs1,path=${SHARE//,/,,},security_model=none,multidevs=remap")
 		q+=(-device "virtio-9p-pci,fsdev=fs1,mount_tag=xrshare")
@@ -600,7 +639,7 @@ main() {
 	local kver image initrd timed_out=0 status=0
 
 	parse_args "$@"
-	kver=$(th_resolve_kernel "$KVER_ARG") || exit "$EXIT_USAGE"
+	kver=$(th_resolve_kernel "$KVER_ARG" "$ROOT") || exit "$EXIT_USAGE"
 	[[ -z $MODULE ]] || check_module "$kver"
 	[[ -z $SHARE ]] || check_share
 	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not installed"

@@ -6,7 +6,7 @@
 # decompressing an XZ kernel in the guest costs several seconds per boot.
 # Owns only the extraction; run.sh caches the result.
 #
-# usage: vmlinux.sh KVER OUT
+# usage: vmlinux.sh KVER OUT [ROOT]   (ROOT: the root file system holding /boot)
 
 set -euo pipefail
 
@@ -31,9 +31,9 @@ decompressor() {
 }
 
 extract() {
-	local kver=$1 out=$2 bz setup_sects off len start size tool
+	local kver=$1 out=$2 root=${3:-} bz setup_sects off len start size tool
 
-	bz=/boot/vmlinuz-$kver
+	bz=$root/boot/vmlinuz-$kver
 	[[ -r $bz ]] || die "no $bz"
 	[[ $(od -An -c -j 514 -N 4 "$bz" | tr -d ' ') == HdrS ]] ||
 		die "$bz is not a bzImage"
@@ -59,5 +59,5 @@ extract() {
 	mv -f "$out.tmp.$$" "$out"
 }
 
-[[ $# -eq 2 ]] || die "usage: vmlinux.sh KVER OUT"
-extract "$1" "$2"
+[[ $# -eq 2 || $# -eq 3 ]] || die "usage: vmlinux.sh KVER OUT [ROOT]"
+extract "$@"
