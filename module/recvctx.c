@@ -42,6 +42,7 @@ static void xr_recvctx_shrink(struct xr_recvctx *rc)
 		return;
 	kfree(rc->rc_lists);
 	rc->rc_lists = NULL;
+	atomic_dec(&rc->rc_pool->rq_lists);
 	xr_recvctx_attach(rc);
 }
 
@@ -236,6 +237,7 @@ int xr_recvctx_decode(struct xr_recvctx *rc, const struct xr_limits *lim,
 	if (!hl)
 		return -ENOMEM;
 	rc->rc_lists = hl;
+	atomic_inc(&rc->rc_pool->rq_lists);
 	xr_hdr_attach(&rc->rc_hdr, hl->hl_writes, ARRAY_SIZE(hl->hl_writes),
 		      hl->hl_reads, ARRAY_SIZE(hl->hl_reads), hl->hl_segs,
 		      ARRAY_SIZE(hl->hl_segs));
@@ -288,6 +290,26 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
+ * xr_recvq_bytes - memory the receive contexts of a connection hold
+ * @rq: the receive contexts of a connection
+ *
+ * Counted as the slab allocator rounds each allocation up: the context,
+ * its buffer, and list storage taken for calls being processed.
+ *
+ * Return: the bytes, at most U32_MAX.
+ */
+u32 xr_recvq_bytes(struct xr_recvq *rq)
+{
+	u64 each = kmalloc_size_roundup(sizeof(struct xr_recvctx)) +
+		   kmalloc_size_roundup(rq->rq_buf_size);
+	u64 bytes = each * (u32)atomic_read(&rq->rq_allocated) +
+		    (u64)kmalloc_size_roundup(sizeof(struct xr_hdr_lists)) *
+		    (u32)atomic_read(&rq->rq_lists);
+
+	return min_t(u64, bytes, U32_MAX);
+}
+
+/**
  * xr_recvq_destroy - free every receive context
  * @rq: the receive contexts of a connection whose queue pair is drained
  */
@@ -301,4 +323,5 @@ void xr_recvq_destroy(struct xr_recvq *rq)
 		xr_recvctx_free(rc);
 	}
 	WARN_ON(atomic_read(&rq->rq_allocated));
+	WARN_ON(atomic_read(&rq->rq_lists));
 }

@@ -596,6 +596,7 @@ struct xr_recvctx {
  * @rq_ep: the endpoint
  * @rq_buf_size: size of each buffer (the largest inline message received)
  * @rq_allocated: contexts allocated
+ * @rq_lists: larger list storage (&struct xr_hdr_lists) held by contexts
  * @rq_posted: Receives posted whose completion was not handled yet
  * @rq_count_taken: the owner's count of messages received and not yet
  *	settled, or NULL: raised before @rq_posted drops, so the two never
@@ -617,6 +618,7 @@ struct xr_recvq {
 	struct xr_ep		*rq_ep;
 	u32			rq_buf_size;
 	atomic_t		rq_allocated;
+	atomic_t		rq_lists;
 	atomic_t		rq_posted;
 	atomic_t		*rq_count_taken;
 	atomic64_t		*rq_count_errors;
@@ -635,6 +637,7 @@ void xr_recvctx_put(struct xr_recvctx *rc);
 bool xr_recvctx_drop(struct xr_recvctx *rc);
 int xr_recvctx_decode(struct xr_recvctx *rc, const struct xr_limits *lim,
 		      bool may_grow);
+u32 xr_recvq_bytes(struct xr_recvq *rq);
 
 /* Receives posted and not yet seen completing. */
 static inline int xr_recvq_posted(struct xr_recvq *rq)
