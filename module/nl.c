@@ -420,7 +420,9 @@ static int xr_nl_fill_connection(struct sk_buff *msg, struct xr_svc_xprt *sx)
 	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_SENDCTX_FREE,
 			xr_sendq_free_count(&sx->sx_sq)) ||
 	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
-			atomic_read(&sx->sx_rq.rq_allocated)))
+			atomic_read(&sx->sx_rq.rq_allocated)) ||
+	    nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_RECVCTX_BYTES,
+			xr_recvq_bytes(&sx->sx_rq)))
 		return -EMSGSIZE;
 	return xr_nl_put_conn_stats(msg, sx);
 }
@@ -551,7 +553,9 @@ static int xr_nl_fill_client(struct sk_buff *msg, struct xr_xprt *rx)
 	     nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_SENDCTX_FREE,
 			 xr_sendq_free_count(&c->xc_sq)) ||
 	     nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
-			 atomic_read(&c->xc_rq.rq_allocated))))
+			 atomic_read(&c->xc_rq.rq_allocated)) ||
+	     nla_put_u32(msg, XRPCRDMA_A_TRANSPORT_RECVCTX_BYTES,
+			 xr_recvq_bytes(&c->xc_rq))))
 		err = -EMSGSIZE;
 	mutex_unlock(&rx->rx_mutex);
 	return err ?: xr_nl_put_client_stats(msg, rx);

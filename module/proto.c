@@ -115,6 +115,11 @@ static bool xr_seg_wraps(const struct xr_seg *seg)
 	return seg->sg_length && seg->sg_length - 1 > U64_MAX - seg->sg_offset;
 }
 
+static u32 xr_min(u32 a, u32 b)
+{
+	return a < b ? a : b;
+}
+
 static bool xr_limits_ok(const struct xr_limits *lim)
 {
 	return lim->lm_max_read_segs <= XR_MAX_SEGS &&
@@ -139,8 +144,14 @@ static int xr_read_chunk_done(u32 position, u64 length,
 	return 0;
 }
 
+/*
+ * The lists are counted in full while they are checked, and stored as far
+ * as the caller's storage reaches; xr_hdr_fit() judges the rest. A
+ * Position-zero chunk is the first one (Positions rise): @pos_zero says
+ * whether there is one even when nothing could be stored.
+ */
 static int xr_decode_read_list(struct xr_xdr *xx, const struct xr_limits *lim,
-			       struct xr_hdr *hdr)
+			       struct xr_hdr *hdr, bool *pos_zero)
 {
 	u32 chunk_pos = 0;
 	u64 chunk_len = 0;
@@ -177,10 +188,14 @@ static int xr_decode_read_list(struct xr_xdr *xx, const struct xr_limits *lim,
 		if (n >= lim->lm_max_read_segs || n >= lim->lm_max_segs)
 			return -E2BIG;
 
+		if (!n && !pos)
+			*pos_zero = true;
 		chunk_pos = pos;
 		chunk_len += seg.sg_length;
-		hdr->hd_reads[n].rs_position = pos;
-		hdr->hd_reads[n].rs_seg = seg;
+		if (n < hdr->hd_max_reads) {
+			hdr->hd_reads[n].rs_position = pos;
+			hdr->hd_reads[n].rs_seg = seg;
+		}
 		hdr->hd_nreads = ++n;
 	}
 	if (n)
@@ -221,8 +236,14 @@ static int xr_decode_chunk(struct xr_xdr *xx, const struct xr_limits *lim,
 
 	wc->wc_first = hdr->hd_nsegs;
 	wc->wc_nsegs = nsegs;
-	for (i = 0; i < nsegs; i++)
-		xr_xdr_seg(xx, &hdr->hd_segs[hdr->hd_nsegs++]);
+	for (i = 0; i < nsegs; i++) {
+		struct xr_seg seg;
+
+		xr_xdr_seg(xx, &seg);
+		if (hdr->hd_nsegs < hdr->hd_max_segs)
+			hdr->hd_segs[hdr->hd_nsegs] = seg;
+		hdr->hd_nsegs++;
+	}
 	return 0;
 }
 
@@ -245,7 +266,9 @@ static int xr_decode_write_list(struct xr_xdr *xx, const struct xr_limits *lim,
 			return ret;
 		if (hdr->hd_nwrites >= lim->lm_max_write_chunks)
 			return -E2BIG;
-		hdr->hd_writes[hdr->hd_nwrites++] = wc;
+		if (hdr->hd_nwrites < hdr->hd_max_writes)
+			hdr->hd_writes[hdr->hd_nwrites] = wc;
+		hdr->hd_nwrites++;
 	}
 }
 
@@ -270,9 +293,10 @@ static int xr_decode_reply_chunk(struct xr_xdr *xx,
 static int xr_decode_msg(struct xr_xdr *xx, const struct xr_limits *lim,
 			 struct xr_hdr *hdr)
 {
+	bool pos_zero = false;
 	int ret;
 
-	ret = xr_decode_read_list(xx, lim, hdr);
+	ret = xr_decode_read_list(xx, lim, hdr, &pos_zero);
 	if (ret)
 		return ret;
 	ret = xr_decode_write_list(xx, lim, hdr);
@@ -284,7 +308,7 @@ static int xr_decode_msg(struct xr_xdr *xx, const struct xr_limits *lim,
 	hdr->hd_hdr_len = xr_xdr_used(xx);
 
 	if (hdr->hd_proc == XR_RDMA_MSG) {
-		if (xr_read_has_pos_zero(hdr))
+		if (pos_zero)
 			return -EBADMSG;
 		if (!xx->xx_left || *xx->xx_p != hdr->hd_xid)
 			return -EBADMSG;
@@ -297,10 +321,31 @@ static int xr_decode_msg(struct xr_xdr *xx, const struct xr_limits *lim,
 		if (!(hdr->hd_flags & XR_HDR_REPLY_CHUNK) ||
 		    !hdr->hd_reply.wc_nsegs)
 			return -EBADMSG;
-	} else if (!xr_read_has_pos_zero(hdr)) {
+	} else if (!pos_zero) {
 		return -EBADMSG;
 	}
 	return 0;
+}
+
+/*
+ * Leave the counts within the caller's storage, whatever @ret. A header
+ * that is valid but did not fit gives -ENOSPC.
+ */
+static int xr_hdr_fit(struct xr_hdr *hdr, int ret)
+{
+	bool fits = hdr->hd_nreads <= hdr->hd_max_reads &&
+		    hdr->hd_nwrites <= hdr->hd_max_writes &&
+		    hdr->hd_nsegs <= hdr->hd_max_segs;
+
+	if (fits)
+		return ret;
+	hdr->hd_nreads = xr_min(hdr->hd_nreads, hdr->hd_max_reads);
+	hdr->hd_nwrites = xr_min(hdr->hd_nwrites, hdr->hd_max_writes);
+	hdr->hd_nsegs = xr_min(hdr->hd_nsegs, hdr->hd_max_segs);
+	hdr->hd_reply.wc_first = 0;
+	hdr->hd_reply.wc_nsegs = 0;
+	hdr->hd_flags &= ~XR_HDR_REPLY_CHUNK;
+	return ret ? ret : -ENOSPC;
 }
 
 static int xr_decode_error(struct xr_xdr *xx, struct xr_hdr *hdr)
@@ -332,14 +377,19 @@ static int xr_decode_error(struct xr_xdr *xx, struct xr_hdr *hdr)
  * @buf: the received bytes, 4-byte aligned
  * @len: how many bytes @buf holds, header and any inline RPC message
  * @lim: the largest chunk lists the caller accepts, and the direction
- * @hdr: filled in from @buf; owned by the caller
+ * @hdr: filled in from @buf; owned by the caller, its list storage
+ *	attached (xr_hdr_attach())
  *
  * The rules applied, and the RFC sections they come from, are listed at
  * the top of proto.c. What is valid in @hdr depends on the result:
  * %XR_HDR_XID in @hdr->hd_flags says that hd_xid, hd_vers, hd_credits
  * and hd_proc were read (whenever @len reached 16 bytes); everything
  * else only when 0 is returned. Counts are always left within the
- * arrays, so a partly filled @hdr is still safe to look at.
+ * attached storage, so a partly filled @hdr is still safe to look at.
+ * The limits in @lim are checked before the storage: a header over
+ * @lim is -E2BIG whatever the storage, and -ENOSPC means a header that
+ * is valid in every respect but needs more storage than is attached (a
+ * caller attaching storage for @lim never sees it).
  *
  * Return values:
  *   %0: a valid header; @hdr->hd_hdr_len is where an RDMA_MSG's RPC
@@ -352,6 +402,8 @@ static int xr_decode_error(struct xr_xdr *xx, struct xr_hdr *hdr)
  *       %XR_HDR_XID is set, else drop
  *   %-E2BIG: well formed as far as examined, but over one of @lim's
  *       limits; answer ERR_CHUNK
+ *   %-ENOSPC: valid, but its lists need more storage than is attached;
+ *       decode again with storage for @lim
  *   %-EINVAL: caller error: @buf not 4-byte aligned, or @lim above the
  *       compile-time maxima; nothing was read
  */
@@ -402,7 +454,7 @@ int xr_hdr_decode(const void *buf, size_t len, const struct xr_limits *lim,
 
 	if (proc == XR_RDMA_ERROR)
 		return xr_decode_error(&xx, hdr);
-	return xr_decode_msg(&xx, lim, hdr);
+	return xr_hdr_fit(hdr, xr_decode_msg(&xx, lim, hdr));
 }
 
 static __be32 *xr_put_seg(__be32 *p, const struct xr_seg *seg)
@@ -414,10 +466,11 @@ static __be32 *xr_put_seg(__be32 *p, const struct xr_seg *seg)
 	return p;
 }
 
-static bool xr_chunk_in_bounds(const struct xr_write_chunk *wc)
+static bool xr_chunk_in_bounds(const struct xr_hdr *hdr,
+			       const struct xr_write_chunk *wc)
 {
-	return wc->wc_first <= XR_MAX_SEGS &&
-	       wc->wc_nsegs <= XR_MAX_SEGS - wc->wc_first;
+	return wc->wc_first <= hdr->hd_max_segs &&
+	       wc->wc_nsegs <= hdr->hd_max_segs - wc->wc_first;
 }
 
 static __be32 *xr_put_chunk(__be32 *p, const struct xr_hdr *hdr,
@@ -437,14 +490,14 @@ static size_t xr_hdr_size(const struct xr_hdr *hdr)
 	size_t size = XR_HDR_FIXED_SIZE;
 	u32 i;
 
-	if (hdr->hd_nreads > XR_MAX_SEGS ||
-	    hdr->hd_nwrites > XR_MAX_WRITE_CHUNKS)
+	if (hdr->hd_nreads > hdr->hd_max_reads ||
+	    hdr->hd_nwrites > hdr->hd_max_writes)
 		return 0;
 
 	size += hdr->hd_nreads * (2 * XR_XDR_UNIT + XR_SEG_SIZE);
 	size += XR_XDR_UNIT;
 	for (i = 0; i < hdr->hd_nwrites; i++) {
-		if (!xr_chunk_in_bounds(&hdr->hd_writes[i]))
+		if (!xr_chunk_in_bounds(hdr, &hdr->hd_writes[i]))
 			return 0;
 		size += 2 * XR_XDR_UNIT +
 			hdr->hd_writes[i].wc_nsegs * XR_SEG_SIZE;
@@ -452,7 +505,7 @@ static size_t xr_hdr_size(const struct xr_hdr *hdr)
 	size += XR_XDR_UNIT;
 	size += XR_XDR_UNIT;
 	if (hdr->hd_flags & XR_HDR_REPLY_CHUNK) {
-		if (!xr_chunk_in_bounds(&hdr->hd_reply))
+		if (!xr_chunk_in_bounds(hdr, &hdr->hd_reply))
 			return 0;
 		size += XR_XDR_UNIT + hdr->hd_reply.wc_nsegs * XR_SEG_SIZE;
 	}
@@ -476,7 +529,7 @@ static size_t xr_hdr_size(const struct xr_hdr *hdr)
  *   positive: bytes written; an RDMA_MSG's RPC message goes right after
  *   %-EMSGSIZE: the header does not fit in @len bytes
  *   %-EINVAL: @buf not 4-byte aligned, @hdr->hd_proc not RDMA_MSG or
- *       RDMA_NOMSG, or a count or chunk outside @hdr's arrays
+ *       RDMA_NOMSG, or a count or chunk outside @hdr's attached storage
  */
 int xr_hdr_encode(void *buf, size_t len, const struct xr_hdr *hdr)
 {
@@ -659,7 +712,7 @@ int xr_chunk_fill(struct xr_seg *segs, u32 nsegs, u32 written)
 
 static u32 xr_nreads(const struct xr_hdr *hdr)
 {
-	return hdr->hd_nreads < XR_MAX_SEGS ? hdr->hd_nreads : XR_MAX_SEGS;
+	return xr_min(hdr->hd_nreads, hdr->hd_max_reads);
 }
 
 /**
@@ -717,7 +770,7 @@ bool xr_read_has_pos_zero(const struct xr_hdr *hdr)
 bool xr_hdr_inv_rkey(const struct xr_hdr *hdr, u32 *rkey)
 {
 	u32 nreads = xr_nreads(hdr), i, handle;
-	u32 nsegs = hdr->hd_nsegs < XR_MAX_SEGS ? hdr->hd_nsegs : XR_MAX_SEGS;
+	u32 nsegs = xr_min(hdr->hd_nsegs, hdr->hd_max_segs);
 
 	if (nreads)
 		handle = hdr->hd_reads[0].rs_seg.sg_handle;

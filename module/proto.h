@@ -47,9 +47,9 @@ enum xr_err {
 #define XR_SEG_SIZE		16	/* handle, length, offset (64 bits) */
 
 /*
- * Compile-time maxima: the decoded header keeps its lists in fixed arrays
- * of these sizes. The limits a caller passes at run time must not exceed
- * them.
+ * Compile-time maxima: the largest lists a decoder may be asked to accept
+ * (&struct xr_limits). The storage a decoded header uses is the caller's,
+ * sized by the limits it really applies (&struct xr_hdr).
  */
 #define XR_MAX_SEGS		64	/* read segments; write+reply segments */
 #define XR_MAX_WRITE_CHUNKS	8
@@ -121,11 +121,18 @@ struct xr_read_chunk {
  * @hd_nwrites: number of entries in @hd_writes
  * @hd_nsegs: number of entries in @hd_segs used by the decoder
  * @hd_reply: the Reply chunk; valid when %XR_HDR_REPLY_CHUNK is set
- * @hd_writes: the Write list, in wire order
- * @hd_reads: the Read list, in wire order
- * @hd_segs: segments of the Write chunks and of the Reply chunk
+ * @hd_writes: the Write list, in wire order; @hd_max_writes entries
+ * @hd_reads: the Read list, in wire order; @hd_max_reads entries
+ * @hd_segs: segments of the Write chunks and of the Reply chunk;
+ *	@hd_max_segs entries
+ * @hd_max_writes: room at @hd_writes
+ * @hd_max_reads: room at @hd_reads
+ * @hd_max_segs: room at @hd_segs
  *
- * The caller owns the storage (a few KB); nothing in it points elsewhere.
+ * The lists live in storage the caller attaches with xr_hdr_attach(),
+ * sized by the limits it decodes with (or by what it encodes): a header
+ * that needs more than is attached is never written past its arrays.
+ * &struct xr_hdr_buf is storage for the largest header.
  */
 struct xr_hdr {
 	__be32 hd_xid;
@@ -141,10 +148,72 @@ struct xr_hdr {
 	u32 hd_nwrites;
 	u32 hd_nsegs;
 	struct xr_write_chunk hd_reply;
-	struct xr_write_chunk hd_writes[XR_MAX_WRITE_CHUNKS];
-	struct xr_read_seg hd_reads[XR_MAX_SEGS];
-	struct xr_seg hd_segs[XR_MAX_SEGS];
+	struct xr_write_chunk *hd_writes;
+	struct xr_read_seg *hd_reads;
+	struct xr_seg *hd_segs;
+	u32 hd_max_writes;
+	u32 hd_max_reads;
+	u32 hd_max_segs;
 };
+
+/**
+ * xr_hdr_attach - give a header the storage for its lists
+ * @hdr: the header
+ * @writes: room for @max_writes Write chunks (may be NULL if 0)
+ * @max_writes: entries at @writes
+ * @reads: room for @max_reads Read segments (may be NULL if 0)
+ * @max_reads: entries at @reads
+ * @segs: room for @max_segs Write and Reply chunk segments (may be NULL
+ *	if 0)
+ * @max_segs: entries at @segs
+ *
+ * The counts of @hdr are reset; its other fields are left alone.
+ */
+static inline void xr_hdr_attach(struct xr_hdr *hdr,
+				 struct xr_write_chunk *writes, u32 max_writes,
+				 struct xr_read_seg *reads, u32 max_reads,
+				 struct xr_seg *segs, u32 max_segs)
+{
+	hdr->hd_nreads = 0;
+	hdr->hd_nwrites = 0;
+	hdr->hd_nsegs = 0;
+	hdr->hd_writes = writes;
+	hdr->hd_max_writes = max_writes;
+	hdr->hd_reads = reads;
+	hdr->hd_max_reads = max_reads;
+	hdr->hd_segs = segs;
+	hdr->hd_max_segs = max_segs;
+}
+
+/**
+ * struct xr_hdr_buf - a header with storage for the largest lists
+ * @hb_hdr: the header; attach with xr_hdr_buf_init()
+ * @hb_writes: its Write list
+ * @hb_reads: its Read list
+ * @hb_segs: its Write and Reply chunk segments
+ *
+ * About 2.7 KB: for encoders and tools, not for every receive buffer.
+ */
+struct xr_hdr_buf {
+	struct xr_hdr hb_hdr;
+	struct xr_write_chunk hb_writes[XR_MAX_WRITE_CHUNKS];
+	struct xr_read_seg hb_reads[XR_MAX_SEGS];
+	struct xr_seg hb_segs[XR_MAX_SEGS];
+};
+
+/**
+ * xr_hdr_buf_init - zero a &struct xr_hdr_buf and attach its storage
+ * @hb: the storage
+ *
+ * Return: the header, ready to be filled in or decoded into.
+ */
+static inline struct xr_hdr *xr_hdr_buf_init(struct xr_hdr_buf *hb)
+{
+	memset(hb, 0, sizeof(*hb));
+	xr_hdr_attach(&hb->hb_hdr, hb->hb_writes, XR_MAX_WRITE_CHUNKS,
+		      hb->hb_reads, XR_MAX_SEGS, hb->hb_segs, XR_MAX_SEGS);
+	return &hb->hb_hdr;
+}
 
 /* Values for &xr_limits.lm_flags */
 #define XR_LIM_REPLY		BIT(0)	/* decoding a reply, not a call */

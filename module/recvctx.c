@@ -27,10 +27,30 @@ void xr_recvq_init(struct xr_recvq *rq, struct xr_ep *ep, u32 buf_size)
 	rq->rq_buf_size = buf_size;
 }
 
+/* The header's lists go back to the storage in the context itself. */
+static void xr_recvctx_attach(struct xr_recvctx *rc)
+{
+	xr_hdr_attach(&rc->rc_hdr, rc->rc_writes, ARRAY_SIZE(rc->rc_writes),
+		      rc->rc_reads, ARRAY_SIZE(rc->rc_reads), rc->rc_segs,
+		      ARRAY_SIZE(rc->rc_segs));
+}
+
+/* Give up the larger list storage of the request that used @rc. */
+static void xr_recvctx_shrink(struct xr_recvctx *rc)
+{
+	if (!rc->rc_lists)
+		return;
+	kfree(rc->rc_lists);
+	rc->rc_lists = NULL;
+	atomic_dec(&rc->rc_pool->rq_lists);
+	xr_recvctx_attach(rc);
+}
+
 static void xr_recvctx_free(struct xr_recvctx *rc)
 {
 	struct xr_recvq *rq = rc->rc_pool;
 
+	xr_recvctx_shrink(rc);
 	ib_dma_unmap_single(rq->rq_ep->ep_pd->device, rc->rc_sge.addr,
 			    rq->rq_buf_size, DMA_FROM_DEVICE);
 	kfree(rc->rc_buf);
@@ -59,6 +79,7 @@ static struct xr_recvctx *xr_recvctx_alloc(struct xr_recvq *rq)
 	rc->rc_sge.length = rq->rq_buf_size;
 	rc->rc_sge.lkey = rq->rq_ep->ep_pd->local_dma_lkey;
 	rc->rc_pool = rq;
+	xr_recvctx_attach(rc);
 	rc->rc_cqe.done = xr_recvctx_done;
 	rc->rc_wr.wr_cqe = &rc->rc_cqe;
 	rc->rc_wr.sg_list = &rc->rc_sge;
@@ -99,11 +120,14 @@ static struct xr_recvctx *xr_recvctx_get(struct xr_recvq *rq)
 /**
  * xr_recvctx_put - return a receive context to its pool, unposted
  * @rc: a context the owner is done with
+ *
+ * List storage xr_recvctx_decode() took for it is freed.
  */
 void xr_recvctx_put(struct xr_recvctx *rc)
 {
 	struct xr_recvq *rq = rc->rc_pool;
 
+	xr_recvctx_shrink(rc);
 	spin_lock(&rq->rq_lock);
 	list_add(&rc->rc_list, &rq->rq_free);
 	spin_unlock(&rq->rq_lock);
@@ -180,6 +204,46 @@ bool xr_recvctx_drop(struct xr_recvctx *rc)
 	return xr_fault_hit(XRPCRDMA_FAULT_POINT_RECV_DROP, rc->rc_pool->rq_ep);
 }
 
+/**
+ * xr_recvctx_decode - decode the transport header of a received message
+ * @rc: the context, synced for the CPU; its header goes to @rc->rc_hdr
+ * @lim: what the owner accepts
+ * @may_grow: the caller may sleep: a valid header whose lists do not fit
+ *	the context's own storage is decoded again into storage for the
+ *	largest call a server accepts (&struct xr_hdr_lists), which the
+ *	context keeps until it is put back
+ *
+ * The limits are judged first (proto.c), so only a header within @lim
+ * ever costs an allocation, and at most one per context in use.
+ *
+ * Return: as xr_hdr_decode(), and %-ENOMEM when larger storage was
+ * needed but could not be had; %-ENOSPC when it was needed and
+ * @may_grow is false, or @lim is beyond even the larger storage.
+ */
+int xr_recvctx_decode(struct xr_recvctx *rc, const struct xr_limits *lim,
+		      bool may_grow)
+{
+	struct xr_hdr_lists *hl;
+	int err;
+
+	err = xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, lim, &rc->rc_hdr);
+	if (err != -ENOSPC || !may_grow || rc->rc_lists ||
+	    lim->lm_max_write_chunks > ARRAY_SIZE(hl->hl_writes) ||
+	    min(lim->lm_max_read_segs, lim->lm_max_segs) >
+	    ARRAY_SIZE(hl->hl_reads) ||
+	    lim->lm_max_segs > ARRAY_SIZE(hl->hl_segs))
+		return err;
+	hl = kmalloc(sizeof(*hl), GFP_KERNEL);
+	if (!hl)
+		return -ENOMEM;
+	rc->rc_lists = hl;
+	atomic_inc(&rc->rc_pool->rq_lists);
+	xr_hdr_attach(&rc->rc_hdr, hl->hl_writes, ARRAY_SIZE(hl->hl_writes),
+		      hl->hl_reads, ARRAY_SIZE(hl->hl_reads), hl->hl_segs,
+		      ARRAY_SIZE(hl->hl_segs));
+	return xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, lim, &rc->rc_hdr);
+}
+
 /*
  * A Receive completed. Success: offer it to the owner, and queue it for
  * the owner if the offer is declined. Flush: the connection is being
@@ -226,6 +290,26 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
+ * xr_recvq_bytes - memory the receive contexts of a connection hold
+ * @rq: the receive contexts of a connection
+ *
+ * Counted as the slab allocator rounds each allocation up: the context,
+ * its buffer, and list storage taken for calls being processed.
+ *
+ * Return: the bytes, at most U32_MAX.
+ */
+u32 xr_recvq_bytes(struct xr_recvq *rq)
+{
+	u64 each = kmalloc_size_roundup(sizeof(struct xr_recvctx)) +
+		   kmalloc_size_roundup(rq->rq_buf_size);
+	u64 bytes = each * (u32)atomic_read(&rq->rq_allocated) +
+		    (u64)kmalloc_size_roundup(sizeof(struct xr_hdr_lists)) *
+		    (u32)atomic_read(&rq->rq_lists);
+
+	return min_t(u64, bytes, U32_MAX);
+}
+
+/**
  * xr_recvq_destroy - free every receive context
  * @rq: the receive contexts of a connection whose queue pair is drained
  */
@@ -239,4 +323,5 @@ void xr_recvq_destroy(struct xr_recvq *rq)
 		xr_recvctx_free(rc);
 	}
 	WARN_ON(atomic_read(&rq->rq_allocated));
+	WARN_ON(atomic_read(&rq->rq_lists));
 }

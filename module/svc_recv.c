@@ -21,10 +21,10 @@
 #include "xrpcrdma.h"
 
 static const struct xr_limits xr_svc_call_limits = {
-	.lm_max_read_segs	= 16,
-	.lm_max_write_chunks	= 4,
-	.lm_max_chunk_segs	= 16,
-	.lm_max_segs		= 32,
+	.lm_max_read_segs	= XR_SVC_MAX_READ_SEGS,
+	.lm_max_write_chunks	= XR_SVC_MAX_WRITE_CHUNKS,
+	.lm_max_chunk_segs	= XR_SVC_MAX_CHUNK_SEGS,
+	.lm_max_segs		= XR_SVC_MAX_SEGS,
 	.lm_max_chunk_len	= 1024 * 1024,
 };
 
@@ -51,9 +51,11 @@ static struct xr_recvctx *xr_svc_next_call(struct xr_svc_xprt *sx)
 
 /*
  * Check the header of a call. Return 0 to process it, or the rdma_err
- * value to answer with (0 < err), or -1 to drop it silently.
+ * value to answer with (0 < err), or -1 to drop it silently, or
+ * -ENOTCONN when there was no memory for its chunk lists: the connection
+ * is then closing, and the client sends the call again on a new one.
  */
-static int xr_svc_check_call(struct xr_recvctx *rc)
+static int xr_svc_check_call(struct xr_svc_xprt *sx, struct xr_recvctx *rc)
 {
 	struct xr_hdr *hdr = &rc->rc_hdr;
 	int err;
@@ -64,8 +66,11 @@ static int xr_svc_check_call(struct xr_recvctx *rc)
 	 */
 	if (rc->rc_byte_len < XR_HDR_MIN_SIZE)
 		return -1;
-	err = xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, &xr_svc_call_limits,
-			    hdr);
+	err = xr_recvctx_decode(rc, &xr_svc_call_limits, true);
+	if (err == -ENOMEM) {
+		xr_svc_close(sx);
+		return -ENOTCONN;
+	}
 	if (err == -EPROTONOSUPPORT)
 		return XR_ERR_VERS;
 	if (err)
@@ -305,7 +310,7 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 		return 0;
 	}
 
-	verdict = xr_svc_check_call(rc);
+	verdict = xr_svc_check_call(sx, rc);
 	if (!verdict && xr_svc_take_bc_reply(sx, rc)) {
 		xr_recvctx_put(rc);
 		return 0;
@@ -350,7 +355,8 @@ int xr_svc_result_payload(struct svc_rqst *rqstp, unsigned int offset,
 	struct xr_recvctx *rc = rqstp->rq_xprt_ctxt;
 	struct xr_payload *pl;
 
-	if (!rc || rc->rc_npayloads >= rc->rc_hdr.hd_nwrites)
+	if (!rc || rc->rc_npayloads >= rc->rc_hdr.hd_nwrites ||
+	    rc->rc_npayloads >= ARRAY_SIZE(rc->rc_payloads))
 		return 0;
 	pl = &rc->rc_payloads[rc->rc_npayloads++];
 	pl->pl_off = offset;

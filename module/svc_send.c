@@ -28,7 +28,7 @@
 struct xr_svc_reply {
 	const struct xdr_buf	*sr_res;
 	u32			sr_nholes;
-	struct xr_payload	sr_holes[XR_MAX_WRITE_CHUNKS];
+	struct xr_payload	sr_holes[XR_SVC_MAX_WRITE_CHUNKS];
 	u32			sr_len;
 };
 
@@ -243,7 +243,7 @@ static int xr_svc_build_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
 	struct xr_seg *segs = &hdr->hd_segs[hdr->hd_reply.wc_first];
 	bool has_reply = hdr->hd_flags & XR_HDR_REPLY_CHUNK;
 	u32 nsegs = has_reply ? hdr->hd_reply.wc_nsegs : 0;
-	u32 lengths[XR_MAX_SEGS];
+	u32 lengths[XR_SVC_MAX_CHUNK_SEGS];
 	u32 room, i;
 	int len, err;
 

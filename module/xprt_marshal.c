@@ -24,9 +24,6 @@
 
 #include "xrpcrdma.h"
 
-/* Segments the Read list of one call may carry. */
-#define XR_CALL_MAX_READ_SEGS	8
-
 static const struct xr_limits xr_reply_limits = {
 	.lm_max_read_segs	= 0,
 	.lm_max_write_chunks	= 1,
@@ -675,8 +672,10 @@ bool xr_reply_decode(struct xr_xconn *c, struct xr_recvctx *rc)
 	struct xr_hdr *hdr = &rc->rc_hdr;
 	int err;
 
-	err = xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, &xr_reply_limits,
-			    hdr);
+	/* A reply's lists fit the context: nothing to allocate here. */
+	BUILD_BUG_ON(ARRAY_SIZE(rc->rc_segs) < XR_REQ_MAX_WSEGS ||
+		     !ARRAY_SIZE(rc->rc_writes));
+	err = xr_recvctx_decode(rc, &xr_reply_limits, false);
 	if (err)
 		xr_reply_bad(c->xc_xprt, hdr->hd_xid, err);
 	return !err;

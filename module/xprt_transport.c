@@ -766,6 +766,10 @@ static struct rpc_xprt *xr_xprt_setup(struct xprt_create *args)
 	mutex_init(&rx->rx_mutex);
 	INIT_DELAYED_WORK(&rx->rx_connect_work, xr_xprt_connect_worker);
 	rx->rx_max_reqs = reqs;
+	xr_hdr_attach(&rx->rx_hdr, rx->rx_hdr_writes,
+		      ARRAY_SIZE(rx->rx_hdr_writes), rx->rx_hdr_reads,
+		      ARRAY_SIZE(rx->rx_hdr_reads), rx->rx_hdr_segs,
+		      ARRAY_SIZE(rx->rx_hdr_segs));
 
 	xprt->timeout = &xr_xprt_timeout;
 	xprt->connect_timeout = xprt->timeout->to_initval;

@@ -508,6 +508,37 @@ u32 xr_sendq_slots_free(struct xr_sendq *sq);
 
 struct xr_recvq;
 
+/*
+ * The largest chunk lists a server accepts in a call (svc_recv.c): what
+ * a receive context's header may have to hold at most.
+ */
+#define XR_SVC_MAX_READ_SEGS	16
+#define XR_SVC_MAX_WRITE_CHUNKS	4
+#define XR_SVC_MAX_CHUNK_SEGS	16
+#define XR_SVC_MAX_SEGS		32	/* Read, Write and Reply together */
+
+/*
+ * Lists a receive context holds in place: every reply the client takes
+ * (one Write chunk or a Reply chunk of at most XR_REQ_MAX_WSEGS
+ * segments, no Read list) and the common calls. A call that needs more
+ * is decoded again into &struct xr_hdr_lists, taken for that request.
+ */
+#define XR_RC_WRITES		XR_SVC_MAX_WRITE_CHUNKS
+#define XR_RC_READS		4
+#define XR_RC_SEGS		8
+
+/**
+ * struct xr_hdr_lists - list storage for the largest call a server takes
+ * @hl_writes: Write list
+ * @hl_reads: Read list
+ * @hl_segs: Write and Reply chunk segments
+ */
+struct xr_hdr_lists {
+	struct xr_write_chunk	hl_writes[XR_SVC_MAX_WRITE_CHUNKS];
+	struct xr_read_seg	hl_reads[XR_SVC_MAX_READ_SEGS];
+	struct xr_seg		hl_segs[XR_SVC_MAX_SEGS];
+};
+
 /**
  * struct xr_payload - a byte range of a reply
  * @pl_off: where it begins
@@ -534,7 +565,13 @@ struct xr_payload {
  * @rc_payloads: the reply's result payloads (READ data), as svc reported
  *	them through xpo_result_payload, in order: the n-th goes into the
  *	call's n-th Write chunk
- * @rc_hdr: the decoded transport header
+ * @rc_hdr: the decoded transport header; its lists are in @rc_writes,
+ *	@rc_reads and @rc_segs, or in @rc_lists
+ * @rc_lists: larger list storage for the request being processed, or
+ *	NULL; freed when the context goes back to its pool
+ * @rc_writes: Write list storage in place
+ * @rc_reads: Read list storage in place
+ * @rc_segs: Write and Reply chunk segment storage in place
  */
 struct xr_recvctx {
 	struct list_head	rc_list;
@@ -547,8 +584,12 @@ struct xr_recvctx {
 	u32			rc_inv_rkey;
 	bool			rc_remote_inv;
 	u32			rc_npayloads;
-	struct xr_payload	rc_payloads[XR_MAX_WRITE_CHUNKS];
+	struct xr_payload	rc_payloads[XR_SVC_MAX_WRITE_CHUNKS];
 	struct xr_hdr		rc_hdr;
+	struct xr_hdr_lists	*rc_lists;
+	struct xr_write_chunk	rc_writes[XR_RC_WRITES];
+	struct xr_read_seg	rc_reads[XR_RC_READS];
+	struct xr_seg		rc_segs[XR_RC_SEGS];
 };
 
 /**
@@ -559,6 +600,7 @@ struct xr_recvctx {
  * @rq_ep: the endpoint
  * @rq_buf_size: size of each buffer (the largest inline message received)
  * @rq_allocated: contexts allocated
+ * @rq_lists: larger list storage (&struct xr_hdr_lists) held by contexts
  * @rq_posted: Receives posted whose completion was not handled yet
  * @rq_count_taken: the owner's count of messages received and not yet
  *	settled, or NULL: raised before @rq_posted drops, so the two never
@@ -580,6 +622,7 @@ struct xr_recvq {
 	struct xr_ep		*rq_ep;
 	u32			rq_buf_size;
 	atomic_t		rq_allocated;
+	atomic_t		rq_lists;
 	atomic_t		rq_posted;
 	atomic_t		*rq_count_taken;
 	atomic64_t		*rq_count_errors;
@@ -596,6 +639,9 @@ int xr_recvq_post(struct xr_recvq *rq, u32 count);
 struct xr_recvctx *xr_recvq_next_ready(struct xr_recvq *rq);
 void xr_recvctx_put(struct xr_recvctx *rc);
 bool xr_recvctx_drop(struct xr_recvctx *rc);
+int xr_recvctx_decode(struct xr_recvctx *rc, const struct xr_limits *lim,
+		      bool may_grow);
+u32 xr_recvq_bytes(struct xr_recvq *rq);
 
 /* Receives posted and not yet seen completing. */
 static inline int xr_recvq_posted(struct xr_recvq *rq)
@@ -864,6 +910,8 @@ const char *xr_xprt_stat_at(unsigned int pos, enum xr_xprt_stat *stat);
 #define XR_REQ_MAX_MRS		8
 /* Most segments in the Write chunk or Reply chunk a request offers. */
 #define XR_REQ_MAX_WSEGS	4
+/* Segments the Read list of one call may carry. */
+#define XR_CALL_MAX_READ_SEGS	8
 
 /**
  * struct xr_mr - one FRWR memory region of a connection
@@ -1002,7 +1050,10 @@ struct xr_req {
  * @rx_tried: a connection was attempted before: back off from now on
  * @rx_max_reqs: credits asked for; never more calls in flight
  * @rx_hdr: transport header being encoded (send_request holds the
- *	transport's write lock)
+ *	transport's write lock); its lists are the three below
+ * @rx_hdr_writes: Write list of @rx_hdr
+ * @rx_hdr_reads: Read list of @rx_hdr
+ * @rx_hdr_segs: Write and Reply chunk segments of @rx_hdr
  * @rx_bc_users: backchannel users (NFSv4.1 sessions) of the transport;
  *	under rx_xprt.bc_pa_lock, as are the two below
  * @rx_bc_want: backchannel requests to keep: XR_BC_MAX_REQUESTS while
@@ -1022,6 +1073,9 @@ struct xr_xprt {
 	bool			rx_tried;
 	u32			rx_max_reqs;
 	struct xr_hdr		rx_hdr;
+	struct xr_write_chunk	rx_hdr_writes[1];
+	struct xr_read_seg	rx_hdr_reads[XR_CALL_MAX_READ_SEGS];
+	struct xr_seg		rx_hdr_segs[XR_REQ_MAX_WSEGS];
 	u32			rx_bc_users;
 	u32			rx_bc_want;
 	u32			rx_bc_allocated;

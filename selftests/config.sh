@@ -177,6 +177,11 @@ new_connection_takes_defaults() {
 	json_check "d[0]['credits'] == 64 and d[0]['inline_send'] == 4096 and \
 		d[0]['inline_recv'] == 4096 and d[0]['rq_depth'] == 66 and \
 		66 <= d[0]['sq_depth'] < 1000" || return 1
+	# The receive contexts: credits + 2 posted (a few more while calls are
+	# processed), each its inline buffer and at most 1 KiB besides.
+	json_check "66 <= d[0]['recvctx_allocated'] <= 74 and \
+		d[0]['recvctx_allocated'] * 4096 < d[0]['recvctx_bytes'] <= \
+		d[0]['recvctx_allocated'] * (4096 + 1024)" || return 1
 	ping_finish || return 1
 
 	expect 0 "$RDMACTL" config set credits 32 inline-send 2048 inline-recv 8192 \
@@ -186,6 +191,9 @@ new_connection_takes_defaults() {
 	json_check "d[0]['credits'] == 32 and d[0]['inline_send'] == 2048 and \
 		d[0]['inline_recv'] == 8192 and d[0]['rq_depth'] == 200 and \
 		d[0]['sq_depth'] >= 1000" || return 1
+	json_check "34 <= d[0]['recvctx_allocated'] <= 42 and \
+		d[0]['recvctx_allocated'] * 8192 < d[0]['recvctx_bytes'] <= \
+		d[0]['recvctx_allocated'] * (8192 + 1024)" || return 1
 	# The connection's own values are the defaults of its creation.
 	expect 0 "$RDMACTL" -j config show transport "$CONN" || return 1
 	json_check "d['transport-id'] == $CONN and d['credits'] == 32 and \

@@ -68,7 +68,8 @@ def ynl_transport(t):
             out[end + "_port"] = t[end + "-port"]
     for k in ("credits", "inline-send", "inline-recv", "peer-inline-send",
               "peer-inline-recv", "sq-depth", "sq-free", "rq-depth",
-              "sendctx-allocated", "sendctx-free", "recvctx-allocated"):
+              "sendctx-allocated", "sendctx-free", "recvctx-allocated",
+              "recvctx-bytes"):
         if k in t:
             out[k.replace("-", "_")] = t[k]
     if "stat" in t:

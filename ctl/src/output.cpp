@@ -161,6 +161,7 @@ const std::vector<TransportItem> &transport_items()
         F{"sendctx_allocated", "sendctx_allocated", conn_number<&C::sendctx_allocated>, true},
         F{"sendctx_free", "sendctx_free", conn_number<&C::sendctx_free>, true},
         F{"recvctx_allocated", "recvctx_allocated", conn_number<&C::recvctx_allocated>, true},
+        F{"recvctx_bytes", "recvctx_bytes", conn_number<&C::recvctx_bytes>, true},
         CounterField<Transport>{"stats", "stats", conn_stats, true},
     };
     return items;

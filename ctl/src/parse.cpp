@@ -131,7 +131,8 @@ const Policy<XRPCRDMA_A_TRANSPORT_MAX> &transport_policy()
                          XRPCRDMA_A_TRANSPORT_PEER_INLINE_RECV, XRPCRDMA_A_TRANSPORT_SQ_DEPTH,
                          XRPCRDMA_A_TRANSPORT_SQ_FREE, XRPCRDMA_A_TRANSPORT_RQ_DEPTH,
                          XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED, XRPCRDMA_A_TRANSPORT_SENDCTX_FREE,
-                         XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED})
+                         XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
+                         XRPCRDMA_A_TRANSPORT_RECVCTX_BYTES})
             p[type] = u32_attr;
         p[XRPCRDMA_A_TRANSPORT_STAT] = nest_attr;
         p[XRPCRDMA_A_TRANSPORT_REASON] = u32_attr;
@@ -306,6 +307,7 @@ constexpr int connection_attrs[] = {
     XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED,
     XRPCRDMA_A_TRANSPORT_SENDCTX_FREE,
     XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
+    XRPCRDMA_A_TRANSPORT_RECVCTX_BYTES,
     XRPCRDMA_A_TRANSPORT_STAT,
 };
 
@@ -494,6 +496,7 @@ Transport parse_transport(const nlmsghdr *nlh)
     c.sendctx_allocated = conn_u32(tb, XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED, "sendctx-allocated");
     c.sendctx_free = conn_u32(tb, XRPCRDMA_A_TRANSPORT_SENDCTX_FREE, "sendctx-free");
     c.recvctx_allocated = conn_u32(tb, XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED, "recvctx-allocated");
+    c.recvctx_bytes = conn_u32(tb, XRPCRDMA_A_TRANSPORT_RECVCTX_BYTES, "recvctx-bytes");
     require(tb[XRPCRDMA_A_TRANSPORT_STAT], "transport: missing attribute stat");
     for_each_of(attrs, XRPCRDMA_A_TRANSPORT_STAT,
                 [&](const nlattr *nest) { c.stats.push_back(parse_stat(nest)); });

@@ -47,8 +47,8 @@ std::string decode_problem(int err, const xr_hdr &hdr)
 std::vector<uint8_t> null_call_message(uint32_t xid, uint32_t credits, uint32_t program,
                                        uint32_t version)
 {
-    auto hdr = std::make_unique<xr_hdr>();
-    std::memset(hdr.get(), 0, sizeof(*hdr));
+    auto storage = std::make_unique<xr_hdr_buf>();
+    xr_hdr *hdr = xr_hdr_buf_init(storage.get());
     hdr->hd_xid = cpu_to_be32(xid);
     hdr->hd_vers = XR_VERSION;
     hdr->hd_credits = credits;
@@ -56,7 +56,7 @@ std::vector<uint8_t> null_call_message(uint32_t xid, uint32_t credits, uint32_t 
 
     std::vector<uint8_t> call = rpc::encode_null_call(xid, program, version);
     std::vector<uint32_t> words(XR_HDR_MIN_SIZE / XR_XDR_UNIT); // aligned for the encoder
-    int len = xr_hdr_encode(words.data(), words.size() * XR_XDR_UNIT, hdr.get());
+    int len = xr_hdr_encode(words.data(), words.size() * XR_XDR_UNIT, hdr);
     if (len != XR_HDR_MIN_SIZE)
         throw std::logic_error("xr_hdr_encode: " + std::to_string(len));
     std::vector<uint8_t> msg(size_t(len) + call.size());
@@ -72,8 +72,9 @@ TransportReply decode_reply(const uint8_t *data, size_t len)
     std::vector<uint32_t> words((len + 3) / 4 + 1, 0);
     if (len)
         std::memcpy(words.data(), data, len);
-    auto hdr = std::make_unique<xr_hdr>();
-    int err = xr_hdr_decode(words.data(), len, &reply_limits, hdr.get());
+    auto storage = std::make_unique<xr_hdr_buf>();
+    xr_hdr *hdr = xr_hdr_buf_init(storage.get());
+    int err = xr_hdr_decode(words.data(), len, &reply_limits, hdr);
 
     if (hdr->hd_flags & XR_HDR_XID) {
         r.has_xid = true;
@@ -86,7 +87,7 @@ TransportReply decode_reply(const uint8_t *data, size_t len)
         // Some servers answer ERR_VERS with the requester's rdma_vers in
         // the header: read the rest as version 1 says.
         words[1] = cpu_to_be32(XR_VERSION);
-        err = xr_hdr_decode(words.data(), len, &reply_limits, hdr.get());
+        err = xr_hdr_decode(words.data(), len, &reply_limits, hdr);
     }
     if (err) {
         r.kind = TransportReply::Kind::Malformed;

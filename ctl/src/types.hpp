@@ -60,8 +60,9 @@ struct ConnectionInfo {
     uint32_t sendctx_allocated = 0;
     uint32_t sendctx_free = 0;
     uint32_t recvctx_allocated = 0;
+    uint32_t recvctx_bytes = 0;
     std::vector<Counter> stats;
-    bool numbers = true; // credits ... recvctx_allocated are there (false: a
+    bool numbers = true; // credits ... recvctx_bytes are there (false: a
                          // client without a connection)
 };
 

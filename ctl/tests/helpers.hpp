@@ -163,6 +163,7 @@ inline MsgPtr transport_reply(bool connection, const std::vector<int> &omit = {}
     put.u32(XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED, 3);
     put.u32(XRPCRDMA_A_TRANSPORT_SENDCTX_FREE, 1);
     put.u32(XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED, 66);
+    put.u32(XRPCRDMA_A_TRANSPORT_RECVCTX_BYTES, 304128);
     if (put.keep(XRPCRDMA_A_TRANSPORT_STAT)) {
         put_stat(m, XRPCRDMA_A_TRANSPORT_STAT, "calls-received", 12);
         put_stat(m, XRPCRDMA_A_TRANSPORT_STAT, "bad-headers", 0);
@@ -204,6 +205,7 @@ inline MsgPtr client_reply(bool connected, const std::vector<int> &omit = {},
         put.u32(XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED, 2);
         put.u32(XRPCRDMA_A_TRANSPORT_SENDCTX_FREE, 2);
         put.u32(XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED, 32);
+        put.u32(XRPCRDMA_A_TRANSPORT_RECVCTX_BYTES, 147456);
     }
     if (put.keep(XRPCRDMA_A_TRANSPORT_STAT)) {
         put_stat(m, XRPCRDMA_A_TRANSPORT_STAT, "rpcs-sent", 40);

@@ -104,6 +104,7 @@ const std::vector<int> queue_attrs = {
     XRPCRDMA_A_TRANSPORT_SQ_DEPTH,          XRPCRDMA_A_TRANSPORT_SQ_FREE,
     XRPCRDMA_A_TRANSPORT_RQ_DEPTH,          XRPCRDMA_A_TRANSPORT_SENDCTX_ALLOCATED,
     XRPCRDMA_A_TRANSPORT_SENDCTX_FREE,      XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
+    XRPCRDMA_A_TRANSPORT_RECVCTX_BYTES,
 };
 
 // What the module sends: connect with the negotiated numbers, no queues

@@ -290,6 +290,7 @@ Transport connection()
                             3,
                             1,
                             66,
+                            304128,
                             {{"calls-received", 12}, {"bad-headers", 0}}};
     return t;
 }
@@ -349,7 +350,7 @@ TEST(TransportText, DetailsAddQueuesAndCounters)
               "3: server-connection class xrdma serv nfsd state connected local "
               "10.99.0.1:20050 peer 10.99.0.1:851 credits 64 inline_send 4096 inline_recv 4096 "
               "peer_inline_send 1024 peer_inline_recv 2048 sq_depth 64 sq_free 62 rq_depth 65 "
-              "sendctx_allocated 3 sendctx_free 1 recvctx_allocated 66\n"
+              "sendctx_allocated 3 sendctx_free 1 recvctx_allocated 66 recvctx_bytes 304128\n"
               "    stats: calls-received 12 bad-headers 0\n");
     // A listener has nothing more to show.
     EXPECT_EQ(transport_text(listener4(), true), transport_text(listener4(), false));
@@ -363,7 +364,7 @@ TEST(TransportJson, Connection)
               R"("peer_addr":"10.99.0.1","peer_port":851,"credits":64,"inline_send":4096,)"
               R"("inline_recv":4096,"peer_inline_send":1024,"peer_inline_recv":2048,)"
               R"("sq_depth":64,"sq_free":62,"rq_depth":65,"sendctx_allocated":3,)"
-              R"("sendctx_free":1,"recvctx_allocated":66,)"
+              R"("sendctx_free":1,"recvctx_allocated":66,"recvctx_bytes":304128,)"
               R"("stats":{"calls-received":12,"bad-headers":0}}])"
               "\n");
 }
@@ -407,6 +408,7 @@ Transport client(bool connected)
         c.sendctx_allocated = 2;
         c.sendctx_free = 2;
         c.recvctx_allocated = 32;
+        c.recvctx_bytes = 147456;
     } else {
         c.numbers = false;
     }
@@ -430,7 +432,7 @@ TEST(TransportText, ClientCountersWithDetails)
               "7: client class rdma state connected local 10.99.0.1:47000 peer 10.99.0.1:20049 "
               "credits 32 inline_send 4096 inline_recv 4096 peer_inline_send 4096 "
               "peer_inline_recv 4096 sq_depth 544 sq_free 540 rq_depth 32 sendctx_allocated 2 "
-              "sendctx_free 2 recvctx_allocated 32\n"
+              "sendctx_free 2 recvctx_allocated 32 recvctx_bytes 147456\n"
               "    stats: rpcs-sent 40 write-chunk-calls 3\n");
     // Without a connection: its server and its counters only.
     EXPECT_EQ(transport_text(client(false), true),
@@ -446,6 +448,7 @@ TEST(TransportJson, Client)
               R"("peer_port":20049,"credits":32,"inline_send":4096,"inline_recv":4096,)"
               R"("peer_inline_send":4096,"peer_inline_recv":4096,"sq_depth":544,"sq_free":540,)"
               R"("rq_depth":32,"sendctx_allocated":2,"sendctx_free":2,"recvctx_allocated":32,)"
+              R"("recvctx_bytes":147456,)"
               R"("stats":{"rpcs-sent":40,"write-chunk-calls":3}})");
     EXPECT_EQ(transport_json(client(false)).dump(),
               R"({"id":7,"role":"client","class":"rdma","state":"connecting",)"

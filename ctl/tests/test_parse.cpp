@@ -342,6 +342,7 @@ TEST(ParseTransport, ConnectionInHostOrder)
     EXPECT_EQ(c.sendctx_allocated, 3u);
     EXPECT_EQ(c.sendctx_free, 1u);
     EXPECT_EQ(c.recvctx_allocated, 66u);
+    EXPECT_EQ(c.recvctx_bytes, 304128u);
     ASSERT_EQ(c.stats.size(), 2u);
     EXPECT_EQ(c.stats[0].name, "calls-received");
     EXPECT_EQ(c.stats[0].count, 12u);
@@ -437,6 +438,7 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair(XRPCRDMA_A_TRANSPORT_SQ_FREE, "missing attribute sq-free"),
         std::make_pair(XRPCRDMA_A_TRANSPORT_RECVCTX_ALLOCATED,
                        "missing attribute recvctx-allocated"),
+        std::make_pair(XRPCRDMA_A_TRANSPORT_RECVCTX_BYTES, "missing attribute recvctx-bytes"),
         std::make_pair(XRPCRDMA_A_TRANSPORT_STAT, "missing attribute stat")),
     [](const auto &info) { return "type" + std::to_string(info.param.first); });
 
@@ -475,6 +477,7 @@ TEST(ParseTransport, ClientConnected)
     EXPECT_EQ(c.credits, 32u);
     EXPECT_EQ(c.sq_depth, 544u);
     EXPECT_EQ(c.recvctx_allocated, 32u);
+    EXPECT_EQ(c.recvctx_bytes, 147456u);
     ASSERT_EQ(c.stats.size(), 2u);
     EXPECT_EQ(c.stats[0].name, "rpcs-sent");
     EXPECT_EQ(c.stats[0].count, 40u);

@@ -65,8 +65,9 @@ TEST(NullCallMessage, DecodesBackAsACall)
     std::vector<uint32_t> aligned(msg.size() / 4);
     std::memcpy(aligned.data(), msg.data(), msg.size());
     xr_limits lim = {16, 4, 16, 32, 1 << 20, 0}; // a server's view: a call
-    auto hdr = std::make_unique<xr_hdr>();
-    ASSERT_EQ(xr_hdr_decode(aligned.data(), msg.size(), &lim, hdr.get()), 0);
+    auto storage = std::make_unique<xr_hdr_buf>();
+    xr_hdr *hdr = xr_hdr_buf_init(storage.get());
+    ASSERT_EQ(xr_hdr_decode(aligned.data(), msg.size(), &lim, hdr), 0);
     EXPECT_EQ(be32_to_cpu(hdr->hd_xid), xid);
     EXPECT_EQ(hdr->hd_vers, 1u);
     EXPECT_EQ(hdr->hd_credits, 17u);

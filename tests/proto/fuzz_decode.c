@@ -3,7 +3,9 @@
  * fuzz_decode.c - libFuzzer target for module/proto.c. Every input is
  * decoded as a transport header under tight and loose limits, as a call
  * and as a reply, and as RFC 8797 private data. Whatever decodes must
- * re-encode to the same bytes and decode again to the same header.
+ * re-encode to the same bytes and decode again to the same header, and
+ * decoding into storage smaller than the lists gives the same answer, or
+ * -ENOSPC exactly when a valid header did not fit.
  * Any failed check aborts, which libFuzzer reports as a crash.
  */
 #include <stdio.h>
@@ -134,7 +136,8 @@ static int encodes_back(const struct xr_hdr *hdr)
 static void round_trip(const u8 *in, size_t size,
 		       const struct xr_hdr *hdr, const struct xr_limits *lim)
 {
-	static struct xr_hdr again;
+	static struct xr_hdr_buf again_buf;
+	struct xr_hdr *again = xr_hdr_buf_init(&again_buf);
 	u32 *out;
 	int n;
 
@@ -155,9 +158,9 @@ static void round_trip(const u8 *in, size_t size,
 		memcpy((u8 *)out + n, in + n, size - n);
 	}
 
-	CHECK(xr_hdr_decode(out, size, lim, &again) == 0);
+	CHECK(xr_hdr_decode(out, size, lim, again) == 0);
 	if (encodes_back(hdr))
-		CHECK(same_hdr(hdr, &again));
+		CHECK(same_hdr(hdr, again));
 	free(out);
 }
 
@@ -183,9 +186,50 @@ static void fuzz_cm_pdata(const u8 *data, size_t size)
 	CHECK(!memcmp(&pd, &again, sizeof(pd)));
 }
 
+/*
+ * Decode again into storage for at most two Write chunks, two Read
+ * segments and three other segments: the same result when the header
+ * fits, -ENOSPC for a valid one that does not, and never a write past
+ * the storage.
+ */
+static void tight_storage(const u8 *buf, size_t size,
+			  const struct xr_limits *lim, int ret,
+			  const struct xr_hdr *full)
+{
+	static struct xr_hdr_buf tight_buf;
+	struct xr_hdr *tight = &tight_buf.hb_hdr;
+	bool fits;
+	int again;
+	size_t i;
+
+	memset(&tight_buf, 0x5a, sizeof(tight_buf));
+	xr_hdr_attach(tight, tight_buf.hb_writes, 2, tight_buf.hb_reads, 2,
+		      tight_buf.hb_segs, 3);
+	again = xr_hdr_decode(buf, size, lim, tight);
+	fits = full->hd_nwrites <= 2 && full->hd_nreads <= 2 &&
+	       full->hd_nsegs <= 3;
+	if (ret)
+		CHECK(again == ret);
+	else if (fits)
+		CHECK(again == 0 && same_hdr(full, tight));
+	else
+		CHECK(again == -ENOSPC);
+	CHECK(tight->hd_nwrites <= 2 && tight->hd_nreads <= 2 &&
+	      tight->hd_nsegs <= 3);
+	for (i = 3 * sizeof(struct xr_seg); i < sizeof(tight_buf.hb_segs); i++)
+		CHECK(((u8 *)tight_buf.hb_segs)[i] == 0x5a);
+	for (i = 2 * sizeof(struct xr_read_seg);
+	     i < sizeof(tight_buf.hb_reads); i++)
+		CHECK(((u8 *)tight_buf.hb_reads)[i] == 0x5a);
+	for (i = 2 * sizeof(struct xr_write_chunk);
+	     i < sizeof(tight_buf.hb_writes); i++)
+		CHECK(((u8 *)tight_buf.hb_writes)[i] == 0x5a);
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
-	static struct xr_hdr hdr;
+	static struct xr_hdr_buf hdr_buf;
+	struct xr_hdr *hdrp = xr_hdr_buf_init(&hdr_buf);
 	u8 *buf;
 	size_t i;
 
@@ -197,7 +241,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	for (i = 0; i < ARRAY_SIZE(fuzz_limits); i++) {
 		const struct xr_limits *lim = &fuzz_limits[i];
-		int ret = xr_hdr_decode(buf, size, lim, &hdr);
+		int ret = xr_hdr_decode(buf, size, lim, hdrp);
+		const struct xr_hdr hdr = *hdrp;
 
 		CHECK(hdr.hd_nreads <= XR_MAX_SEGS);
 		CHECK(hdr.hd_nwrites <= XR_MAX_WRITE_CHUNKS);
@@ -223,6 +268,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		default:
 			CHECK(!"unexpected result");
 		}
+		tight_storage(buf, size, lim, ret, &hdr);
 	}
 
 	fuzz_cm_pdata(buf, size);

@@ -82,6 +82,36 @@ private:
 	std::vector<uint32_t> words_;
 };
 
+// A header with storage for the largest lists, copied with its lists.
+struct HdrBuf : xr_hdr {
+	xr_write_chunk writes[XR_MAX_WRITE_CHUNKS];
+	xr_read_seg reads[XR_MAX_SEGS];
+	xr_seg segs[XR_MAX_SEGS];
+
+	HdrBuf()
+	{
+		memset(static_cast<xr_hdr *>(this), 0, sizeof(xr_hdr));
+		memset(writes, 0, sizeof(writes));
+		memset(reads, 0, sizeof(reads));
+		memset(segs, 0, sizeof(segs));
+		xr_hdr_attach(this, writes, XR_MAX_WRITE_CHUNKS, reads,
+			      XR_MAX_SEGS, segs, XR_MAX_SEGS);
+	}
+	HdrBuf(const HdrBuf &o) : xr_hdr() { *this = o; }
+	HdrBuf &operator=(const HdrBuf &o)
+	{
+		memcpy(static_cast<xr_hdr *>(this), static_cast<const xr_hdr *>(&o),
+		       sizeof(xr_hdr));
+		memcpy(writes, o.writes, sizeof(writes));
+		memcpy(reads, o.reads, sizeof(reads));
+		memcpy(segs, o.segs, sizeof(segs));
+		hd_writes = writes;
+		hd_reads = reads;
+		hd_segs = segs;
+		return *this;
+	}
+};
+
 xr_limits Lim(uint32_t flags = 0)
 {
 	xr_limits lim = {};
@@ -142,7 +172,7 @@ TEST(Decode, MsgNoChunks)
 {
 	Wire w;
 	w.fixed(XR_RDMA_MSG).end().end().end().payload(3);
-	xr_hdr hdr;
+	HdrBuf hdr;
 	xr_limits lim = Lim();
 
 	ASSERT_EQ(Decode(w, lim, &hdr), 0);
@@ -163,7 +193,7 @@ TEST(Decode, MsgMinimalPayloadIsTheXid)
 {
 	Wire w;
 	w.fixed(XR_RDMA_MSG).end().end().end().payload(0);
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	EXPECT_EQ(Decode(w, Lim(), &hdr), 0);
 	EXPECT_EQ(hdr.hd_hdr_len, 28u);
@@ -174,7 +204,7 @@ TEST(Decode, ReadListOneChunk)
 	Wire w;
 	w.fixed(XR_RDMA_MSG).read(128, kA).read(128, kB).end().end().end()
 		.payload();
-	xr_hdr hdr;
+	HdrBuf hdr;
 	xr_read_chunk rc;
 
 	ASSERT_EQ(Decode(w, Lim(), &hdr), 0);
@@ -200,7 +230,7 @@ TEST(Decode, ReadListSeveralChunksWithPositionZero)
 	Wire w;
 	w.fixed(XR_RDMA_NOMSG).read(0, kC).read(0, kC).read(64, kA)
 		.read(8192, kC).read(8192, kD).end().end().end();
-	xr_hdr hdr;
+	HdrBuf hdr;
 	xr_read_chunk rc;
 
 	ASSERT_EQ(Decode(w, Lim(), &hdr), 0);
@@ -233,7 +263,7 @@ TEST(Decode, ReadChunksMayTouchButNotOverlap)
 	Wire w;
 	w.fixed(XR_RDMA_MSG).read(100 * 4, {1, 400, 0}).read(200 * 4, kC)
 		.end().end().end().payload();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	EXPECT_EQ(Decode(w, Lim(), &hdr), 0);
 }
@@ -257,7 +287,7 @@ TEST(Decode, WriteListOneToThreeChunks)
 		}
 		w.end().end().payload();
 
-		xr_hdr hdr;
+		HdrBuf hdr;
 		ASSERT_EQ(Decode(w, Lim(), &hdr), 0);
 		ASSERT_EQ(hdr.hd_nwrites, nchunks);
 		ASSERT_EQ(hdr.hd_nsegs, want_segs);
@@ -279,7 +309,7 @@ TEST(Decode, ReplyChunkWithMsg)
 	Wire w;
 	w.fixed(XR_RDMA_MSG).end().write({kA}).end().u32(1).chunk({kB, kC})
 		.payload();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	ASSERT_EQ(Decode(w, Lim(), &hdr), 0);
 	EXPECT_EQ(hdr.hd_nwrites, 1u);
@@ -295,7 +325,7 @@ TEST(Decode, NomsgCallWithReplyChunk)
 {
 	Wire w;
 	w.fixed(XR_RDMA_NOMSG).read(0, kA).end().end().u32(1).chunk({kB});
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	ASSERT_EQ(Decode(w, Lim(), &hdr), 0);
 	EXPECT_TRUE(xr_read_has_pos_zero(&hdr));
@@ -309,7 +339,7 @@ TEST(Decode, NomsgReplyWithReplyChunk)
 {
 	Wire w;
 	w.fixed(XR_RDMA_NOMSG).end().end().u32(1).chunk({{7, 300, 0x1000}});
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	ASSERT_EQ(Decode(w, Lim(XR_LIM_REPLY), &hdr), 0);
 	ASSERT_TRUE(hdr.hd_flags & XR_HDR_REPLY_CHUNK);
@@ -322,7 +352,7 @@ TEST(InvRkey, NoChunksNoHandle)
 {
 	Wire w;
 	w.fixed(XR_RDMA_MSG).end().end().end().payload();
-	xr_hdr hdr;
+	HdrBuf hdr;
 	uint32_t rkey = 0xdead;
 
 	ASSERT_EQ(Decode(w, Lim(), &hdr), 0);
@@ -351,7 +381,7 @@ TEST(InvRkey, OneHandle)
 
 	for (const auto &c : cases) {
 		SCOPED_TRACE(c.name);
-		xr_hdr hdr;
+		HdrBuf hdr;
 		uint32_t rkey = 0;
 
 		ASSERT_EQ(Decode(c.w, Lim(), &hdr), 0);
@@ -382,7 +412,7 @@ TEST(InvRkey, TwoHandlesNone)
 
 	for (const auto &c : cases) {
 		SCOPED_TRACE(c.name);
-		xr_hdr hdr;
+		HdrBuf hdr;
 		uint32_t rkey = 0xdead;
 
 		ASSERT_EQ(Decode(c.w, Lim(), &hdr), 0);
@@ -398,7 +428,7 @@ TEST(Decode, ReplyEchoesWriteListWithEmptyAndUnusedChunks)
 	Wire w;
 	w.fixed(XR_RDMA_MSG).end().write({{1, 0, 0x1000}, {2, 0, 0x2000}})
 		.u32(1).chunk({}).end().u32(1).chunk({}).payload();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	ASSERT_EQ(Decode(w, Lim(XR_LIM_REPLY), &hdr), 0);
 	ASSERT_EQ(hdr.hd_nwrites, 2u);
@@ -412,7 +442,7 @@ TEST(Decode, ErrorVers)
 {
 	Wire w;
 	w.fixed(XR_RDMA_ERROR).u32(XR_ERR_VERS).u32(1).u32(3);
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	ASSERT_EQ(Decode(w, Lim(XR_LIM_REPLY), &hdr), 0);
 	EXPECT_EQ(hdr.hd_proc, uint32_t(XR_RDMA_ERROR));
@@ -426,7 +456,7 @@ TEST(Decode, ErrorChunk)
 {
 	Wire w;
 	w.fixed(XR_RDMA_ERROR).u32(XR_ERR_CHUNK);
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	// Either side may receive one (the backchannel runs the other way).
 	ASSERT_EQ(Decode(w, Lim(XR_LIM_REPLY), &hdr), 0);
@@ -440,7 +470,7 @@ TEST(Decode, SegmentEndingAtTheTopOfTheAddressSpace)
 	Wire w;
 	w.fixed(XR_RDMA_MSG).end().write({{1, 16, 0xfffffffffffffff0ULL}})
 		.end().end().payload();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	EXPECT_EQ(Decode(w, Lim(), &hdr), 0);
 }
@@ -451,7 +481,7 @@ TEST(Decode, EmptySegmentAtTheLastAddress)
 	Wire w;
 	w.fixed(XR_RDMA_MSG).end().write({{1, 0, ~0ULL}, {2, 1, ~0ULL}})
 		.end().end().payload();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	EXPECT_EQ(Decode(w, Lim(), &hdr), 0);
 }
@@ -462,7 +492,7 @@ TEST(Decode, ChunkOfExactly4GiBMinusOne)
 	w.fixed(XR_RDMA_MSG).end()
 		.write({{1, 0x80000000u, 0}, {2, 0x7fffffffu, 0}}).end().end()
 		.payload();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	EXPECT_EQ(Decode(w, Loose(), &hdr), 0);
 }
@@ -608,7 +638,7 @@ TEST(Reject, Table)
 	for (const Reject &r : Rejects()) {
 		SCOPED_TRACE(r.name);
 		xr_limits lim = Lim(r.lim_flags);
-		xr_hdr hdr;
+		HdrBuf hdr;
 
 		EXPECT_EQ(Decode(r.wire, lim, &hdr), r.want);
 		EXPECT_EQ(!!(hdr.hd_flags & XR_HDR_XID), r.xid_read);
@@ -625,7 +655,7 @@ TEST(Reject, VersionMismatchKeepsFixedFields)
 {
 	Wire w;
 	w.fixed(XR_RDMA_MSG, 7);
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	ASSERT_EQ(Decode(w, Lim(), &hdr), -EPROTONOSUPPORT);
 	EXPECT_EQ(hdr.hd_xid, htobe32(kXid));
@@ -637,7 +667,7 @@ TEST(Reject, LengthNotWholeWords)
 {
 	Wire w;
 	w.fixed(XR_RDMA_MSG).end().end().end().payload(1);
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	for (size_t cut = 1; cut < 4; cut++)
 		EXPECT_EQ(Decode(w, w.size() - cut, Lim(), &hdr), -EBADMSG);
@@ -650,7 +680,7 @@ TEST(Reject, CallerErrors)
 	std::vector<uint32_t> store(w.size() / 4 + 1);
 	uint8_t *odd = reinterpret_cast<uint8_t *>(store.data()) + 2;
 	xr_limits lim = Lim();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	memcpy(odd, w.bytes(), w.size());
 	EXPECT_EQ(xr_hdr_decode(odd, w.size(), &lim, &hdr), -EINVAL);
@@ -712,7 +742,7 @@ TEST(Reject, TruncatedAtEveryByte)
 	for (const Sample &s : Samples()) {
 		SCOPED_TRACE(s.name);
 		xr_limits lim = Lim(s.lim_flags);
-		xr_hdr hdr;
+		HdrBuf hdr;
 
 		ASSERT_EQ(Decode(s.wire, lim, &hdr), 0);
 		for (size_t len = 0; len < s.wire.size(); len++) {
@@ -769,7 +799,7 @@ Wire ReplyChunkSegs(uint32_t n)
 TEST(Limits, ReadSegments)
 {
 	xr_limits lim = Loose();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	for (uint32_t max : {1u, 2u, 7u, uint32_t(XR_MAX_SEGS)}) {
 		SCOPED_TRACE(max);
@@ -786,7 +816,7 @@ TEST(Limits, ReadSegments)
 TEST(Limits, WriteChunks)
 {
 	xr_limits lim = Loose();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	for (uint32_t max = 0; max <= XR_MAX_WRITE_CHUNKS; max++) {
 		SCOPED_TRACE(max);
@@ -801,7 +831,7 @@ TEST(Limits, WriteChunks)
 TEST(Limits, SegmentsPerChunk)
 {
 	xr_limits lim = Loose();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	for (uint32_t max : {1u, 5u, uint32_t(XR_MAX_SEGS)}) {
 		SCOPED_TRACE(max);
@@ -826,7 +856,7 @@ TEST(Limits, SegmentsInTheWholeHeader)
 		return w;
 	};
 	xr_limits lim = Loose();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	lim.lm_max_segs = 10;
 	EXPECT_EQ(Decode(build(3), lim, &hdr), 0);
@@ -843,7 +873,7 @@ TEST(Limits, ChunkLength)
 {
 	const uint32_t max = 64 * 1024;
 	xr_limits lim = Lim();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	lim.lm_max_chunk_len = max;
 	auto read = [](uint32_t len) {
@@ -876,7 +906,7 @@ TEST(Limits, ChunkLength)
 TEST(Limits, MalformedWinsOverTooBig)
 {
 	xr_limits lim = Lim();
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	lim.lm_max_chunk_segs = 1;
 	Wire w = Wire().fixed(XR_RDMA_MSG).end()
@@ -893,11 +923,10 @@ TEST(Limits, MalformedWinsOverTooBig)
 
 // ---- encoders -------------------------------------------------------------
 
-xr_hdr BuildHdr(uint32_t proc)
+HdrBuf BuildHdr(uint32_t proc)
 {
-	xr_hdr hdr;
+	HdrBuf hdr;
 
-	memset(&hdr, 0, sizeof(hdr));
 	hdr.hd_xid = htobe32(kXid);
 	hdr.hd_vers = 1;
 	hdr.hd_credits = kCredits;
@@ -974,7 +1003,7 @@ void RoundTrip(const xr_hdr &hdr, const Wire &want, uint32_t lim_flags)
 		len += 4;
 	}
 	xr_limits lim = Loose(lim_flags);
-	xr_hdr back;
+	HdrBuf back;
 	ASSERT_EQ(xr_hdr_decode(buf.data(), len, &lim, &back), 0);
 	EXPECT_EQ(back.hd_hdr_len, uint32_t(n));
 	ExpectSameHdr(back, hdr);
@@ -984,12 +1013,12 @@ TEST(Encode, RoundTrips)
 {
 	{
 		SCOPED_TRACE("msg, no chunks");
-		xr_hdr h = BuildHdr(XR_RDMA_MSG);
+		HdrBuf h = BuildHdr(XR_RDMA_MSG);
 		RoundTrip(h, Wire().fixed(XR_RDMA_MSG).end().end().end(), 0);
 	}
 	{
 		SCOPED_TRACE("msg, read list");
-		xr_hdr h = BuildHdr(XR_RDMA_MSG);
+		HdrBuf h = BuildHdr(XR_RDMA_MSG);
 		AddRead(&h, 128, kA);
 		AddRead(&h, 128, kB);
 		AddRead(&h, 16384, kD);
@@ -998,7 +1027,7 @@ TEST(Encode, RoundTrips)
 	}
 	{
 		SCOPED_TRACE("nomsg, position zero, write list, reply chunk");
-		xr_hdr h = BuildHdr(XR_RDMA_NOMSG);
+		HdrBuf h = BuildHdr(XR_RDMA_NOMSG);
 		AddRead(&h, 0, kC);
 		h.hd_writes[h.hd_nwrites++] = AddChunk(&h, {kA, kB});
 		h.hd_writes[h.hd_nwrites++] = AddChunk(&h, {kD});
@@ -1010,7 +1039,7 @@ TEST(Encode, RoundTrips)
 	}
 	{
 		SCOPED_TRACE("reply: write list with an empty chunk");
-		xr_hdr h = BuildHdr(XR_RDMA_MSG);
+		HdrBuf h = BuildHdr(XR_RDMA_MSG);
 		h.hd_writes[h.hd_nwrites++] = AddChunk(&h, {});
 		h.hd_writes[h.hd_nwrites++] = AddChunk(&h, {kB});
 		RoundTrip(h, Wire().fixed(XR_RDMA_MSG).end().write({})
@@ -1026,7 +1055,7 @@ TEST(Encode, ServerEchoesChunksWithBytesWritten)
 		.write({{1, 4096, 0x10000}, {2, 4096, 0x20000}, {3, 4096, 0x30000}})
 		.end().u32(1).chunk({{4, 1024, 0x40000}, {5, 1024, 0x50000}})
 		.payload();
-	xr_hdr in, out;
+	HdrBuf in, out;
 
 	ASSERT_EQ(Decode(call, Lim(), &in), 0);
 
@@ -1050,7 +1079,7 @@ TEST(Encode, ServerEchoesChunksWithBytesWritten)
 	EXPECT_EQ(memcmp(buf.data(), want.bytes(), want.size()), 0);
 
 	xr_limits lim = Lim(XR_LIM_REPLY);
-	xr_hdr back;
+	HdrBuf back;
 	ASSERT_EQ(xr_hdr_decode(buf.data(), size_t(n), &lim, &back), 0);
 	uint32_t len;
 	ASSERT_EQ(xr_chunk_length(&back.hd_segs[back.hd_writes[0].wc_first],
@@ -1081,7 +1110,7 @@ void ExpectRefusesSmallBuffers(size_t need,
 	}
 }
 
-xr_hdr g_big;
+HdrBuf g_big;
 
 TEST(Encode, RefusesSmallBuffers)
 {
@@ -1112,7 +1141,7 @@ TEST(Encode, CallerErrors)
 {
 	std::vector<uint32_t> buf(1024);
 	uint8_t *odd = reinterpret_cast<uint8_t *>(buf.data()) + 1;
-	xr_hdr h = BuildHdr(XR_RDMA_MSG);
+	HdrBuf h = BuildHdr(XR_RDMA_MSG);
 
 	EXPECT_EQ(xr_hdr_encode(odd, 1000, &h), -EINVAL);
 	h.hd_proc = XR_RDMA_ERROR;
@@ -1144,10 +1173,132 @@ TEST(Encode, CallerErrors)
 	EXPECT_EQ(xr_hdr_encode_error(buf.data(), 100, 0, 1, 3), -EINVAL);
 }
 
+// ---- list storage smaller than the header ------------------------------
+
+// A header whose lists may use only the first entries of its storage; the
+// rest is filled with a pattern that must survive every decode.
+struct Tight : HdrBuf {
+	Tight(uint32_t max_writes, uint32_t max_reads, uint32_t max_segs)
+	{
+		memset(writes, 0xa5, sizeof(writes));
+		memset(reads, 0xa5, sizeof(reads));
+		memset(segs, 0xa5, sizeof(segs));
+		xr_hdr_attach(this, writes, max_writes, reads, max_reads, segs,
+			      max_segs);
+	}
+	void ExpectUntouched() const
+	{
+		auto check = [](const void *p, size_t len) {
+			const uint8_t *b = static_cast<const uint8_t *>(p);
+
+			for (size_t i = 0; i < len; i++)
+				ASSERT_EQ(b[i], 0xa5) << "byte " << i;
+		};
+		check(writes + hd_max_writes,
+		      sizeof(writes) - hd_max_writes * sizeof(writes[0]));
+		check(reads + hd_max_reads,
+		      sizeof(reads) - hd_max_reads * sizeof(reads[0]));
+		check(segs + hd_max_segs,
+		      sizeof(segs) - hd_max_segs * sizeof(segs[0]));
+		EXPECT_LE(hd_nwrites, hd_max_writes);
+		EXPECT_LE(hd_nreads, hd_max_reads);
+		EXPECT_LE(hd_nsegs, hd_max_segs);
+	}
+};
+
+TEST(Storage, ValidButTooLargeIsENOSPC)
+{
+	Wire w = Wire().fixed(XR_RDMA_MSG).read(8, kA).read(8, kB).read(8, kC)
+		.end().write({kA, kB}).write({kC}).end().u32(1).chunk({kD})
+		.payload();
+	HdrBuf full;
+
+	ASSERT_EQ(Decode(w, Lim(), &full), 0);
+	{
+		SCOPED_TRACE("reads");
+		Tight t(4, 2, 8);
+		EXPECT_EQ(Decode(w, Lim(), &t), -ENOSPC);
+		EXPECT_TRUE(t.hd_flags & XR_HDR_XID);
+		EXPECT_EQ(t.hd_xid, htobe32(kXid));
+		t.ExpectUntouched();
+	}
+	{
+		SCOPED_TRACE("write chunks");
+		Tight t(1, 4, 8);
+		EXPECT_EQ(Decode(w, Lim(), &t), -ENOSPC);
+		t.ExpectUntouched();
+	}
+	{
+		SCOPED_TRACE("segments, the Reply chunk's last");
+		Tight t(4, 4, 3);
+		EXPECT_EQ(Decode(w, Lim(), &t), -ENOSPC);
+		EXPECT_FALSE(t.hd_flags & XR_HDR_REPLY_CHUNK);
+		t.ExpectUntouched();
+	}
+	{
+		SCOPED_TRACE("just enough");
+		Tight t(2, 3, 4);
+		ASSERT_EQ(Decode(w, Lim(), &t), 0);
+		t.ExpectUntouched();
+		ExpectSameHdr(t, full);
+	}
+}
+
+TEST(Storage, LimitsAndFormBeforeStorage)
+{
+	// Over the limits: -E2BIG, whatever the storage.
+	Wire many = Wire().fixed(XR_RDMA_MSG);
+	for (int i = 0; i < 17; i++)
+		many.read(8, kC);
+	many.end().end().end().payload();
+	Tight t1(0, 1, 0);
+	EXPECT_EQ(Decode(many, Lim(), &t1), -E2BIG);
+	t1.ExpectUntouched();
+
+	// Malformed after the storage ran out: -EBADMSG, not -ENOSPC.
+	Wire bad = Wire().fixed(XR_RDMA_MSG).read(8, kA).read(8, kB).end()
+		.u32(2).end().end().payload();
+	Tight t2(1, 1, 1);
+	EXPECT_EQ(Decode(bad, Lim(), &t2), -EBADMSG);
+	t2.ExpectUntouched();
+
+	// A Position-zero chunk is seen even when no Read segment is kept.
+	Wire msg0 = Wire().fixed(XR_RDMA_MSG).read(0, kA).end().end().end()
+		.payload();
+	Wire nomsg0 = Wire().fixed(XR_RDMA_NOMSG).read(0, kA).end().end()
+		.end();
+	Tight t3(0, 0, 0);
+	EXPECT_EQ(Decode(msg0, Lim(), &t3), -EBADMSG);
+	EXPECT_EQ(Decode(nomsg0, Lim(), &t3), -ENOSPC);
+	t3.ExpectUntouched();
+}
+
+TEST(Storage, EncodeStaysWithinStorage)
+{
+	std::vector<uint32_t> buf(1024);
+	Tight t(1, 1, 2);
+
+	t.hd_xid = htobe32(kXid);
+	t.hd_proc = XR_RDMA_MSG;
+	t.hd_nreads = 2;
+	EXPECT_EQ(xr_hdr_encode(buf.data(), 4096, &t), -EINVAL);
+	t.hd_nreads = 0;
+	t.hd_nwrites = 2;
+	EXPECT_EQ(xr_hdr_encode(buf.data(), 4096, &t), -EINVAL);
+	t.hd_nwrites = 0;
+	t.hd_flags = XR_HDR_REPLY_CHUNK;
+	t.hd_reply = {1, 2};
+	EXPECT_EQ(xr_hdr_encode(buf.data(), 4096, &t), -EINVAL);
+	t.hd_reply = {0, 2};
+	t.segs[0] = {1, 2, 3};
+	t.segs[1] = {4, 5, 6};
+	EXPECT_GT(xr_hdr_encode(buf.data(), 4096, &t), 0);
+}
+
 TEST(Encode, AlwaysWritesVersionOne)
 {
 	std::vector<uint32_t> buf(16);
-	xr_hdr h = BuildHdr(XR_RDMA_MSG);
+	HdrBuf h = BuildHdr(XR_RDMA_MSG);
 
 	h.hd_vers = 9;
 	ASSERT_EQ(xr_hdr_encode(buf.data(), 64, &h), XR_HDR_MIN_SIZE);
@@ -1158,7 +1309,7 @@ TEST(Encode, Errors)
 {
 	std::vector<uint32_t> buf(16);
 	xr_limits lim = Lim(XR_LIM_REPLY);
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	ASSERT_EQ(xr_hdr_encode_error(buf.data(), 64, htobe32(kXid), 5,
 				      XR_ERR_VERS), XR_HDR_ERR_VERS_SIZE);
@@ -1186,7 +1337,7 @@ TEST(Encode, PlainMessage)
 	std::vector<uint32_t> buf(16);
 	uint8_t *odd = reinterpret_cast<uint8_t *>(buf.data()) + 1;
 	xr_limits lim = Lim(0);
-	xr_hdr hdr;
+	HdrBuf hdr;
 
 	ASSERT_EQ(xr_hdr_encode_msg(buf.data(), 64, htobe32(kXid), 2),
 		  XR_HDR_MIN_SIZE);
@@ -1261,7 +1412,7 @@ TEST(Helpers, ChunkFill)
 
 TEST(Helpers, ReadChunksOfAHdrBeingBuilt)
 {
-	xr_hdr h = BuildHdr(XR_RDMA_MSG);
+	HdrBuf h = BuildHdr(XR_RDMA_MSG);
 	xr_read_chunk rc;
 
 	EXPECT_EQ(xr_read_chunk_count(&h), 0u);
