@@ -195,17 +195,23 @@ krb5_daemon_has_fd() {
 	[ -n "$pid" ] && [ -n "$(find "/proc/$pid/fd" -lname "$2" 2>/dev/null)" ]
 }
 
-# krb5_gss_start: rpc.svcgssd and rpc.gssd, after nfs_server_start.
+# krb5_gss_start: rpc.svcgssd and rpc.gssd (or those named in
+# KRB5_GSS_DAEMONS: svcgssd, gssd), after nfs_server_start mounted
+# rpc_pipefs.
 krb5_gss_start() {
-	local pipefs
+	local pipefs d=${KRB5_GSS_DAEMONS:-svcgssd gssd}
 
 	pipefs=$(nfs_pipefs_dir)
 	nfs_is_mounted "$pipefs" rpc_pipefs || fail "rpc_pipefs not mounted" || return 1
-	nfs_daemon svcgssd rpc.svcgssd -f
+	if [[ " $d " == *" svcgssd "* ]]; then
+		nfs_daemon svcgssd rpc.svcgssd -f
+		# It holds nfsd's context channel open once it is up.
+		wait_for 20 krb5_daemon_has_fd svcgssd "*auth.rpcsec.init*" ||
+			{ nfs_daemon_log svcgssd; fail "rpc.svcgssd did not open its channel"; } ||
+			return 1
+	fi
+	[[ " $d " == *" gssd "* ]] || return 0
 	nfs_daemon gssd rpc.gssd -f -p "$pipefs"
-	# svcgssd holds nfsd's context channel open once it is up.
-	wait_for 20 krb5_daemon_has_fd svcgssd "*auth.rpcsec.init*" ||
-		{ nfs_daemon_log svcgssd; fail "rpc.svcgssd did not open its channel"; } || return 1
 	wait_for 20 krb5_daemon_has_fd gssd "anon_inode:inotify" ||
 		{ nfs_daemon_log gssd; fail "rpc.gssd did not start"; }
 }
