@@ -50,6 +50,8 @@ MNT=$NFS_RUN/mnt-krb5
 # A soft mount: a call the server drops (a GSS checksum that does not
 # verify) fails in seconds instead of hanging the test.
 MOUNT_OPTS=soft,timeo=100,retrans=2
+# Guest B of a pair runs no rpc.statd: NFSv3 locks stay local.
+[ "${XR_ROLE:-}" != B ] || MOUNT_OPTS+=,nolock
 NFS_EXPORT_OPTS=$NFS_EXPORT_OPTS,sec=krb5:krb5i:krb5p:sys
 
 cleanup() {
@@ -170,13 +172,24 @@ krb5_verify() {
 	return $rc
 }
 
+# _verify_pair FILE SHA256 [direct]: FILE reads to its end without an
+# error (a READ at end of file included) and has that SHA-256.
+#
+# Against the in-tree server an O_DIRECT READ at end of file under
+# NFSv4.1 krb5i fails with EIO on 6.12, and does so with the in-tree
+# client too: there the read stops at the file's size instead.
 _verify_pair() {
-	local file=$1 want=$2 how=$3 got sum rest
+	local file=$1 want=$2 how=$3 sum st stop=()
 
-	read -r sum rest < <(timeout -k 5 120 dd if="$file" bs=1M ${how:+iflag=$how} \
-		status=none | sha256sum)
-	got=$sum
-	[ "$got" = "$want" ] || fail "${file##*/} (${how:-buffered} read): sha256 $got, wrote $want"
+	if [ "$SERVER" = intree ] && [ -n "$how" ]; then
+		how+=,count_bytes
+		stop=("count=$(stat -c %s "$file")")
+	fi
+	sum=$(set -o pipefail; timeout -k 5 120 dd if="$file" bs=1M ${how:+iflag=$how} \
+		"${stop[@]}" status=none | sha256sum) && st=0 || st=$?
+	sum=${sum%% *}
+	[ "$st" -eq 0 ] || fail "${file##*/} (${3:-buffered} read): dd exited $st" || return 1
+	[ "$sum" = "$want" ] || fail "${file##*/} (${3:-buffered} read): sha256 $sum, wrote $want"
 }
 
 # Chunk rules of a case from the counters of our client and our server.
