@@ -474,23 +474,32 @@ static int xr_fixup_stream(struct xdr_buf *buf, const u8 *src, u32 len)
  * before the payload fills the head, the payload is already in the pages,
  * and whatever follows it goes to the tail. The geometry shrinks to what
  * arrived, so the XDR decoder finds everything where it looks.
+ *
+ * The XDR pad of the payload is not sent, but the decoder skips it after
+ * the payload: inside the pages when they have room for it, else the
+ * missing pad bytes (a page list exactly as long as an unaligned
+ * payload, as an O_DIRECT read of an odd length has) start the tail.
  */
 static int xr_fixup_write(struct xdr_buf *buf, const u8 *src, u32 len,
 			  u32 written)
 {
 	u32 head = min_t(u32, len, buf->head[0].iov_len);
 	u32 rest = len - head;
+	u32 padded = round_up(written, XR_XDR_UNIT);
+	u32 pad;
 
-	if (written > buf->page_len || rest > buf->tail[0].iov_len)
+	if (written > buf->page_len)
+		return -EBADMSG;
+	pad = padded - min_t(u32, padded, buf->page_len);
+	if (rest + pad > buf->tail[0].iov_len)
 		return -EBADMSG;
 	memcpy(buf->head[0].iov_base, src, head);
 	buf->head[0].iov_len = head;
-	/* The XDR pad of the payload is not sent; the decoder skips it. */
-	buf->page_len = min_t(u32, round_up(written, XR_XDR_UNIT),
-			      buf->page_len);
-	memcpy(buf->tail[0].iov_base, src + head, rest);
-	buf->tail[0].iov_len = rest;
-	buf->len = head + buf->page_len + rest;
+	buf->page_len = min_t(u32, padded, buf->page_len);
+	memset(buf->tail[0].iov_base, 0, pad);
+	memcpy(buf->tail[0].iov_base + pad, src + head, rest);
+	buf->tail[0].iov_len = pad + rest;
+	buf->len = head + buf->page_len + pad + rest;
 	return 0;
 }
 
