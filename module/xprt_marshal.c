@@ -9,7 +9,10 @@
  * fits; otherwise RDMA_NOMSG with the whole call in a position-zero Read
  * chunk. Replies: inline when the largest possible reply fits our receive
  * buffers; a Write chunk over the page list for a READ payload; otherwise
- * a Reply chunk over the whole receive buffer. The inline part is always
+ * a Reply chunk over the whole receive buffer. When the call's auth
+ * flavour touches the payload (RPCAUTH_AUTH_DATATOUCH: RPCSEC_GSS
+ * integrity and privacy) neither Read lists nor Write chunks are used:
+ * see xr_ddp_allowed(). The inline part is always
  * copied into a send context's buffer (sendctx.c), never mapped in place.
  *
  * Replies are hostile input: the header is decoded with proto.c's limits,
@@ -19,6 +22,7 @@
  * a new connection. An RDMA_ERROR fails its RPC with -EIO.
  */
 #include <linux/highmem.h>
+#include <linux/sunrpc/auth.h>
 #include <linux/sunrpc/xdr.h>
 #include <linux/sunrpc/xprt.h>
 
@@ -180,15 +184,33 @@ static u32 xr_tail_skip(const struct xdr_buf *snd)
 	return min_t(u32, pad, snd->tail[0].iov_len);
 }
 
+/*
+ * Direct placement of data items (a Read list for the call's pages, a
+ * Write chunk for the reply's) is allowed unless the call's auth flavour
+ * touches the payload: RPCSEC_GSS integrity checksums it, privacy
+ * encrypts it, so the bytes in the pages are part of one token. Such a
+ * call goes whole, inline or in a position-zero Read chunk, with its
+ * pad, and its reply comes back inline or in a Reply chunk.
+ */
+static bool xr_ddp_allowed(const struct rpc_rqst *rqst)
+{
+	const struct rpc_cred *cred = rqst->rq_cred;
+
+	return !(cred && cred->cr_auth &&
+		 test_bit(RPCAUTH_AUTH_DATATOUCH, &cred->cr_auth->au_flags));
+}
+
 enum xr_call_kind { XR_CALL_INLINE, XR_CALL_READ_LIST, XR_CALL_NOMSG };
 
 static enum xr_call_kind xr_call_kind(struct xr_xconn *c,
-				      const struct xdr_buf *snd)
+				      const struct xdr_buf *snd, bool ddp)
 {
 	u32 rest;
 
 	if (XR_HDR_MIN_SIZE + XR_WCHUNK_WIRE + snd->len <= c->xc_inline_send)
 		return XR_CALL_INLINE;
+	if (!ddp)
+		return XR_CALL_NOMSG;
 	rest = snd->head[0].iov_len + snd->tail[0].iov_len - xr_tail_skip(snd);
 	if (snd->page_len && (snd->flags & XDRBUF_WRITE) &&
 	    XR_HDR_MIN_SIZE + XR_WCHUNK_WIRE +
@@ -198,11 +220,11 @@ static enum xr_call_kind xr_call_kind(struct xr_xconn *c,
 }
 
 static enum xr_reply_kind xr_reply_kind(struct xr_xconn *c,
-					const struct xdr_buf *rcv)
+					const struct xdr_buf *rcv, bool ddp)
 {
 	if (XR_HDR_MIN_SIZE + rcv->buflen <= c->xc_inline_recv)
 		return XR_REPLY_INLINE;
-	if (rcv->page_len && (rcv->flags & XDRBUF_READ))
+	if (ddp && rcv->page_len && (rcv->flags & XDRBUF_READ))
 		return XR_REPLY_WRITE;
 	return XR_REPLY_CHUNK;
 }
@@ -229,7 +251,8 @@ static int xr_marshal_chunks(struct xr_xprt *rx, struct xr_xconn *c,
 		return err;
 	xr_xprt_count(rx, XR_XPRT_STAT_READ_SEGS, hdr->hd_nreads);
 
-	req->rr_reply_kind = xr_reply_kind(c, &rqst->rq_rcv_buf);
+	req->rr_reply_kind = xr_reply_kind(c, &rqst->rq_rcv_buf,
+					   xr_ddp_allowed(rqst));
 	switch (req->rr_reply_kind) {
 	case XR_REPLY_WRITE:
 		err = xr_offer_write_chunk(c, req, &rqst->rq_rcv_buf, hdr);
@@ -356,7 +379,7 @@ int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 	hdr->hd_xid = rqst->rq_xid;
 	hdr->hd_credits = rx->rx_max_reqs;
 
-	call = xr_call_kind(c, &rqst->rq_snd_buf);
+	call = xr_call_kind(c, &rqst->rq_snd_buf, xr_ddp_allowed(rqst));
 	hdr->hd_proc = call == XR_CALL_NOMSG ? XR_RDMA_NOMSG : XR_RDMA_MSG;
 	err = xr_marshal_chunks(rx, c, rqst, call);
 	if (!err)
@@ -448,23 +471,32 @@ static int xr_fixup_stream(struct xdr_buf *buf, const u8 *src, u32 len)
  * before the payload fills the head, the payload is already in the pages,
  * and whatever follows it goes to the tail. The geometry shrinks to what
  * arrived, so the XDR decoder finds everything where it looks.
+ *
+ * The XDR pad of the payload is not sent, but the decoder skips it after
+ * the payload: inside the pages when they have room for it, else the
+ * missing pad bytes (a page list exactly as long as an unaligned
+ * payload, as an O_DIRECT read of an odd length has) start the tail.
  */
 static int xr_fixup_write(struct xdr_buf *buf, const u8 *src, u32 len,
 			  u32 written)
 {
 	u32 head = min_t(u32, len, buf->head[0].iov_len);
 	u32 rest = len - head;
+	u32 padded = round_up(written, XR_XDR_UNIT);
+	u32 pad;
 
-	if (written > buf->page_len || rest > buf->tail[0].iov_len)
+	if (written > buf->page_len)
+		return -EBADMSG;
+	pad = padded - min_t(u32, padded, buf->page_len);
+	if (rest + pad > buf->tail[0].iov_len)
 		return -EBADMSG;
 	memcpy(buf->head[0].iov_base, src, head);
 	buf->head[0].iov_len = head;
-	/* The XDR pad of the payload is not sent; the decoder skips it. */
-	buf->page_len = min_t(u32, round_up(written, XR_XDR_UNIT),
-			      buf->page_len);
-	memcpy(buf->tail[0].iov_base, src + head, rest);
-	buf->tail[0].iov_len = rest;
-	buf->len = head + buf->page_len + rest;
+	buf->page_len = min_t(u32, padded, buf->page_len);
+	memset(buf->tail[0].iov_base, 0, pad);
+	memcpy(buf->tail[0].iov_base + pad, src + head, rest);
+	buf->tail[0].iov_len = pad + rest;
+	buf->len = head + buf->page_len + pad + rest;
 	return 0;
 }
 

@@ -246,8 +246,9 @@ guest_selftests() {
 
 # The two-guest selftests (testhost/pair.sh), logs in DIR: TEST is
 # xprt_interop.sh (interoperability with the in-tree transport, the
-# client's reconnect after an RPC timeout) or peer_restart.sh (the
-# server's guest killed under load and booted again).
+# client's reconnect after an RPC timeout), peer_restart.sh (the
+# server's guest killed under load and booted again) or krb5.sh (our
+# client with Kerberos against the in-tree server).
 guest_pair() {
 	local k=$1 dir=$2 test=$3 ko=$top/build/kmod/$1/module/xrpcrdma.ko
 
@@ -298,6 +299,7 @@ pool "${guest_steps[@]}"
 for k in "${kernels[@]}"; do
 	step "selftests-pair-$k" ktap guest_pair "$k" "pair-$k" xprt_interop.sh
 	step "selftests-pair-restart-$k" ktap guest_pair "$k" "pair-restart-$k" peer_restart.sh
+	step "selftests-pair-krb5-$k" ktap guest_pair "$k" "pair-krb5-$k" krb5.sh
 done
 # What the guest runs tried and found, from their logs; fails when a
 # fault point was not tried, a case failed, or the module leaked or did

@@ -1,0 +1,425 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# NFS over xrpcrdma with Kerberos, in one guest: a realm set up by
+# krb5_lib.sh (KDC, keytab, rpc.svcgssd, rpc.gssd), an export allowing
+# sec=krb5, krb5i and krb5p, and for NFSv3 and NFSv4.1 with each flavour:
+#
+#  1. our client -> our server (the module in drop-in mode, rpcrdma
+#     unloaded and kept from loading);
+#  2. the in-tree client -> our server (the module beside rpcrdma, our
+#     server on "xrdma 20050").
+#
+# Each case writes files of 1, 4095, 4097 and 65537 bytes buffered and
+# with O_DIRECT, overwrites a file at unaligned offsets (both ways), and
+# writes a random file of XR_KRB5_BIG_MB MiB (default 4); after the page
+# cache is dropped every file reads back (as it was written, buffered or
+# O_DIRECT; the large file both ways) with the SHA-256 of its local
+# copy. Under krb5i and krb5p the payload is inside the GSS token, so
+# no data item may be placed directly: our client sends no call with a
+# Read list and offers no Write chunk (long calls go in a position-zero
+# Read chunk, long replies in a Reply chunk), and our server sends no
+# reply through a Write chunk. Under plain krb5 large
+# WRITEs and READs still use Read lists and Write chunks.
+#
+# A control first: krb5p mounted over TCP, per NFS version. A kernel on
+# which that fails as well (6.1 here) gets its krb5p cases skipped, with
+# the reason: that is no matter of the transport.
+#
+# Under testhost/pair.sh (XR_ROLE set) it runs the third combination: our
+# client in guest B -> the in-tree server in guest A, which also runs the
+# KDC (B takes its keytab from the pair directory).
+set -u
+source "$(dirname "$0")/nfs_lib.sh"
+# shellcheck source=selftests/krb5_lib.sh
+source "$(dirname "$0")/krb5_lib.sh"
+
+need_env XR_TESTHOST XR_MODULE XR_ADDR XR_RDMA_DEV
+need_rdmactl
+nfs_need_server
+missing=$(krb5_missing_tools)
+[ -z "$missing" ] || skip_all "missing: ${missing//$'\n'/ }"
+
+VERS="3 4.1"
+FLAVOURS="krb5 krb5i krb5p"
+SIZES="1 4095 4097 65537"
+# Unaligned overwrites: offset:length.
+PATCHES="1:4097 4095:3 8191:65537 131073:1"
+BIG_MB=${XR_KRB5_BIG_MB:-4}
+BLOCK=/etc/modprobe.d/xr-krb5.conf
+MNT=$NFS_RUN/mnt-krb5
+# A soft mount: a call the server drops (a GSS checksum that does not
+# verify) fails in seconds instead of hanging the test.
+MOUNT_OPTS=soft,timeo=100,retrans=2
+# Guest B of a pair runs no rpc.statd: NFSv3 locks stay local.
+[ "${XR_ROLE:-}" != B ] || MOUNT_OPTS+=,nolock
+NFS_EXPORT_OPTS=$NFS_EXPORT_OPTS,sec=krb5:krb5i:krb5p:sys
+
+cleanup() {
+	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
+	krb5_gss_stop >/dev/null 2>&1
+	nfs_server_stop >/dev/null 2>&1
+	krb5_realm_stop >/dev/null 2>&1
+	rm -f "$BLOCK"
+	module_loaded || insmod "$XR_MODULE"
+}
+trap cleanup EXIT
+
+# Counters of a case: our client's (when it is the client) and our
+# server's (module-wide, when it is the server).
+declare -A C0 CSUM S0
+CLIENT_STATS="read-chunk-calls write-chunk-calls nomsg-calls reply-chunk-calls"
+
+client_stat() {
+	nfs_client_eval "${XR_NFS_SERVER:-$XR_ADDR}" "$PORT" "c['stats']['$1']"
+}
+
+client_snapshot() {
+	local n
+
+	[ "$CLIENT" = ours ] || return 0
+	for n in $CLIENT_STATS; do
+		C0[$n]=$(client_stat "$n") || fail "no client transport" || return 1
+	done
+}
+
+# What the mount's transport counted since client_snapshot, into CSUM.
+client_add() {
+	local n v
+
+	[ "$CLIENT" = ours ] || return 0
+	for n in $CLIENT_STATS; do
+		v=$(client_stat "$n") || fail "no client transport" || return 1
+		CSUM[$n]=$((${CSUM[$n]:-0} + v - C0[$n]))
+	done
+}
+
+server_snapshot() {
+	local n
+
+	CSUM=()
+	[ "$SERVER" = ours ] || return 0
+	for n in replies-write-chunk replies-reply-chunk; do
+		S0[$n]=$(server_counter "$n") || return 1
+	done
+}
+
+# delta c|s NAME: how much a counter grew in this case.
+delta() {
+	if [ "$1" = c ]; then
+		echo "${CSUM[$2]:-0}"
+	else
+		echo $(($(server_counter "$2") - S0[$2]))
+	fi
+}
+
+# ddw DD-ARGS...: a bounded dd.
+ddw() {
+	nfs_dd 60 "$@" status=none
+}
+
+# The I/O of one case, into $MNT/$1, local copies in $NFS_DATA/$1.
+krb5_io() {
+	local tag=$1 dir=$MNT/$1 loc=$NFS_DATA/$1 s p off len rc=0
+
+	mkdir -p "$dir" "$loc" || fail "mkdir $dir" || return 1
+	for s in $SIZES; do
+		head -c "$s" /dev/urandom >"$loc/f$s" || return 1
+		ddw if="$loc/f$s" of="$dir/b$s" bs=64k conv=fsync || fail "buffered write of $s" || rc=1
+		ddw if="$loc/f$s" of="$dir/d$s" bs="$s" oflag=direct || fail "O_DIRECT write of $s" ||
+			rc=1
+	done
+	# Unaligned overwrites of a 192 KiB file, buffered and O_DIRECT.
+	head -c 196611 /dev/urandom >"$loc/u" && cp "$loc/u" "$loc/v" || return 1
+	ddw if="$loc/u" of="$dir/u" bs=64k conv=fsync || fail "write u" || rc=1
+	ddw if="$loc/v" of="$dir/v" bs=64k conv=fsync || fail "write v" || rc=1
+	for p in $PATCHES; do
+		off=${p%:*} len=${p#*:}
+		head -c "$len" /dev/urandom >"$loc/p" || return 1
+		for f in u v; do
+			dd if="$loc/p" of="$loc/$f" bs="$len" seek="$off" oflag=seek_bytes \
+				conv=notrunc status=none || return 1
+		done
+		ddw if="$loc/p" of="$dir/u" bs="$len" seek="$off" oflag=seek_bytes \
+			conv=notrunc,fsync || fail "buffered write of $len at $off" || rc=1
+		ddw if="$loc/p" of="$dir/v" bs="$len" seek="$off" oflag=seek_bytes,direct \
+			conv=notrunc || fail "O_DIRECT write of $len at $off" || rc=1
+	done
+	rm -f "$loc/p"
+	nfs_random_file "$loc/big" "$BIG_MB" >/dev/null || return 1
+	nfs_write_file "$loc/big" "$dir/big" "$BIG_MB" || fail "write $BIG_MB MiB" || rc=1
+	return $rc
+}
+
+# Every file of a case reads back as its local copy after the page cache
+# is dropped: what was written buffered is read buffered, what was
+# written with O_DIRECT is read with O_DIRECT, the large file both ways.
+krb5_verify() {
+	local dir=$MNT/$1 loc=$NFS_DATA/$1 f want rc=0
+
+	nfs_drop_caches
+	for f in $(cd "$loc" && ls); do
+		want=$(nfs_sha256 "$loc/$f")
+		case "$f" in
+		f*) _verify_pair "$dir/b${f#f}" "$want" "" || rc=1
+		    _verify_pair "$dir/d${f#f}" "$want" direct || rc=1 ;;
+		u) _verify_pair "$dir/u" "$want" "" || rc=1 ;;
+		v) _verify_pair "$dir/v" "$want" direct || rc=1 ;;
+		*) _verify_pair "$dir/$f" "$want" "" || rc=1
+		   _verify_pair "$dir/$f" "$want" direct || rc=1 ;;
+		esac
+	done
+	rm -rf "$loc"
+	return $rc
+}
+
+# _verify_pair FILE SHA256 [direct]: FILE reads to its end without an
+# error (a READ at end of file included) and has that SHA-256.
+#
+# Against the in-tree server an O_DIRECT READ at end of file under
+# NFSv4.1 krb5i fails with EIO on 6.12, and does so with the in-tree
+# client too: there the read stops at the file's size instead.
+_verify_pair() {
+	local file=$1 want=$2 how=$3 sum st stop=()
+
+	if [ "$SERVER" = intree ] && [ -n "$how" ]; then
+		how+=,count_bytes
+		stop=("count=$(stat -c %s "$file")")
+	fi
+	sum=$(set -o pipefail; timeout -k 5 120 dd if="$file" bs=1M ${how:+iflag=$how} \
+		"${stop[@]}" status=none | sha256sum) && st=0 || st=$?
+	sum=${sum%% *}
+	[ "$st" -eq 0 ] || fail "${file##*/} (${3:-buffered} read): dd exited $st" || return 1
+	[ "$sum" = "$want" ] || fail "${file##*/} (${3:-buffered} read): sha256 $sum, wrote $want"
+}
+
+# Chunk rules of a case from the counters of our client and our server.
+krb5_chunks() {
+	local sec=$1 rl wc nomsg rpl swc=0 rc=0
+
+	if [ "$CLIENT" = ours ]; then
+		rl=$(delta c read-chunk-calls) wc=$(delta c write-chunk-calls)
+		nomsg=$(delta c nomsg-calls) rpl=$(delta c reply-chunk-calls)
+		echo "# client: read-list calls $rl, write-chunk calls $wc, nomsg $nomsg," \
+			"reply-chunk calls $rpl"
+	fi
+	if [ "$SERVER" = ours ]; then
+		swc=$(delta s replies-write-chunk)
+		echo "# server: write-chunk replies $swc," \
+			"reply-chunk replies $(delta s replies-reply-chunk)"
+	fi
+	case "$sec" in
+	krb5)
+		if [ "$CLIENT" = ours ]; then
+			[ "$rl" -gt 0 ] || fail "no Read list for WRITE data under krb5" || rc=1
+			[ "$wc" -gt 0 ] || fail "no Write chunk for READ data under krb5" || rc=1
+		fi
+		[ "$SERVER" != ours ] || [ "$swc" -gt 0 ] ||
+			fail "the server sent no Write chunk under krb5" || rc=1
+		;;
+	*)
+		if [ "$CLIENT" = ours ]; then
+			[ "$rl" -eq 0 ] || fail "$rl calls with a Read list under $sec" || rc=1
+			[ "$wc" -eq 0 ] || fail "$wc calls offered a Write chunk under $sec" || rc=1
+			[ "$nomsg" -gt 0 ] || fail "no position-zero Read chunk under $sec" || rc=1
+			[ "$rpl" -gt 0 ] || fail "no Reply chunk under $sec" || rc=1
+		fi
+		[ "$swc" -eq 0 ] || fail "the server sent $swc Write chunks under $sec" || rc=1
+		;;
+	esac
+	return $rc
+}
+
+# The control: whether SEC works for VERS over TCP, with the same
+# kernels, daemons and realm and no RPC-over-RDMA at all. Where it does
+# not (krb5p on 6.1 here: the mount fails), the RDMA cases of SEC are
+# skipped with the reason, never counted as passed.
+declare -A TCP_BROKEN
+
+tcp_control() {
+	local vers=$1 sec=$2 mnt=$NFS_RUN/mnt-krb5-tcp server=${XR_NFS_SERVER:-$XR_ADDR} src
+
+	case "$vers" in
+	3) src=$server:$NFS_EXPORT ;;
+	*) src=$server:/ ;;
+	esac
+	mkdir -p "$mnt"
+	if timeout -k 5 "$NFS_OP_TIMEOUT" mount -t nfs -o "vers=$vers,proto=tcp,sec=$sec,$MOUNT_OPTS" \
+		"$src" "$mnt" 2>/dev/null; then
+		echo tcp >"$mnt/tcp-$sec" && [ "$(cat "$mnt/tcp-$sec")" = tcp ] &&
+			rm -f "$mnt/tcp-$sec" || TCP_BROKEN[$vers-$sec]="I/O over TCP failed"
+		nfs_umount "$mnt"
+	else
+		TCP_BROKEN[$vers-$sec]="mount over TCP fails too"
+	fi
+	[ -z "${TCP_BROKEN[$vers-$sec]:-}" ] ||
+		echo "# NFSv$vers sec=$sec: ${TCP_BROKEN[$vers-$sec]} on $(uname -r)"
+}
+
+# The TCP control of krb5p, the flavour a kernel may lack, per version.
+tcp_controls() {
+	local v
+
+	for v in $VERS; do
+		nfs_wait_grace && tcp_control "$v" krb5p
+	done
+}
+
+# krb5_case VERS SEC: mount, I/O, verify after dropping the page cache,
+# chunk rules, umount. Skipped (4) when SEC fails over TCP as well.
+krb5_case() {
+	local vers=$1 sec=$2 tag t0=$SECONDS t1 t2 rc=0
+
+	tag=v${vers/./}-$sec
+	if [ -n "${TCP_BROKEN[$vers-$sec]:-}" ]; then
+		echo "# SKIP NFSv$vers sec=$sec: ${TCP_BROKEN[$vers-$sec]}"
+		return 4
+	fi
+	nfs_wait_grace || return 1
+	server_snapshot || return 1
+	nfs_mount "$vers" "$PORT" "$MNT" "sec=$sec,$MOUNT_OPTS" || return 1
+	case ",$(nfs_mount_opts "$MNT")," in
+	*,sec=$sec,*) ;;
+	*) fail "not sec=$sec: $(nfs_mount_opts "$MNT")"; rc=1 ;;
+	esac
+	client_snapshot || rc=1
+	t1=$SECONDS
+	[ $rc -eq 0 ] && { krb5_io "$tag" || rc=1; }
+	t2=$SECONDS
+	[ $rc -eq 0 ] && { krb5_verify "$tag" || rc=1; }
+	client_add || rc=1
+	krb5_chunks "$sec" || rc=1
+	rm -rf "${MNT:?}/$tag" "${NFS_DATA:?}/$tag"
+	nfs_umount "$MNT" || rc=1
+	echo "# $tag: $((SECONDS - t0)) s (mount $((t1 - t0)) s, writes $((t2 - t1)) s," \
+		"reads and umount $((SECONDS - t2)) s)"
+	return $rc
+}
+
+setup_dropin() {
+	load_dropin "$BLOCK" || return 1
+	CLIENT=ours SERVER=ours PORT=20049
+	krb5_realm_start && nfs_server_start && nfs_listen rdma "$PORT" && krb5_gss_start &&
+		tcp_controls
+}
+
+setup_intree_client() {
+	krb5_gss_stop
+	nfs_server_stop >/dev/null 2>&1
+	unload_clean || return 1
+	rm -f "$BLOCK"
+	load_rpcrdma && insmod "$XR_MODULE" mode=sidebyside || fail "insmod sidebyside" || return 1
+	CLIENT=intree SERVER=ours PORT=20050
+	nfs_server_start && nfs_listen xrdma "$PORT" && krb5_gss_start
+}
+
+# The GSS daemons go first: rpc.gssd holds rpc_pipefs, which
+# nfs_server_stop unmounts.
+teardown() {
+	krb5_gss_stop
+	nfs_server_stop || fail "nfs_server_stop" || return 1
+	krb5_realm_stop
+	unload_clean || return 1
+	insmod "$XR_MODULE" || fail "insmod again"
+}
+
+# The cases of one client/server combination, named PREFIX_vV_SEC.
+run_cases() {
+	local v s
+
+	for v in $VERS; do
+		for s in $FLAVOURS; do
+			run_test "${1}_v${v/./}_$s" krb5_case "$v" "$s"
+		done
+	done
+}
+
+NCASES=$(($(wc -w <<<"$VERS") * $(wc -w <<<"$FLAVOURS")))
+
+one_guest() {
+	ktap_header $((3 + 2 * NCASES))
+	run_test setup_dropin setup_dropin
+	run_cases ours_to_ours
+	run_test setup_intree_client setup_intree_client
+	run_cases intree_to_ours
+	run_test teardown teardown
+	ktap_finish
+}
+
+# Two guests (testhost/pair.sh): A runs the KDC and nfsd over the in-tree
+# server, B mounts it through our client. They meet at barrier files.
+STEP_WAIT=900
+
+a_server() {
+	if module_loaded; then
+		rmmod xrpcrdma || fail "rmmod xrpcrdma" || return 1
+	fi
+	load_rpcrdma || return 1
+	krb5_realm_start && nfs_server_start && nfs_listen rdma 20049 && krb5_gss_start
+}
+
+a_finish() {
+	krb5_gss_stop
+	nfs_server_stop || fail "nfs_server_stop" || return 1
+	krb5_realm_stop
+	wait_for 30 rmmod rpcrdma || fail "rmmod rpcrdma" || return 1
+	insmod "$XR_MODULE" || fail "insmod again"
+}
+
+role_a() {
+	local status=ok
+
+	trap 'krb5_gss_stop >/dev/null 2>&1; nfs_server_stop >/dev/null 2>&1;
+		krb5_realm_stop >/dev/null 2>&1;
+		module_loaded || insmod "$XR_MODULE"' EXIT
+	ktap_header 3
+	echo "# server guest A ($XR_ADDR): KDC, nfsd over the in-tree server"
+	run_test intree_server_krb5 a_server
+	nfs_portlist_has rdma 20049 2>/dev/null || status=failed
+	pair_signal krb5-srv "$status"
+	run_test wait_client_done pair_wait krb5-cli-done "$STEP_WAIT"
+	run_test server_finish a_finish
+	ktap_finish
+}
+
+b_client() {
+	local pipefs
+
+	load_dropin "$BLOCK" || return 1
+	CLIENT=ours SERVER=intree PORT=20049
+	krb5_realm_start || return 1
+	pipefs=$(nfs_pipefs_dir)
+	mkdir -p "$pipefs" "$NFS_DATA"
+	nfs_is_mounted "$pipefs" rpc_pipefs || mount -t rpc_pipefs rpc_pipefs "$pipefs" ||
+		fail "mount rpc_pipefs" || return 1
+	KRB5_GSS_DAEMONS=gssd krb5_gss_start && tcp_controls
+}
+
+b_finish() {
+	krb5_realm_stop
+	unload_clean || return 1
+	rm -f "$BLOCK"
+	insmod "$XR_MODULE" || fail "insmod again"
+}
+
+role_b() {
+	XR_NFS_SERVER=$XR_PEER_ADDR XR_KRB5_KDC_ADDR=$XR_PEER_ADDR
+	export XR_NFS_SERVER XR_KRB5_KDC_ADDR
+	ktap_header $((3 + NCASES))
+	echo "# client guest B ($XR_ADDR), server guest A ($XR_PEER_ADDR)"
+	run_test wait_server pair_wait krb5-srv "$STEP_WAIT"
+	run_test ours_client_krb5 b_client
+	run_cases ours_to_intree
+	pair_signal krb5-cli-done
+	run_test client_finish b_finish
+	ktap_finish
+}
+
+CLIENT=ours
+SERVER=ours
+PORT=20049
+case "${XR_ROLE:-}" in
+"") one_guest ;;
+A) XR_KRB5_SHARED=$XR_PAIR_DIR role_a ;;
+B) XR_KRB5_SHARED=$XR_PAIR_DIR role_b ;;
+*) skip_all "XR_ROLE is '$XR_ROLE', not A or B" ;;
+esac
