@@ -48,7 +48,7 @@ Transport connection()
     t.role = XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION;
     t.state = XRPCRDMA_TRANSPORT_STATE_CONNECTED;
     ConnectionInfo c{SockAddr{AF_INET, "10.99.0.1", 851}, 64, 4096, 4096, 4096, 4096, 64, 63, 64,
-                     2, 1, 65, {{"calls-received", 12}, {"bad-headers", 0}}};
+                     2, 1, 65, 33792, {{"calls-received", 12}, {"bad-headers", 0}}};
     t.conn = c;
     return t;
 }
