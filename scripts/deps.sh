@@ -54,23 +54,8 @@ qemu_ok() {
 	[ -n "$v" ] && dpkg --compare-versions "$v" ge "$QEMU_MIN"
 }
 
-# The mirror apt already uses for bookworm's main archive: the first
-# deb822 "URIs:" of a stanza whose suites name bookworm, or the first
-# one-line "deb" entry for bookworm. Never a host of our own choosing.
-apt_mirror() {
-	local f
-
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk '/^[Uu][Rr][Ii][Ss]:/ { uri = $2 }
-		     /^[Ss]uites:/ && / bookworm( |$)/ { suite = 1 }
-		     /^$/ { if (suite && uri) { print uri; exit } uri = ""; suite = 0 }
-		     END { if (suite && uri) print uri }' "$f"
-	done | head -n 1 | grep . && return 0
-	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-		awk '$1 == "deb" && $0 ~ / bookworm / { for (i = 2; i <= NF; i++)
-			if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' | head -n 1 | grep .
-}
+# apt_mirror: the mirror apt already uses.
+source "$(dirname "${BASH_SOURCE[0]}")/apt-mirror.sh"
 
 # Add the backports suite, once, beside the sources apt already has, from
 # the same mirror.
