@@ -299,7 +299,9 @@ pool "${guest_steps[@]}"
 for k in "${kernels[@]}"; do
 	step "selftests-pair-$k" ktap guest_pair "$k" "pair-$k" xprt_interop.sh
 	step "selftests-pair-restart-$k" ktap guest_pair "$k" "pair-restart-$k" peer_restart.sh
-	step "selftests-pair-krb5-$k" ktap guest_pair "$k" "pair-krb5-$k" krb5.sh
+	# The Debian 13 root has no KDC yet: its krb5.sh would only skip.
+	[ -n "$(root_args "$k")" ] ||
+		step "selftests-pair-krb5-$k" ktap guest_pair "$k" "pair-krb5-$k" krb5.sh
 done
 # What the guest runs tried and found, from their logs; fails when a
 # fault point was not tried, a case failed, or the module leaked or did
