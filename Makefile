@@ -44,7 +44,7 @@ KMOD_DIR = $(BUILD)/kmod/$(KVER)
 RDMACTL := $(BUILD)/ctl/rdmactl
 
 MODULE_SRCS := Kbuild VERSION $(wildcard module/*.c module/*.h) module/Kbuild \
-	uapi/linux/xrpcrdma.h
+	module/conftest.sh uapi/linux/xrpcrdma.h
 
 .PHONY: all deps module modules-all ctl kernel-src regen check demo install clean
 .PHONY: htmldocs dkms-check bench fuzz-wire wire-corpus deb

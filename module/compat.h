@@ -4,48 +4,61 @@
  * (Debian 12's 6.1 and 6.12, trixie-backports' 7.3). Code elsewhere tests
  * the feature macros and uses the helpers defined here, never
  * LINUX_VERSION_CODE.
+ *
+ * The XR_HAVE_* macros come from feature probes, not version numbers: a
+ * stable update can move an interface inside a release line (Debian's
+ * 6.1 carries backported sunrpc changes). conftest.c holds the probes;
+ * the build compiles each against the target kernel's headers and writes
+ * conftest.h, which says which compiled (Documentation/design.rst,
+ * "Feature probes"). Each entry says which supported kernels take which
+ * branch, and which probe decides. A version number belongs here only
+ * where no probe can tell, with the reason next to it; today there is
+ * none.
  */
 #ifndef _XRPCRDMA_COMPAT_H
 #define _XRPCRDMA_COMPAT_H
 
 #include <linux/version.h>
 
-/*
- * Split genetlink ops (struct genl_split_ops) arrived in 6.2. Before that
- * the family is built from the per-op form generated from the same spec.
- */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-#define XR_HAVE_GENL_SPLIT_OPS 1
-#else
-#define XR_HAVE_GENL_SPLIT_OPS 0
-#endif
+#include "conftest.h"
 
 /*
- * Until 6.5 (checked on 6.1) svc calls xpo_secure_port and xpo_start_tls
- * unconditionally; 6.12 has neither and the transport sets RQ_SECURE in
- * recvfrom (xrpcrdma does both).
+ * Split genetlink ops (struct genl_split_ops; upstream 6.2): 6.12 and
+ * 7.3. 6.1 only: the family is built from the per-op form generated from
+ * the same spec (compat.c). Probe: XR_HAVE_GENL_SPLIT_OPS, used as is.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
-#define XR_HAVE_SVC_SECURE_PORT 1
+
+/*
+ * svc calls xpo_secure_port and xpo_start_tls unconditionally: 6.1 only
+ * (upstream: until 6.5), where the transport provides
+ * them. 6.12 and 7.3 have neither and the transport sets RQ_SECURE in
+ * recvfrom (xrpcrdma does both). Probes: XR_HAVE_SVC_SECURE_PORT and
+ * XR_HAVE_SVC_START_TLS. The two went together; a kernel with one alone
+ * is refused rather than guessed at.
+ */
+#if XR_HAVE_SVC_SECURE_PORT != XR_HAVE_SVC_START_TLS
+#error "svc_xprt_ops has only one of xpo_secure_port, xpo_start_tls (see conftest.h)"
+#endif
+#if XR_HAVE_SVC_SECURE_PORT
 #define XR_SVC_XPRT_OPS_COMPAT					\
 	.xpo_secure_port	= xr_svc_secure_port,		\
 	.xpo_start_tls		= xr_svc_start_tls,
 #else
-#define XR_HAVE_SVC_SECURE_PORT 0
 #define XR_SVC_XPRT_OPS_COMPAT
 #endif
 
 /*
  * How a transport hands a backchannel call to the callback service
- * (xprt->bc_serv). From 6.8 (checked on 6.12) rq_bc_list is an lwq node
- * on the service's lock-free sv_cb_list and a thread of pool 0 is woken;
- * before (checked on 6.1) it is a list_head on sv_cb_list under
- * sv_cb_lock, and the callback thread sleeps on sv_cb_waitq. On both the
- * callback service processes the call (svc_process_bc(), bc_svc_process()
- * on 6.1) and sends the reply through the forward transport's
- * send_request; neither has the bc_up op or an "rdma-bc" svc_xprt class.
+ * (xprt->bc_serv). 6.12 and 7.3 (upstream 6.8 and later): rq_bc_list is
+ * an lwq node on the service's lock-free sv_cb_list and a thread of pool
+ * 0 is woken. 6.1 only: it is a list_head on sv_cb_list under
+ * sv_cb_lock, and the callback thread sleeps on sv_cb_waitq. On all
+ * three the callback service processes the call (svc_process_bc(),
+ * bc_svc_process() on 6.1) and sends the reply through the forward
+ * transport's send_request; none has the bc_up op or an "rdma-bc"
+ * svc_xprt class. Probe: XR_HAVE_SVC_CB_LWQ (both members are lwq ones).
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#if XR_HAVE_SVC_CB_LWQ
 #include <linux/lwq.h>
 #include <linux/sunrpc/svc.h>
 
@@ -69,36 +82,38 @@ static inline void xr_compat_bc_queue(struct svc_serv *serv,
 #endif
 
 /*
- * Sysctl tables: until 6.6 (checked on 6.1) register_sysctl() walks a
- * table up to an empty entry; from 6.6 it takes the array's size, and
- * from 6.11 (checked on 6.12) the entry has no room for one and a
- * handler gets its table const.
+ * Sysctl tables. A handler gets its table const: 6.12 and 7.3 (upstream
+ * 6.11 and later); probe XR_HAVE_CONST_CTL_HANDLER. register_sysctl()
+ * passes the array's size and takes every entry as one: 6.12 and 7.3
+ * (upstream 6.6 and later); probe XR_HAVE_REGISTER_SYSCTL_SZ. 6.1 only:
+ * the table ends at an empty entry.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#if XR_HAVE_CONST_CTL_HANDLER
 #define XR_CTL_TABLE		const struct ctl_table
 #else
 #define XR_CTL_TABLE		struct ctl_table
 #endif
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#if XR_HAVE_REGISTER_SYSCTL_SZ
 #define XR_SYSCTL_TABLE_END
 #else
 #define XR_SYSCTL_TABLE_END	{ }
 #endif
 
 /*
- * The request's page arrays. Up to 6.12 (checked on 6.1 and 6.12) call
+ * The request's page arrays. 6.1 and 6.12 (upstream up to 6.18): call
  * and reply share rq_pages: the pages before rq_page_end are the
  * request's, and the transport says where the reply's start by pointing
- * rq_respages into rq_pages after the call's. 7.3 (checked there; the
- * change came after 6.18) gives the reply an array of its own: svc sets
+ * rq_respages into rq_pages after the call's. 7.3 and later (the change
+ * came after 6.18) give the reply an array of its own: svc sets
  * rq_respages, which a transport must leave alone, and the call may use
  * all rq_maxpages entries of rq_pages. A transport that keeps call pages
  * NULLs their entries and says how many in rq_pages_nfree; xrpcrdma
- * keeps none (the data is pulled into them and left there).
+ * keeps none (the data is pulled into them and left there). Probe:
+ * XR_HAVE_SVC_REPLY_PAGES, the rq_pages_nfree member that comes with the
+ * split (rq_maxpages alone does not tell: it came in 6.16, while call and
+ * reply still shared one array).
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)
-#define XR_HAVE_SVC_REPLY_PAGES 1
-
+#if XR_HAVE_SVC_REPLY_PAGES
 /* How many pages of rq_pages a call may fill. */
 static inline unsigned long xr_compat_call_pages(const struct svc_rqst *rqstp)
 {
@@ -112,8 +127,6 @@ static inline void xr_compat_reply_pages(struct svc_rqst *rqstp,
 	rqstp->rq_next_page = rqstp->rq_respages;
 }
 #else
-#define XR_HAVE_SVC_REPLY_PAGES 0
-
 /* All the request's pages but one, kept for the reply's head. */
 static inline unsigned long xr_compat_call_pages(const struct svc_rqst *rqstp)
 {

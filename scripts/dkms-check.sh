@@ -40,7 +40,7 @@ mkdir -p "$src" "$out/tree" "$out/install"
 # What a clean tree hands to `dkms add .`, less what the module build
 # does not read (the same list as the Makefile's MODULE_SRCS).
 cp --parents -t "$src" dkms.conf Kbuild VERSION module/Kbuild module/*.c module/*.h \
-	uapi/linux/xrpcrdma.h
+	module/conftest.sh uapi/linux/xrpcrdma.h
 
 # No signing: Debian's dkms would otherwise create a key in /var/lib/dkms.
 export sign_file=$out/no-sign-file
