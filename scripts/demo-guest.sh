@@ -146,7 +146,7 @@ wait_for 5 rdmactl -j module show || die "no module"
 say "mount NFSv4.1 over RDMA: xrpcrdma's client to xrpcrdma's server"
 mkdir -p "$MNT"
 show timeout 60 mount -t nfs -o vers=4.1,proto=rdma,port=$PORT "$XR_ADDR:/" "$MNT"
-show findmnt "$MNT"
+show findmnt -r -o SOURCE,FSTYPE,OPTIONS "$MNT"
 show rdmactl transport show
 snapshot "$DEMO/before.json"
 
