@@ -10,7 +10,8 @@
 #                 kernel of the Debian 13 root (build/trixie-root)
 #   make regen    regenerate the files that come from the netlink spec
 #   make check    every test: style, sparse, unit tests, guest selftests
-#   make demo     boot a test host and show the module working with rdmactl
+#   make demo     NFSv4.1 over xrpcrdma in a test host, shown step by step
+#                 (KVER=<version>: another kernel, also one of the Debian 13 root)
 #   make htmldocs build Documentation/ with Sphinx into build/docs/html
 #   make dkms-check  build the module with dkms.conf for every installed kernel
 #   make bench    measure xrpcrdma against the in-tree rpcrdma and TCP (test host)
@@ -18,7 +19,8 @@
 #                 FUZZ_COUNT=messages, FUZZ_SEED=n or random, FUZZ_KVER=kernel)
 #   make wire-corpus  capture the fuzzer's seed corpus again from the in-tree
 #                 NFS client (two test-host guests; CORPUS_KVER=kernel)
-#   make install  the module, rdmactl, rdmactl(8) and its bash completion
+#   make install  the module for the running kernel (depmod included), rdmactl,
+#                 rdmactl(8) and its bash completion
 #   make deb      Debian packages xrpcrdma-dkms and rdmactl into build/deb/
 
 TOP := $(CURDIR)
@@ -33,6 +35,13 @@ TRIXIE_ROOT := $(BUILD)/trixie-root
 KVERS_ROOT := $(shell for d in $(TRIXIE_ROOT)/lib/modules/*/build; do \
 	[ -f $$d/Makefile ] && basename $$(dirname $$d); done 2>/dev/null | sort -V)
 KVERS_ALL := $(shell printf '%s\n' $(KVERS_HOST) $(KVERS_ROOT) | sort -uV)
+# `make install` installs for the running kernel when the host can build
+# for it, so that `modprobe xrpcrdma` finds the module at once.
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+ifneq ($(filter $(shell uname -r),$(KVERS_HOST)),)
+KVER ?= $(shell uname -r)
+endif
+endif
 # The default stays the newest kernel the host itself can build for.
 KVER ?= $(lastword $(KVERS_HOST))
 KDIR ?= /lib/modules/$(KVER)/build
@@ -88,7 +97,7 @@ check: deps
 	@scripts/check.sh
 
 demo: deps
-	@scripts/demo.sh
+	@scripts/demo.sh $(KVER)
 
 bench: deps
 	@bench/run.sh $(BENCH_KVER)
@@ -129,12 +138,14 @@ dkms-check:
 deb:
 	@scripts/deb.sh
 
-# The module for KVER, and rdmactl with its manual page and bash
-# completion under PREFIX (DESTDIR is honoured, as usual).
+# The module for KVER (default: the running kernel), with depmod, and
+# rdmactl with its manual page and bash completion under PREFIX (DESTDIR
+# is honoured for rdmactl; with DESTDIR, depmod is left to the caller).
 PREFIX ?= /usr/local
 
 install: all
 	$(MAKE) -C $(KDIR) M=$(KMOD_DIR) modules_install
+	$(if $(DESTDIR),,depmod -a $(KVER))
 	cmake --install $(BUILD)/ctl --prefix $(PREFIX)
 	install -D -m 0755 $(RDMACTL) $(DESTDIR)/usr/local/sbin/rdmactl
 

@@ -262,6 +262,12 @@ detector() {
 	selftests/testhost/test-detector.sh --kernel "$1"
 }
 
+# make demo's guest script in its test host, as `make demo` boots it
+# (the module and rdmactl are built by then).
+demo() {
+	scripts/demo.sh --no-build "$1"
+}
+
 step generated-files-fresh one check_generated
 step docs one make --no-print-directory htmldocs
 step doc-commands one scripts/doc-commands.py
@@ -295,6 +301,9 @@ done
 for k in "${host_kernels[@]}"; do
 	guest_steps+=("testhost-detector-$k ktap detector $k")
 done
+# make demo (about two minutes): on its default kernel, the newest one
+# the host builds for.
+guest_steps+=("demo-${host_kernels[-1]} one demo ${host_kernels[-1]}")
 pool "${guest_steps[@]}"
 for k in "${kernels[@]}"; do
 	step "selftests-pair-$k" ktap guest_pair "$k" "pair-$k" xprt_interop.sh

@@ -19,13 +19,16 @@ for t in "$@"; do
 	echo "# selftests: xrpcrdma: $name"
 	rc=0
 	start=$SECONDS
-	timeout --foreground "$timeout_s" "$t" 2>&1 | sed -u 's/^/# /'
+	# A test may have a bound of its own: "timeout.NAME=S" in settings.
+	t_s=$(sed -n "s/^timeout\.$name=//p" settings 2>/dev/null)
+	t_s=${t_s:-$timeout_s}
+	timeout --foreground "$t_s" "$t" 2>&1 | sed -u 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	echo "# $name: $((SECONDS - start)) s"
 	case "$rc" in
 	0) echo "ok $n selftests: xrpcrdma: $name" ;;
 	4) echo "ok $n selftests: xrpcrdma: $name # SKIP" ;;
-	124) echo "not ok $n selftests: xrpcrdma: $name # TIMEOUT $timeout_s seconds"
+	124) echo "not ok $n selftests: xrpcrdma: $name # TIMEOUT $t_s seconds"
 	     failed=$((failed + 1)) ;;
 	*) echo "not ok $n selftests: xrpcrdma: $name # exit=$rc"
 	   failed=$((failed + 1)) ;;
