@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * device.c - the RDMA devices xrpcrdma sees. An ib_client tracks devices
- * as they register and go away; everything else looks them up here, under
- * xr_device_lock(). This file does not touch rdma_cm or create verbs
- * objects: that is ep.c's business.
+ * as they register and go away, on a list kept under xr_devices_mutex.
+ * This file does not touch rdma_cm or create verbs objects: that is ep.c's
+ * business. Netlink sees devices only as copies (xr_device_snapshot()).
  */
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/netdevice.h>
 #include <rdma/ib_cache.h>
 
 #include "xrpcrdma.h"
@@ -20,34 +21,8 @@ static LIST_HEAD(xr_devices);
 static DEFINE_MUTEX(xr_devices_mutex);
 static struct ib_client xr_ib_client;
 
-/**
- * xr_device_lock - hold the device list stable
- *
- * While held, no device is added or removed, and each xd_ibdev on the
- * list stays valid. Sleeps.
- */
-void xr_device_lock(void)
-{
-	mutex_lock(&xr_devices_mutex);
-}
-
-/**
- * xr_device_unlock - release xr_device_lock()
- */
-void xr_device_unlock(void)
-{
-	mutex_unlock(&xr_devices_mutex);
-}
-
-/**
- * xr_device_find - look up a device by its name
- * @name: RDMA device name, e.g. "rxe0"
- *
- * Caller holds xr_device_lock().
- *
- * Return: the device, or NULL when xrpcrdma sees none of that name.
- */
-struct xr_device *xr_device_find(const char *name)
+/* A device by name; caller holds xr_devices_mutex. */
+static struct xr_device *xr_device_find(const char *name)
 {
 	struct xr_device *xd;
 
@@ -58,15 +33,8 @@ struct xr_device *xr_device_find(const char *name)
 	return NULL;
 }
 
-/**
- * xr_device_next - first device whose index is @index or greater
- * @index: lowest device index wanted
- *
- * Caller holds xr_device_lock().
- *
- * Return: the device, or NULL when there is none.
- */
-struct xr_device *xr_device_next(u32 index)
+/* The first device of index @index or greater; caller holds the mutex. */
+static struct xr_device *xr_device_next(u32 index)
 {
 	struct xr_device *xd;
 
@@ -77,15 +45,8 @@ struct xr_device *xr_device_next(u32 index)
 	return NULL;
 }
 
-/**
- * xr_device_usable - can new transports use this device now?
- * @xd: the device
- *
- * Caller holds xr_device_lock().
- *
- * Return: true when the device is enabled and one of its ports is active.
- */
-bool xr_device_usable(struct xr_device *xd)
+/* Can new transports use @xd now: enabled, with a port active? */
+static bool xr_device_usable(struct xr_device *xd)
 {
 	struct ib_device *ibdev = xd->xd_ibdev;
 	enum ib_port_state state;
@@ -98,6 +59,125 @@ bool xr_device_usable(struct xr_device *xd)
 		    state == IB_PORT_ACTIVE)
 			return true;
 	return false;
+}
+
+/* Name of the network device under @port of @ibdev, or "" when none. */
+static void xr_device_port_netdev(struct ib_device *ibdev, u32 port,
+				  char name[IFNAMSIZ])
+{
+	const struct ib_gid_attr *attr;
+	struct net_device *ndev;
+
+	name[0] = '\0';
+	if (!rdma_protocol_roce(ibdev, port))
+		return;
+	attr = rdma_get_gid_attr(ibdev, port, 0);
+	if (IS_ERR(attr))
+		return;
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(attr);
+	if (!IS_ERR(ndev))
+		strscpy(name, ndev->name, IFNAMSIZ);
+	rcu_read_unlock();
+	rdma_put_gid_attr(attr);
+}
+
+/*
+ * A copy of @xd and its ports. Caller holds xr_devices_mutex, which keeps
+ * xd_ibdev registered. Return: the copy (kfree() it), or NULL.
+ */
+static struct xr_device_snap *xr_device_copy(struct xr_device *xd, gfp_t gfp)
+{
+	struct ib_device *ibdev = xd->xd_ibdev;
+	struct xr_device_snap *snap;
+	enum ib_port_state state;
+	struct xr_port_snap *ps;
+	u32 port, n = 0;
+
+	n = rdma_end_port(ibdev) - rdma_start_port(ibdev) + 1;
+	snap = kzalloc(struct_size(snap, ds_ports, n), gfp);
+	if (!snap)
+		return NULL;
+	snap->ds_index = ibdev->index;
+	strscpy(snap->ds_name, dev_name(&ibdev->dev), sizeof(snap->ds_name));
+	snap->ds_node_guid = be64_to_cpu(ibdev->node_guid);
+	snap->ds_usable = xr_device_usable(xd);
+	snap->ds_enabled = xd->xd_enabled;
+	n = 0;
+	rdma_for_each_port(ibdev, port) {
+		ps = &snap->ds_ports[n++];
+		ps->ps_number = port;
+		if (ib_get_cached_port_state(ibdev, port, &state))
+			state = IB_PORT_NOP;
+		ps->ps_state = state;
+		xr_device_port_netdev(ibdev, port, ps->ps_netdev);
+	}
+	snap->ds_nports = n;
+	return snap;
+}
+
+/**
+ * xr_device_snapshot - a copy of one device, for netlink
+ * @name: the device's name, or NULL to look up by @index instead
+ * @index: with no @name, the first device of this index or greater
+ *
+ * Context: process, sleeps.
+ *
+ * Return: the copy (the caller kfree()s it), ERR_PTR(-ENODEV) when there
+ * is no such device, or ERR_PTR(-ENOMEM).
+ */
+struct xr_device_snap *xr_device_snapshot(const char *name, u32 index)
+{
+	struct xr_device_snap *snap;
+	struct xr_device *xd;
+
+	mutex_lock(&xr_devices_mutex);
+	xd = name ? xr_device_find(name) : xr_device_next(index);
+	snap = xd ? xr_device_copy(xd, GFP_KERNEL) : ERR_PTR(-ENODEV);
+	mutex_unlock(&xr_devices_mutex);
+	return snap ?: ERR_PTR(-ENOMEM);
+}
+
+/**
+ * xr_device_set_enabled - allow or refuse new transports on a device
+ * @name: the device's name
+ * @enabled: allow them
+ *
+ * Existing connections are not affected.
+ *
+ * Return: 0, or -ENODEV when xrpcrdma sees no device of that name.
+ */
+int xr_device_set_enabled(const char *name, bool enabled)
+{
+	struct xr_device *xd;
+	int err = -ENODEV;
+
+	mutex_lock(&xr_devices_mutex);
+	xd = xr_device_find(name);
+	if (xd) {
+		if (xd->xd_enabled != enabled)
+			pr_info(XR_MODNAME ": device %s %s\n", name,
+				enabled ? "enabled" : "disabled");
+		xd->xd_enabled = enabled;
+		err = 0;
+	}
+	mutex_unlock(&xr_devices_mutex);
+	return err;
+}
+
+/* Announce @xd coming (@add) or going; caller holds xr_devices_mutex. */
+static void xr_device_announce(struct xr_device *xd, bool add)
+{
+	struct net *net = read_pnet(&xd->xd_ibdev->coredev.rdma_net);
+	struct xr_device_snap *snap;
+
+	if (!xr_nl_listening(net))
+		return;
+	snap = xr_device_copy(xd, GFP_KERNEL);
+	if (!snap)
+		return;
+	xr_nl_notify_device(net, snap, add);
+	kfree(snap);
 }
 
 /**
@@ -149,7 +229,7 @@ static int xr_ib_add_one(struct ib_device *ibdev)
 
 	mutex_lock(&xr_devices_mutex);
 	xr_device_insert_sorted(xd);
-	xr_nl_notify_device(xd, true);
+	xr_device_announce(xd, true);
 	mutex_unlock(&xr_devices_mutex);
 
 	ib_set_client_data(ibdev, &xr_ib_client, xd);
@@ -162,7 +242,7 @@ static void xr_ib_remove_one(struct ib_device *ibdev, void *client_data)
 	struct xr_device *xd = client_data;
 
 	mutex_lock(&xr_devices_mutex);
-	xr_nl_notify_device(xd, false);
+	xr_device_announce(xd, false);
 	list_del(&xd->xd_list);
 	mutex_unlock(&xr_devices_mutex);
 

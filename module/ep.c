@@ -87,6 +87,32 @@ void xr_ep_set_close_reason(struct xr_ep *ep,
 }
 
 /**
+ * xr_ep_report_wc_error - announce a work completion that failed
+ * @ep: the endpoint whose queue pair the work request was posted on
+ * @kind: what the work request was
+ * @wc: the completion; its status is neither success nor a flush
+ *
+ * Any context: never sleeps (completion handlers run in softirq or a
+ * workqueue). The netlink side rate-limits these module-wide.
+ */
+void xr_ep_report_wc_error(struct xr_ep *ep, enum xrpcrdma_wc_kind kind,
+			   const struct ib_wc *wc)
+{
+	struct net *net = ep->ep_id->route.addr.dev_addr.net;
+	struct xr_wc_snap ws = {
+		.ws_transport_id	= READ_ONCE(ep->ep_owner_id),
+		.ws_device		= dev_name(&ep->ep_id->device->dev),
+		.ws_qp_num		= ep->ep_qp->qp_num,
+		.ws_kind		= kind,
+		.ws_status		= wc->status,
+		.ws_vendor_err		= wc->vendor_err,
+	};
+
+	if (xr_nl_listening(net))
+		xr_nl_notify_wc_error(net, &ws);
+}
+
+/**
  * xr_ep_close_reason - why the connection ends
  * @ep: the endpoint
  *

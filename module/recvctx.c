@@ -266,7 +266,7 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 			xr_count(rq->rq_count_errors);
 			xr_ep_set_close_reason(rq->rq_ep,
 					       XRPCRDMA_CLOSE_REASON_RECV_ERROR);
-			xr_nl_notify_wc_error(rq->rq_ep, XRPCRDMA_WC_KIND_RECV, wc);
+			xr_ep_report_wc_error(rq->rq_ep, XRPCRDMA_WC_KIND_RECV, wc);
 			pr_err_ratelimited(XR_MODNAME ": receive completion: %s (%d)\n",
 					   ib_wc_status_msg(wc->status),
 					   wc->status);
@@ -289,16 +289,12 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 		rq->rq_on_ready(rq->rq_owner);
 }
 
-/**
- * xr_recvq_bytes - memory the receive contexts of a connection hold
- * @rq: the receive contexts of a connection
- *
- * Counted as the slab allocator rounds each allocation up: the context,
- * its buffer, and list storage taken for calls being processed.
- *
- * Return: the bytes, at most U32_MAX.
+/*
+ * Memory the receive contexts of a connection hold, counted as the slab
+ * allocator rounds each allocation up: the context, its buffer, and list
+ * storage taken for calls being processed. At most U32_MAX.
  */
-u32 xr_recvq_bytes(struct xr_recvq *rq)
+static u32 xr_recvq_bytes(struct xr_recvq *rq)
 {
 	u64 each = kmalloc_size_roundup(sizeof(struct xr_recvctx)) +
 		   kmalloc_size_roundup(rq->rq_buf_size);
@@ -307,6 +303,18 @@ u32 xr_recvq_bytes(struct xr_recvq *rq)
 		    (u32)atomic_read(&rq->rq_lists);
 
 	return min_t(u64, bytes, U32_MAX);
+}
+
+/**
+ * xr_recvq_snapshot - copy the receive side's figures, for observers
+ * @rq: the receive contexts of a connection
+ * @cs: where to copy them
+ */
+void xr_recvq_snapshot(struct xr_recvq *rq, struct xr_conn_snap *cs)
+{
+	cs->cs_rq_depth = rq->rq_ep->ep_rq_depth;
+	cs->cs_recvctx_allocated = atomic_read(&rq->rq_allocated);
+	cs->cs_recvctx_bytes = xr_recvq_bytes(rq);
 }
 
 /**

@@ -179,7 +179,7 @@ static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 	xr_fault_wc(ep, wc);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
 		xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_SEND_ERROR);
-		xr_nl_notify_wc_error(ep, rw->rw_dir == DMA_TO_DEVICE ?
+		xr_ep_report_wc_error(ep, rw->rw_dir == DMA_TO_DEVICE ?
 				      XRPCRDMA_WC_KIND_RDMA_WRITE :
 				      XRPCRDMA_WC_KIND_RDMA_READ, wc);
 	}

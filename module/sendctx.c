@@ -366,13 +366,8 @@ static void xr_sendq_retire(struct xr_sendq *sq, struct xr_sendctx *sc)
 	xr_sendq_release(sq, slots);
 }
 
-/**
- * xr_sendq_free_count - send contexts allocated and not in use now
- * @sq: the send contexts of a connection
- *
- * Return: the count; it can change as soon as it is read.
- */
-u32 xr_sendq_free_count(struct xr_sendq *sq)
+/* Send contexts allocated and not in use now; stale as soon as read. */
+static u32 xr_sendq_free_count(struct xr_sendq *sq)
 {
 	struct xr_sendctx *sc;
 	u32 n = 0;
@@ -385,15 +380,19 @@ u32 xr_sendq_free_count(struct xr_sendq *sq)
 }
 
 /**
- * xr_sendq_slots_free - send queue slots not in use now
+ * xr_sendq_snapshot - copy the send side's figures, for observers
  * @sq: the send contexts of a connection
+ * @cs: where to copy them
  *
- * Return: the count, never below zero (sq_avail dips briefly while a
- * poster backs off).
+ * The figures can change as soon as they are read. Free slots never show
+ * below zero (sq_avail dips briefly while a poster backs off).
  */
-u32 xr_sendq_slots_free(struct xr_sendq *sq)
+void xr_sendq_snapshot(struct xr_sendq *sq, struct xr_conn_snap *cs)
 {
-	return max(atomic_read(&sq->sq_avail), 0);
+	cs->cs_sq_depth = sq->sq_ep->ep_sq_depth;
+	cs->cs_sq_free = max(atomic_read(&sq->sq_avail), 0);
+	cs->cs_sendctx_allocated = atomic_read(&sq->sq_allocated);
+	cs->cs_sendctx_free = xr_sendq_free_count(sq);
 }
 
 /**
@@ -568,7 +567,7 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 			xr_count(sq->sq_count_errors);
 			xr_ep_set_close_reason(sq->sq_ep,
 					       XRPCRDMA_CLOSE_REASON_SEND_ERROR);
-			xr_nl_notify_wc_error(sq->sq_ep, XRPCRDMA_WC_KIND_SEND, wc);
+			xr_ep_report_wc_error(sq->sq_ep, XRPCRDMA_WC_KIND_SEND, wc);
 			pr_err_ratelimited(XR_MODNAME ": send completion: %s (%d)\n",
 					   ib_wc_status_msg(wc->status),
 					   wc->status);

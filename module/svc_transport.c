@@ -12,17 +12,8 @@
  * queues a work item that drains the queue pair (every posted work request
  * completes) and only then frees anything.
  *
- * The registry: every listener and connection svc owns is listed by a
- * number that is not reused soon, so that netlink can show them and a
- * dump can resume by number. A transport enters the registry together
- * with svc_xprt_init(), under the registry's mutex, so nobody sees it half
- * made, and leaves it before anything of it is freed: under the mutex its
- * memory is there, though svc may already have dropped its last reference.
- * A mutex, not a spinlock, because a dump fills messages while holding it.
- * Client transports (xprt_transport.c) are numbered from the same
- * registry, so a number names one transport of either role; their
- * entries carry the tag XR_SVC_REG_CLIENT, and the functions here that
- * return server transports skip them.
+ * Listeners and connections are numbered in the registry (registry.c)
+ * from svc_xprt_init() until before anything of them is freed.
  */
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -59,14 +50,70 @@ enum {
 	XR_SX_ESTABLISHED,	/* connection: up, and announced as such */
 };
 
+/* The name of server counter @pos, for snapshots. */
+static const char *xr_svc_snap_stat_name(unsigned int pos)
+{
+	return xr_svc_stat_name(pos);
+}
+
+/**
+ * xr_svc_fill_snap - copy what observers see of a server transport
+ * @sx: the transport; the caller holds xr_reg_lock(), which keeps it in
+ *	memory
+ * @snap: where to copy it
+ */
+void xr_svc_fill_snap(struct xr_svc_xprt *sx, struct xr_xprt_snap *snap)
+{
+	struct svc_xprt *xprt = &sx->sx_xprt;
+	bool listener = xr_svc_is_listener(sx);
+	struct xr_conn_snap *cs = &snap->xs_conn;
+
+	BUILD_BUG_ON(XR_SVC_STAT_COUNT > XR_SNAP_STATS_MAX);
+	BUILD_BUG_ON(sizeof(snap->xs_serv) < sizeof(sx->sx_serv_name));
+	memset(snap, 0, sizeof(*snap));
+	snap->xs_net = xprt->xpt_net;
+	snap->xs_id = sx->sx_id;
+	snap->xs_role = listener ? XRPCRDMA_TRANSPORT_ROLE_SERVER_LISTENER :
+				   XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION;
+	snap->xs_state = xr_svc_state(sx);
+	snap->xs_reason = xr_ep_close_reason(&sx->sx_ep);
+	snap->xs_class = xprt->xpt_class->xcl_name;
+	strscpy(snap->xs_serv, sx->sx_serv_name, sizeof(snap->xs_serv));
+	memcpy(&snap->xs_local, &xprt->xpt_local, sizeof(snap->xs_local));
+	if (listener)
+		return;
+	memcpy(&snap->xs_peer, &sx->sx_peer, sizeof(snap->xs_peer));
+	snap->xs_has_conn = true;
+	cs->cs_credits = sx->sx_credits;
+	cs->cs_inline_send = sx->sx_inline_send;
+	cs->cs_inline_recv = sx->sx_inline_recv;
+	cs->cs_peer_inline_send = sx->sx_ep.ep_peer.cp_send_size;
+	cs->cs_peer_inline_recv = sx->sx_ep.ep_peer.cp_recv_size;
+	xr_sendq_snapshot(&sx->sx_sq, cs);
+	xr_recvq_snapshot(&sx->sx_rq, cs);
+	snap->xs_nstats = XR_SVC_STAT_COUNT;
+	snap->xs_stat_name = xr_svc_snap_stat_name;
+	xr_svc_stats_sum(&sx->sx_stats, snap->xs_stats);
+}
+
+/* Tell event listeners about @sx; caller holds the registry mutex. */
+static void xr_svc_announce(struct xr_svc_xprt *sx, enum xr_xprt_event ev)
+{
+	struct xr_xprt_snap *snap;
+
+	if (!xr_nl_listening(sx->sx_xprt.xpt_net))
+		return;
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return;
+	xr_svc_fill_snap(sx, snap);
+	xr_nl_notify_xprt(snap, ev);
+	kfree(snap);
+}
+
 static struct svc_xprt_class xr_svc_class;
 static struct workqueue_struct *xr_svc_wq;
 
-static DEFINE_MUTEX(xr_svc_registry_lock);
-static DEFINE_XARRAY_ALLOC1(xr_svc_registry);
-static u32 xr_svc_next_id;
-/* xa_tag_pointer() tag of a client transport's registry entry */
-#define XR_SVC_REG_CLIENT	1
 static const struct xr_ep_ops xr_svc_listener_ep_ops;
 static const struct xr_ep_ops xr_svc_conn_ep_ops;
 
@@ -104,10 +151,8 @@ static int xr_svc_registry_add(struct xr_svc_xprt *sx, struct svc_serv *serv)
 	u32 id;
 	int err;
 
-	lockdep_assert_held(&xr_svc_registry_lock);
-	err = xa_alloc_cyclic(&xr_svc_registry, &id, sx, XA_LIMIT(1, U32_MAX),
-			      &xr_svc_next_id, GFP_KERNEL);
-	if (err < 0)
+	err = xr_reg_add_svc(sx, &id);
+	if (err)
 		return err;
 	sx->sx_id = id;
 	sx->sx_ep.ep_owner_id = id;
@@ -121,172 +166,89 @@ static void xr_svc_registry_del(struct xr_svc_xprt *sx)
 {
 	if (!sx->sx_id)
 		return;
-	mutex_lock(&xr_svc_registry_lock);
-	xa_erase(&xr_svc_registry, sx->sx_id);
+	xr_reg_lock();
+	xr_reg_del_svc(sx->sx_id);
 	xr_svc_stats_retire(&sx->sx_stats);
 	if (xr_svc_is_listener(sx))
-		xr_nl_notify_listener(sx, false);
+		xr_svc_announce(sx, XR_EV_LISTENER_DEL);
 	else if (test_bit(XR_SX_ESTABLISHED, &sx->sx_flags))
-		xr_nl_notify_connection(sx, false);
+		xr_svc_announce(sx, XR_EV_DISCONNECT);
 	sx->sx_id = 0;
-	mutex_unlock(&xr_svc_registry_lock);
+	xr_reg_unlock();
 }
 
-/**
- * xr_svc_lock - hold the registry: listed transports stay in memory
+/*
+ * The server connection numbered @id, for the config commands; caller
+ * holds the mutex. Return: it, ERR_PTR(-ENOENT) when none is, or
+ * ERR_PTR(-EINVAL) for a listener (it has no values of its own).
  */
-void xr_svc_lock(void)
+static struct xr_svc_xprt *xr_svc_find_conn(u32 id)
 {
-	mutex_lock(&xr_svc_registry_lock);
+	struct xr_svc_xprt *sx = xr_reg_find_svc(id);
+
+	if (IS_ERR_OR_NULL(sx))
+		return ERR_PTR(-ENOENT);
+	if (xr_svc_is_listener(sx))
+		return ERR_PTR(-EINVAL);
+	return sx;
 }
 
 /**
- * xr_svc_unlock - release the registry
- */
-void xr_svc_unlock(void)
-{
-	mutex_unlock(&xr_svc_registry_lock);
-}
-
-/**
- * xr_svc_find - the transport numbered @id
+ * xr_svc_config_get - the tunables of one server connection
  * @id: its number
+ * @cfg: where to copy them (the live ones as they are now)
  *
- * Caller holds xr_svc_lock().
- *
- * Return: the transport, or NULL when none has that number.
+ * Return: 0; -ENOENT when no server transport has that number; -EINVAL
+ * when it is a listener.
  */
-struct xr_svc_xprt *xr_svc_find(u32 id)
+int xr_svc_config_get(u32 id, struct xr_config *cfg)
 {
-	void *entry;
+	struct xr_svc_xprt *sx;
+	int i;
 
-	lockdep_assert_held(&xr_svc_registry_lock);
-	entry = id ? xa_load(&xr_svc_registry, id) : NULL;
-	if (!entry || xa_pointer_tag(entry) == XR_SVC_REG_CLIENT)
-		return NULL;
-	return entry;
+	xr_reg_lock();
+	sx = xr_svc_find_conn(id);
+	if (!IS_ERR(sx))
+		for (i = 0; i < XR_CFG_COUNT; i++)
+			cfg->cf_val[i] = READ_ONCE(sx->sx_config.cf_val[i]);
+	xr_reg_unlock();
+	return PTR_ERR_OR_ZERO(sx);
 }
 
-/**
- * xr_svc_find_client - the client transport numbered @id
- * @id: its number
- *
- * Caller holds xr_svc_lock().
- *
- * Return: the transport, or NULL when no client transport has that number.
- */
-struct xr_xprt *xr_svc_find_client(u32 id)
+/* Change live tunable @cfg of connection @sx to @val (checked). */
+static void xr_svc_config_set_live(struct xr_svc_xprt *sx, enum xr_cfg cfg,
+				   u32 val)
 {
-	void *entry;
-
-	lockdep_assert_held(&xr_svc_registry_lock);
-	entry = id ? xa_load(&xr_svc_registry, id) : NULL;
-	if (!entry || xa_pointer_tag(entry) != XR_SVC_REG_CLIENT)
-		return NULL;
-	return xa_untag_pointer(entry);
-}
-
-/**
- * xr_svc_next_any - the transport of either role with the lowest number
- *	at or above @id
- * @id: where to start
- * @sx: set to the server transport found, or NULL
- * @rx: set to the client transport found, or NULL
- *
- * Caller holds xr_svc_lock(); see xr_svc_next() for the walk.
- *
- * Return: the number of the transport found, or 0 when there is none.
- */
-u32 xr_svc_next_any(unsigned long id, struct xr_svc_xprt **sx,
-		    struct xr_xprt **rx)
-{
-	unsigned long index = id;
-	void *entry;
-
-	lockdep_assert_held(&xr_svc_registry_lock);
-	*sx = NULL;
-	*rx = NULL;
-	entry = xa_find(&xr_svc_registry, &index, U32_MAX, XA_PRESENT);
-	if (!entry)
-		return 0;
-	if (xa_pointer_tag(entry) == XR_SVC_REG_CLIENT)
-		*rx = xa_untag_pointer(entry);
-	else
-		*sx = entry;
-	return index;
-}
-
-/**
- * xr_svc_register_client - give a client transport its number
- * @rx: the transport, fully set up
- *
- * Return: the number (never 0), or a negative errno from the registry.
- */
-int xr_svc_register_client(struct xr_xprt *rx)
-{
-	u32 id;
-	int err;
-
-	mutex_lock(&xr_svc_registry_lock);
-	err = xa_alloc_cyclic(&xr_svc_registry, &id,
-			      xa_tag_pointer(rx, XR_SVC_REG_CLIENT),
-			      XA_LIMIT(1, U32_MAX), &xr_svc_next_id,
-			      GFP_KERNEL);
-	mutex_unlock(&xr_svc_registry_lock);
-	return err < 0 ? err : id;
-}
-
-/**
- * xr_svc_unregister_client - take a client transport's number away
- * @id: its number; 0 does nothing
- *
- * After this returns no registry walker sees the transport any more, so
- * its memory may go.
- */
-void xr_svc_unregister_client(u32 id)
-{
-	if (!id)
-		return;
-	mutex_lock(&xr_svc_registry_lock);
-	xa_erase(&xr_svc_registry, id);
-	mutex_unlock(&xr_svc_registry_lock);
-}
-
-/**
- * xr_svc_config_set_live - change a live tunable of one connection
- * @sx: a connection (not a listener), from xr_svc_find()
- * @cfg: a tunable whose xr_config_def.cd_live is set
- * @val: its new value, checked with xr_config_check()
- *
- * Caller holds xr_svc_lock(): @sx stays allocated. config-get shows the
- * new value from now on.
- */
-void xr_svc_config_set_live(struct xr_svc_xprt *sx, enum xr_cfg cfg, u32 val)
-{
-	lockdep_assert_held(&xr_svc_registry_lock);
 	WRITE_ONCE(sx->sx_config.cf_val[cfg], val);
 	if (cfg == XR_CFG_SENDCTX_MAX)
 		xr_sendq_set_max(&sx->sx_sq, val);
 }
 
 /**
- * xr_svc_next - the transport with the lowest number at or above @id
- * @id: where to start
+ * xr_svc_config_set - change live tunables of one server connection
+ * @id: its number
+ * @vals: the new values, each checked with xr_config_check() and allowed
+ *	to change live (xr_config_def.cd_live)
+ * @given: which of @vals to set
  *
- * Caller holds xr_svc_lock(). Walking with the last number seen plus one
- * lists every transport once, also across transports coming and going;
- * @id is wider than a number so that the last one plus one ends the walk.
+ * config-get shows the new values from now on.
  *
- * Return: the transport, or NULL when there is none.
+ * Return: 0; -ENOENT when no server transport has that number; -EINVAL
+ * when it is a listener. Nothing changes on an error.
  */
-struct xr_svc_xprt *xr_svc_next(unsigned long id)
+int xr_svc_config_set(u32 id, const struct xr_config *vals, const bool *given)
 {
 	struct xr_svc_xprt *sx;
-	struct xr_xprt *rx;
+	int i;
 
-	while ((id = xr_svc_next_any(id, &sx, &rx)) && !sx)
-		id++;
-	return sx;
+	xr_reg_lock();
+	sx = xr_svc_find_conn(id);
+	if (!IS_ERR(sx))
+		for (i = 0; i < XR_CFG_COUNT; i++)
+			if (given[i])
+				xr_svc_config_set_live(sx, i, vals->cf_val[i]);
+	xr_reg_unlock();
+	return PTR_ERR_OR_ZERO(sx);
 }
 
 /**
@@ -317,8 +279,8 @@ enum xrpcrdma_transport_state xr_svc_state(struct xr_svc_xprt *sx)
 }
 
 /**
- * xr_svc_listener_close - stop a listener, whoever created it
- * @sx: a listed listener; the caller holds xr_svc_lock()
+ * xr_svc_listener_close_id - stop a listener, whoever created it
+ * @id: the listener's number
  *
  * The close is svc's own deferred close, the one a device removal uses:
  * an svc thread of the listener's service deletes it from the service's
@@ -326,17 +288,42 @@ enum xrpcrdma_transport_state xr_svc_state(struct xr_svc_xprt *sx)
  * happens when the service starts threads or shuts down). Connections
  * accepted on it are not affected. Closing a listener that is already
  * closing does nothing.
+ *
+ * Return: 0; -ENOENT when no transport has that number; -EINVAL when it
+ * is not a listener.
  */
-void xr_svc_listener_close(struct xr_svc_xprt *sx)
+int xr_svc_listener_close_id(u32 id)
 {
-	struct svc_xprt *xprt = &sx->sx_xprt;
+	struct xr_svc_xprt *sx;
+	struct svc_xprt *xprt;
+	int err = 0;
 
-	lockdep_assert_held(&xr_svc_registry_lock);
+	xr_reg_lock();
+	sx = xr_reg_find_svc(id);
+	if (IS_ERR(sx)) {
+		err = PTR_ERR(sx);
+		goto out;
+	}
+	if (!sx || !xr_svc_is_listener(sx)) {
+		err = -EINVAL;
+		goto out;
+	}
+	xprt = &sx->sx_xprt;
+	pr_info(XR_MODNAME ": closing listener %u (%s %pISpc)\n",
+		sx->sx_id, sx->sx_serv_name, &xprt->xpt_local);
 	/* No reference left: svc is already freeing it. */
-	if (!kref_get_unless_zero(&xprt->xpt_ref))
-		return;
-	svc_xprt_deferred_close(xprt);
-	svc_xprt_put(xprt);
+	if (kref_get_unless_zero(&xprt->xpt_ref)) {
+		svc_xprt_deferred_close(xprt);
+		svc_xprt_put(xprt);
+	}
+out:
+	xr_reg_unlock();
+	return err;
+}
+
+static void xr_svc_add_stats(struct xr_svc_xprt *sx, void *sum)
+{
+	xr_svc_stats_sum(&sx->sx_stats, sum);
 }
 
 /**
@@ -346,16 +333,11 @@ void xr_svc_listener_close(struct xr_svc_xprt *sx)
  */
 void xr_svc_totals(u64 *sum)
 {
-	struct xr_svc_xprt *sx;
-	unsigned long index;
-
 	memset(sum, 0, XR_SVC_STAT_COUNT * sizeof(*sum));
-	mutex_lock(&xr_svc_registry_lock);
+	xr_reg_lock();
 	xr_svc_stats_retired(sum);
-	xa_for_each(&xr_svc_registry, index, sx)
-		if (xa_pointer_tag(sx) != XR_SVC_REG_CLIENT)
-			xr_svc_stats_sum(&sx->sx_stats, sum);
-	mutex_unlock(&xr_svc_registry_lock);
+	xr_reg_walk_svc(xr_svc_add_stats, sum);
+	xr_reg_unlock();
 }
 
 /**
@@ -421,6 +403,23 @@ static void xr_svc_owner_data_ready(void *owner)
 	svc_xprt_enqueue(xprt);
 }
 
+/* Tell event listeners @listener refused @peer; caller holds the mutex. */
+static void xr_svc_announce_reject(struct xr_svc_xprt *listener,
+				   const struct sockaddr *peer,
+				   enum xrpcrdma_reject_reason reason)
+{
+	struct xr_xprt_snap *snap;
+
+	if (!xr_nl_listening(listener->sx_xprt.xpt_net))
+		return;
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return;
+	xr_svc_fill_snap(listener, snap);
+	xr_nl_notify_reject(snap, peer, reason);
+	kfree(snap);
+}
+
 /*
  * Refuse a connection request: count it on the listener and say why.
  * Returning an error from the handler makes the connection manager
@@ -430,13 +429,13 @@ static int xr_svc_reject(struct xr_svc_xprt *listener, struct rdma_cm_id *id,
 			 enum xrpcrdma_reject_reason reason, int err)
 {
 	xr_svc_count(listener, XR_SVC_STAT_CONNECTS_REJECTED, 1);
-	mutex_lock(&xr_svc_registry_lock);
+	xr_reg_lock();
 	/* Not yet listed (svc is still creating it): counted, not announced. */
 	if (listener->sx_id)
-		xr_nl_notify_reject(listener,
-				    (struct sockaddr *)&id->route.addr.dst_addr,
-				    reason);
-	mutex_unlock(&xr_svc_registry_lock);
+		xr_svc_announce_reject(listener,
+				       (struct sockaddr *)&id->route.addr.dst_addr,
+				       reason);
+	xr_reg_unlock();
 	return err;
 }
 
@@ -488,12 +487,12 @@ static void xr_svc_established(struct xr_ep *ep)
 {
 	struct xr_svc_xprt *sx = container_of(ep, struct xr_svc_xprt, sx_ep);
 
-	mutex_lock(&xr_svc_registry_lock);
+	xr_reg_lock();
 	if (sx->sx_id) {
 		set_bit(XR_SX_ESTABLISHED, &sx->sx_flags);
-		xr_nl_notify_connection(sx, true);
+		xr_svc_announce(sx, XR_EV_CONNECT);
 	}
-	mutex_unlock(&xr_svc_registry_lock);
+	xr_reg_unlock();
 }
 
 static void xr_svc_disconnected(struct xr_ep *ep)
@@ -533,10 +532,10 @@ static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
 		return ERR_PTR(err);
 	}
 
-	mutex_lock(&xr_svc_registry_lock);
+	xr_reg_lock();
 	err = xr_svc_registry_add(sx, serv);
 	if (err) {
-		mutex_unlock(&xr_svc_registry_lock);
+		xr_reg_unlock();
 		xr_ep_destroy(&sx->sx_ep);
 		xr_svc_xprt_free(sx);
 		return ERR_PTR(err);
@@ -547,8 +546,8 @@ static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
 	svc_xprt_set_local(&sx->sx_xprt,
 			   (struct sockaddr *)&sx->sx_ep.ep_id->route.addr.src_addr,
 			   salen);
-	xr_nl_notify_listener(sx, true);
-	mutex_unlock(&xr_svc_registry_lock);
+	xr_svc_announce(sx, XR_EV_LISTENER_ADD);
+	xr_reg_unlock();
 	return &sx->sx_xprt;
 }
 
@@ -700,9 +699,9 @@ static struct svc_xprt *xr_svc_accept(struct svc_xprt *xprt)
 
 	if (xr_svc_conn_setup(sx, xprt->xpt_server))
 		goto out_reject;
-	mutex_lock(&xr_svc_registry_lock);
+	xr_reg_lock();
 	if (xr_svc_registry_add(sx, xprt->xpt_server)) {
-		mutex_unlock(&xr_svc_registry_lock);
+		xr_reg_unlock();
 		goto out_reject;
 	}
 
@@ -715,7 +714,7 @@ static struct svc_xprt *xr_svc_accept(struct svc_xprt *xprt)
 			   (struct sockaddr *)&id->route.addr.src_addr,
 			   rdma_addr_size((struct sockaddr *)&id->route.addr.src_addr));
 	set_bit(XPT_CONG_CTRL, &sx->sx_xprt.xpt_flags);
-	mutex_unlock(&xr_svc_registry_lock);
+	xr_reg_unlock();
 	set_bit(XR_SX_INITED, &sx->sx_flags);
 	/* Pairs with the barrier in xr_svc_close(): one side sees both. */
 	smp_mb__after_atomic();
@@ -897,8 +896,7 @@ void xr_svc_exit(void)
 	xr_bc_exit();
 	svc_unreg_xprt_class(&xr_svc_class);
 	destroy_workqueue(xr_svc_wq);
-	WARN_ON(!xa_empty(&xr_svc_registry));
-	xa_destroy(&xr_svc_registry);
+	xr_reg_exit();
 }
 
 /**

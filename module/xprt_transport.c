@@ -422,6 +422,73 @@ static void xr_xprt_publish(struct xr_xprt *rx, struct xr_xconn *c)
 		xprt_force_disconnect(xprt);
 }
 
+/* The name of client counter @pos, in the order netlink shows them. */
+static const char *xr_xprt_snap_stat_name(unsigned int pos)
+{
+	enum xr_xprt_stat stat;
+
+	return xr_xprt_stat_at(pos, &stat);
+}
+
+/*
+ * Copy what observers see of @rx into @snap, with its connection @c (or
+ * none) and @state. The caller keeps @c alive (rx_mutex, or a reference).
+ */
+static void xr_xprt_copy(struct xr_xprt *rx, struct xr_xconn *c, u32 state,
+			 struct xr_xprt_snap *snap)
+{
+	struct rpc_xprt *xprt = &rx->rx_xprt;
+	struct xr_conn_snap *cs = &snap->xs_conn;
+	enum xr_xprt_stat stat;
+	unsigned int pos;
+
+	BUILD_BUG_ON(XR_XPRT_STAT_COUNT > XR_SNAP_STATS_MAX);
+	memset(snap, 0, sizeof(*snap));
+	snap->xs_net = xprt->xprt_net;
+	snap->xs_id = rx->rx_id;
+	snap->xs_role = XRPCRDMA_TRANSPORT_ROLE_CLIENT;
+	snap->xs_state = state;
+	snap->xs_class = xprt->xprt_class->name;
+	memcpy(&snap->xs_peer, &xprt->addr, sizeof(snap->xs_peer));
+	if (c) {
+		memcpy(&snap->xs_local, &c->xc_local, sizeof(snap->xs_local));
+		snap->xs_reason = xr_ep_close_reason(&c->xc_ep);
+		snap->xs_has_conn = true;
+		cs->cs_credits = READ_ONCE(xprt->cwnd) >> RPC_CWNDSHIFT;
+		cs->cs_inline_send = c->xc_inline_send;
+		cs->cs_inline_recv = c->xc_inline_recv;
+		cs->cs_peer_inline_send = c->xc_ep.ep_peer.cp_send_size;
+		cs->cs_peer_inline_recv = c->xc_ep.ep_peer.cp_recv_size;
+		xr_sendq_snapshot(&c->xc_sq, cs);
+		xr_recvq_snapshot(&c->xc_rq, cs);
+	}
+	snap->xs_nstats = XR_XPRT_STAT_COUNT;
+	snap->xs_stat_name = xr_xprt_snap_stat_name;
+	for (pos = 0; pos < XR_XPRT_STAT_COUNT; pos++) {
+		xr_xprt_stat_at(pos, &stat);
+		snap->xs_stats[pos] = atomic64_read(&rx->rx_stats[stat]);
+	}
+}
+
+/*
+ * Tell event listeners that @c of @rx is up (@up) or was closed and
+ * drained. The caller holds a reference on @c. Sleeps.
+ */
+static void xr_xprt_announce(struct xr_xprt *rx, struct xr_xconn *c, bool up)
+{
+	struct xr_xprt_snap *snap;
+
+	if (!rx->rx_id || !xr_nl_listening(rx->rx_xprt.xprt_net))
+		return;
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return;
+	xr_xprt_copy(rx, c, up ? XRPCRDMA_TRANSPORT_STATE_CONNECTED :
+				 XRPCRDMA_TRANSPORT_STATE_CLOSING, snap);
+	xr_nl_notify_xprt(snap, up ? XR_EV_CONNECT : XR_EV_DISCONNECT);
+	kfree(snap);
+}
+
 static void xr_xprt_connect_worker(struct work_struct *work)
 {
 	struct xr_xprt *rx = container_of(work, struct xr_xprt,
@@ -435,7 +502,7 @@ static void xr_xprt_connect_worker(struct work_struct *work)
 		/* The close may unpublish and release it at once. */
 		kref_get(&c->xc_ref);
 		xr_xprt_publish(rx, c);
-		xr_nl_notify_client(rx, c, true);
+		xr_xprt_announce(rx, c, true);
 		xr_xconn_put(c);
 	} else {
 		pr_debug(XR_MODNAME ": connect to %s: %d\n",
@@ -483,22 +550,20 @@ static void xr_xprt_close(struct rpc_xprt *xprt)
 		xr_ep_set_close_reason(&c->xc_ep, XRPCRDMA_CLOSE_REASON_LOCAL);
 		xr_xconn_shutdown(c);
 		/* Drained: every work request completed. */
-		xr_nl_notify_client(rx, c, false);
+		xr_xprt_announce(rx, c, false);
 		xr_xconn_put(c);
 	}
 	xprt_disconnect_done(xprt);
 }
 
-/**
- * xr_xprt_state - what a client transport is doing
- * @rx: the transport; the caller holds its rx_mutex
- *
+/*
+ * What client transport @rx is doing; the caller holds its rx_mutex.
  * Return: connected while its connection is published and up; closing
  * once that connection broke or the RPC layer is closing it; connecting
  * while a connect is under way or waits for its back-off; else
  * disconnected.
  */
-enum xrpcrdma_transport_state xr_xprt_state(struct xr_xprt *rx)
+static enum xrpcrdma_transport_state xr_xprt_state(struct xr_xprt *rx)
 {
 	struct rpc_xprt *xprt = &rx->rx_xprt;
 	struct xr_xconn *c = rx->rx_conn;
@@ -514,6 +579,21 @@ enum xrpcrdma_transport_state xr_xprt_state(struct xr_xprt *rx)
 	if (xprt_connecting(xprt) || delayed_work_pending(&rx->rx_connect_work))
 		return XRPCRDMA_TRANSPORT_STATE_CONNECTING;
 	return XRPCRDMA_TRANSPORT_STATE_DISCONNECTED;
+}
+
+/**
+ * xr_xprt_fill_snap - copy what observers see of a client transport
+ * @rx: the transport; the caller keeps it in memory (the registry)
+ * @snap: where to copy it
+ *
+ * Its connection stays published, and its queues in place, while this
+ * holds rx_mutex. Sleeps.
+ */
+void xr_xprt_fill_snap(struct xr_xprt *rx, struct xr_xprt_snap *snap)
+{
+	mutex_lock(&rx->rx_mutex);
+	xr_xprt_copy(rx, rx->rx_conn, xr_xprt_state(rx), snap);
+	mutex_unlock(&rx->rx_mutex);
 }
 
 static void xr_xprt_set_port(struct rpc_xprt *xprt, unsigned short port)
@@ -685,7 +765,7 @@ static void xr_xprt_destroy(struct rpc_xprt *xprt)
 	struct xr_xprt *rx = xr_xprt_of(xprt);
 
 	/* No registry walker sees it any more. */
-	xr_svc_unregister_client(rx->rx_id);
+	xr_reg_del_client(rx->rx_id);
 	cancel_delayed_work_sync(&rx->rx_connect_work);
 	xr_xprt_close(xprt);
 	/* SUNRPC did this already; nothing is left to free then. */
@@ -788,7 +868,7 @@ static struct rpc_xprt *xr_xprt_setup(struct xprt_create *args)
 		xr_xprt_destroy(xprt);
 		return ERR_PTR(-ENOMEM);
 	}
-	id = xr_svc_register_client(rx);
+	id = xr_reg_add_client(rx);
 	if (id < 0) {
 		xr_xprt_destroy(xprt);
 		return ERR_PTR(id);

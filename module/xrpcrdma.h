@@ -27,6 +27,7 @@
 
 #include "compat.h"
 #include "proto.h"
+#include "snap.h"
 
 #if XR_HAVE_GENL_SPLIT_OPS
 #include "nl-gen.h"
@@ -241,11 +242,6 @@ struct xr_device {
 
 int xr_device_init(void);
 void xr_device_exit(void);
-void xr_device_lock(void);
-void xr_device_unlock(void);
-struct xr_device *xr_device_find(const char *name);
-struct xr_device *xr_device_next(u32 index);
-bool xr_device_usable(struct xr_device *xd);
 bool xr_device_accepts(struct ib_device *ibdev);
 
 /* ep.c */
@@ -391,6 +387,8 @@ static inline bool xr_ep_has_frwr(const struct xr_ep *ep)
 
 void xr_ep_set_close_reason(struct xr_ep *ep,
 			    enum xrpcrdma_close_reason reason);
+void xr_ep_report_wc_error(struct xr_ep *ep, enum xrpcrdma_wc_kind kind,
+			   const struct ib_wc *wc);
 enum xrpcrdma_close_reason xr_ep_close_reason(struct xr_ep *ep);
 
 /* sendctx.c */
@@ -501,8 +499,7 @@ int xr_sendctx_post(struct xr_sendctx *sc, u32 len);
 int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 			  struct ib_send_wr *first, struct ib_send_wr *last,
 			  u32 count);
-u32 xr_sendq_free_count(struct xr_sendq *sq);
-u32 xr_sendq_slots_free(struct xr_sendq *sq);
+void xr_sendq_snapshot(struct xr_sendq *sq, struct xr_conn_snap *cs);
 
 /* recvctx.c */
 
@@ -641,7 +638,7 @@ void xr_recvctx_put(struct xr_recvctx *rc);
 bool xr_recvctx_drop(struct xr_recvctx *rc);
 int xr_recvctx_decode(struct xr_recvctx *rc, const struct xr_limits *lim,
 		      bool may_grow);
-u32 xr_recvq_bytes(struct xr_recvq *rq);
+void xr_recvq_snapshot(struct xr_recvq *rq, struct xr_conn_snap *cs);
 
 /* Receives posted and not yet seen completing. */
 static inline int xr_recvq_posted(struct xr_recvq *rq)
@@ -782,20 +779,9 @@ int xr_svc_init(void);
 void xr_svc_exit(void);
 enum xrpcrdma_mode xr_svc_mode(void);
 void xr_svc_close(struct xr_svc_xprt *sx);
-void xr_svc_lock(void);
-void xr_svc_unlock(void);
-struct xr_svc_xprt *xr_svc_find(u32 id);
-void xr_svc_config_set_live(struct xr_svc_xprt *sx, enum xr_cfg cfg,
-			    u32 val);
-struct xr_svc_xprt *xr_svc_next(unsigned long id);
-struct xr_xprt *xr_svc_find_client(u32 id);
-u32 xr_svc_next_any(unsigned long id, struct xr_svc_xprt **sx,
-		    struct xr_xprt **rx);
-int xr_svc_register_client(struct xr_xprt *rx);
-void xr_svc_unregister_client(u32 id);
+void xr_svc_fill_snap(struct xr_svc_xprt *sx, struct xr_xprt_snap *snap);
 bool xr_svc_is_listener(struct xr_svc_xprt *sx);
 enum xrpcrdma_transport_state xr_svc_state(struct xr_svc_xprt *sx);
-void xr_svc_listener_close(struct xr_svc_xprt *sx);
 void xr_svc_totals(u64 *sum);
 struct xr_svc_xprt *xr_svc_of_bc(struct svc_xprt *xprt);
 
@@ -1097,7 +1083,7 @@ void xr_xconn_put(struct xr_xconn *c);
 void xr_xconn_fail(struct xr_xconn *c);
 void xr_xconn_recv_replace(struct xr_xconn *c, struct xr_recvctx *rc,
 			   bool settle);
-enum xrpcrdma_transport_state xr_xprt_state(struct xr_xprt *rx);
+void xr_xprt_fill_snap(struct xr_xprt *rx, struct xr_xprt_snap *snap);
 
 /* xprt_marshal.c */
 int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
@@ -1260,18 +1246,24 @@ static __always_inline void xr_fault_wc(const struct xr_ep *ep,
 		__xr_fault_wc(ep, wc);
 }
 
-/* nl.c */
+/* registry.c */
+struct xr_xprt;
+void xr_reg_lock(void);
+void xr_reg_unlock(void);
+void xr_reg_assert_held(void);
+int xr_reg_add_svc(struct xr_svc_xprt *sx, u32 *id);
+void xr_reg_del_svc(u32 id);
+int xr_reg_add_client(struct xr_xprt *rx);
+void xr_reg_del_client(u32 id);
+struct xr_svc_xprt *xr_reg_find_svc(u32 id);
+/* What xr_reg_walk_svc() does with each server transport. */
+typedef void (*xr_reg_svc_fn)(struct xr_svc_xprt *sx, void *arg);
+void xr_reg_walk_svc(xr_reg_svc_fn fn, void *arg);
+void xr_reg_exit(void);
+
+/* nl.c: the rest of the notify interface is in snap.h */
 int xr_nl_init(void);
 void xr_nl_exit(void);
-void xr_nl_notify_device(struct xr_device *xd, bool add);
-void xr_nl_notify_listener(struct xr_svc_xprt *sx, bool add);
-void xr_nl_notify_connection(struct xr_svc_xprt *sx, bool up);
-void xr_nl_notify_reject(struct xr_svc_xprt *listener,
-			 const struct sockaddr *peer,
-			 enum xrpcrdma_reject_reason reason);
-void xr_nl_notify_client(struct xr_xprt *rx, struct xr_xconn *c, bool up);
-void xr_nl_notify_wc_error(struct xr_ep *ep, enum xrpcrdma_wc_kind kind,
-			   const struct ib_wc *wc);
 void xr_nl_notify_bench(struct net *net, const struct xr_bench_result *r,
 			bool done);
 

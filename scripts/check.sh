@@ -3,7 +3,7 @@
 # check.sh - everything `make check` runs, in order: generated files fresh,
 # the documentation (Sphinx, warnings as errors; its commands tested),
 # module builds for every installed kernel with -Werror, sparse, the DKMS
-# build, the Debian packages (lintian), checkpatch,
+# build, the Debian packages (lintian), checkpatch, the layering rules,
 # rdmactl and its unit tests, the test host's own detector test, and the
 # selftests in a test host (and the two-guest ones in a pair of test
 # hosts) for each kernel line, and last a reliability report from their
@@ -281,6 +281,7 @@ step dkms one scripts/dkms-check.sh "${host_kernels[@]}"
 # when debian/changelog is not at VERSION. selftests/deb.sh installs them.
 step deb one scripts/deb.sh --check
 step checkpatch one run_checkpatch
+step layering one scripts/layering-check.py --selftest
 step rdmactl ctest build_ctl
 step proto-unit ctest proto_unit
 step proto-fuzz one tests/proto/run-fuzz.sh "${XR_FUZZ_SECONDS:-60}"
