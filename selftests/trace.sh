@@ -3,11 +3,11 @@
 # The trace events (tracefs events/xrpcrdma), in one guest with both of
 # the module's roles: it is reloaded in drop-in mode (rpcrdma unloaded and
 # kept from loading), nfsd listens on "rdma 20049" (our server) and
-# mount -o proto=rdma is our client. First an NFSv3 mount, a write and a
-# read with the events disabled: nothing may be recorded. Then with every
-# event enabled: a mount, a 4 MiB file written (Read chunks) and read
-# back after dropping the caches (Write chunks), a directory listed
-# (Reply chunks), and the umount. The recorded trace must have every main
+# mount -o proto=rdma is our client. First an NFSv3 mount, a write, a
+# read and a listing with the events disabled: nothing may be recorded.
+# Then with every event enabled: a mount, a 2 MiB file written (Read
+# chunks) and read back after a remount (Write chunks), a directory of
+# 100 entries listed (Reply chunks), and the umount. The recorded trace must have every main
 # event, from both roles where both post; sane fields (lengths, sizes,
 # statuses, the RPC-over-RDMA version and credits); every completion's
 # "cq.id=N cid=M" must pair with an earlier post event of the same kind,
@@ -23,8 +23,8 @@ nfs_need_server
 PORT=20049
 MNT=$NFS_RUN/mnt-trace
 BLOCK=/etc/modprobe.d/xr-trace.conf
-SIZE_MB=${XR_TRACE_SIZE_MB:-4}
-DIRENTS=${XR_TRACE_DIRENTS:-300}
+SIZE_MB=${XR_TRACE_SIZE_MB:-2}
+DIRENTS=${XR_TRACE_DIRENTS:-100}
 TRACEFS=/sys/kernel/tracing
 EVENTS=$TRACEFS/events/xrpcrdma
 LOG=$NFS_RUN/trace.txt
@@ -83,22 +83,23 @@ events_declared() {
 	fi
 }
 
-# workload: mount, write SIZE_MB MiB, read it back uncached, list a
-# directory of DIRENTS entries after a remount (so it is not cached), umount.
+# workload NAME MIB DIRENTS: mount, write MIB MiB to NAME.bin, read it
+# back uncached, list NAME.dir of DIRENTS entries after a remount (so it
+# is not cached), umount.
 workload() {
-	local src=$NFS_DATA/trace.bin want got n
+	local name=$1 mib=$2 dirents=$3 src=$NFS_DATA/$1.bin want got n
 
 	nfs_mount 3 "$PORT" "$MNT" || return 1
-	want=$(nfs_random_file "$src" "$SIZE_MB") || fail "cannot make $src" || return 1
-	nfs_write_file "$src" "$MNT/trace.bin" "$SIZE_MB" || fail "writing" || return 1
-	nfs_make_entries "$MNT/dir" "$DIRENTS" || fail "creating $DIRENTS entries" || return 1
+	want=$(nfs_random_file "$src" "$mib") || fail "cannot make $src" || return 1
+	nfs_write_file "$src" "$MNT/$name.bin" "$mib" || fail "writing" || return 1
+	nfs_make_entries "$MNT/$name.dir" "$dirents" || fail "creating $dirents entries" || return 1
 	nfs_umount "$MNT" || fail "umount for the remount" || return 1
 	nfs_mount 3 "$PORT" "$MNT" || return 1
-	got=$(nfs_read_sha256 "$MNT/trace.bin" "$SIZE_MB")
+	got=$(nfs_read_sha256 "$MNT/$name.bin" "$mib")
 	[ "$got" = "$want" ] || fail "sha256 $got, wrote $want" || return 1
-	n=$(nfs_count_entries "$MNT/dir") || fail "listing" || return 1
-	[ "$n" -eq "$DIRENTS" ] || fail "dir lists $n entries, expected $DIRENTS" || return 1
-	rm -rf "$MNT/dir" "$MNT/trace.bin" "$src"
+	n=$(nfs_count_entries "$MNT/$name.dir") || fail "listing" || return 1
+	[ "$n" -eq "$dirents" ] || fail "dir lists $n entries, expected $dirents" || return 1
+	rm -f "$src"
 	nfs_umount "$MNT"
 }
 
@@ -107,14 +108,14 @@ server_start() {
 	! rpcrdma_loaded || fail "rpcrdma was loaded"
 }
 
-# With the events disabled the same workload records nothing.
+# With the events disabled a smaller workload records nothing.
 disabled_records_nothing() {
 	local n
 
 	[ "$(cat "$EVENTS/enable")" = 0 ] || fail "events enabled at load: $(cat "$EVENTS/enable")" ||
 		return 1
 	: >"$TRACEFS/trace"
-	workload || return 1
+	workload off 1 20 || return 1
 	n=$(grep -c ' xrpcrdma_' "$TRACEFS/trace")
 	[ "$n" -eq 0 ] || fail "$n events recorded while disabled: $(grep -m3 ' xrpcrdma_' "$TRACEFS/trace")"
 }
@@ -124,7 +125,7 @@ enabled_workload() {
 
 	: >"$TRACEFS/trace"
 	echo 1 >"$EVENTS/enable" || fail "enabling events/xrpcrdma" || return 1
-	workload || return 1
+	workload on "$SIZE_MB" "$DIRENTS" || return 1
 	# The umount's disconnect completes on the server a little later.
 	wait_for 20 nfs_server_objects_at "$LISTENERS" ||
 		fail "server connection left: $("$RDMACTL" -j module show)"
