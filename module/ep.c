@@ -9,6 +9,7 @@
 #include <rdma/rdma_cm.h>
 
 #include "xrpcrdma.h"
+#include "trace.h"
 
 /*
  * The peer's RFC 8797 private data, or the defaults RFC 8797 prescribes
@@ -139,6 +140,7 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	struct xr_ep *ep = id->context;
 	struct xr_cm_pdata peer;
 
+	trace_xrpcrdma_cm_event(ep, ev);
 	if (ev->event == RDMA_CM_EVENT_ADDR_CHANGE && ep->ep_listening) {
 		xr_ep_relisten_soon(ep);
 		return 0;
@@ -175,6 +177,7 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			xr_ep_peer_pdata(ev, &ep->ep_peer);
 			ep->ep_peer_rd_atom = ev->param.conn.initiator_depth;
 		}
+		trace_xrpcrdma_established(ep);
 		ep->ep_ops->eo_established(ep);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
@@ -189,6 +192,9 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 				 rdma_event_msg(ev->event), ev->status);
 		xr_ep_set_close_reason(ep, xr_ep_cm_reason(ev->event));
 		xr_ep_set_cm_error(ep, ev->event);
+		if (ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
+			trace_xrpcrdma_device_removal(ep);
+		trace_xrpcrdma_disconnect(ep, false);
 		/* A resolver still waiting gives up. */
 		if (ep->ep_active)
 			xr_ep_resolved(ep, -ENETUNREACH);
@@ -350,9 +356,11 @@ int xr_ep_resolve(struct xr_ep *ep, const struct xr_ep_ops *ops,
 	if (err)
 		goto out_destroy;
 	ep->ep_id = id;
+	trace_xrpcrdma_resolve(ep, dst, 0);
 	return 0;
 
 out_destroy:
+	trace_xrpcrdma_resolve(ep, dst, err);
 	/* No callback runs once this returns. */
 	rdma_destroy_id(id);
 	return err;
@@ -384,12 +392,14 @@ int xr_ep_connect(struct xr_ep *ep, const struct xr_cm_pdata *ours)
 		.retry_count		= 6,
 		.flow_control		= 1,
 	};
-	int len;
+	int len, err;
 
 	len = xr_cm_pdata_encode(pdata, sizeof(pdata), ours);
 	if (len < 0)
 		return len;
-	return rdma_connect(ep->ep_id, &param);
+	err = rdma_connect(ep->ep_id, &param);
+	trace_xrpcrdma_connect(ep, ours, err);
+	return err;
 }
 
 /**
@@ -537,7 +547,7 @@ int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours)
 		.rnr_retry_count	= 7,
 		.retry_count		= 7,
 	};
-	int len;
+	int len, err;
 
 	/* This side issues the RDMA Reads; the peer answers them. */
 	param.initiator_depth = min_t(int, ep->ep_peer_rd_atom,
@@ -546,7 +556,9 @@ int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours)
 	len = xr_cm_pdata_encode(pdata, sizeof(pdata), ours);
 	if (len < 0)
 		return len;
-	return rdma_accept(ep->ep_id, &param);
+	err = rdma_accept(ep->ep_id, &param);
+	trace_xrpcrdma_accept(ep, ours, err);
+	return err;
 }
 
 /**
@@ -555,6 +567,7 @@ int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours)
  */
 void xr_ep_disconnect(struct xr_ep *ep)
 {
+	trace_xrpcrdma_disconnect(ep, true);
 	if (ep->ep_id)
 		rdma_disconnect(ep->ep_id);
 }

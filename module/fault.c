@@ -19,6 +19,7 @@
 #include <linux/slab.h>
 
 #include "xrpcrdma.h"
+#include "trace.h"
 
 DEFINE_STATIC_KEY_FALSE(xr_fault_key);
 
@@ -161,6 +162,7 @@ int __xr_fault_hit(enum xrpcrdma_fault_point point, const struct xr_ep *ep)
 		ret = cfg->fc_arm.fa_delay_ms;
 	else
 		ret = -EIO;
+	trace_xrpcrdma_fault(point, ep, ret);
 out:
 	rcu_read_unlock();
 	return ret;

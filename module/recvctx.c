@@ -9,6 +9,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "xrpcrdma.h"
+#include "trace.h"
 
 static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc);
 
@@ -154,10 +155,17 @@ int xr_recvq_post(struct xr_recvq *rq, u32 count)
 			return -ENOMEM;
 		/* Counted first: its completion may come at once. */
 		atomic_inc(&rq->rq_posted);
+		if (trace_xrpcrdma_post_recv_enabled() ||
+		    trace_xrpcrdma_wc_receive_enabled())
+			xr_cid_assign(&rc->rc_cid, rq->rq_ep->ep_rcq,
+				      &rq->rq_ep->ep_rcq_cids);
+		trace_xrpcrdma_post_recv(rc);
 		err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_RECV, rq->rq_ep);
 		if (!err)
 			err = ib_post_recv(rq->rq_ep->ep_qp, &rc->rc_wr, NULL);
 		if (err) {
+			trace_xrpcrdma_post_err(rq->rq_ep, &rc->rc_cid,
+						XR_TRACE_WR_RECV, err);
 			atomic_dec(&rq->rq_posted);
 			xr_recvctx_put(rc);
 			return -ENOTCONN;
@@ -261,6 +269,7 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 		atomic_inc(rq->rq_count_taken);
 	atomic_dec(&rq->rq_posted);
 	xr_fault_wc(rq->rq_ep, wc);
+	trace_xrpcrdma_wc_receive(wc, &rc->rc_cid);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			xr_count(rq->rq_count_errors);

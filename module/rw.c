@@ -15,6 +15,7 @@
 #include <rdma/rw.h>
 
 #include "xrpcrdma.h"
+#include "trace.h"
 
 /**
  * xr_rw_init - prepare a set of RDMA transfers in one direction
@@ -177,6 +178,10 @@ static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	xr_ep_check_wc(ep);
 	xr_fault_wc(ep, wc);
+	if (rw->rw_dir == DMA_TO_DEVICE)
+		trace_xrpcrdma_wc_write(wc, &rw->rw_cid);
+	else
+		trace_xrpcrdma_wc_read(wc, &rw->rw_cid);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
 		xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_SEND_ERROR);
 		xr_ep_report_wc_error(ep, rw->rw_dir == DMA_TO_DEVICE ?
@@ -199,6 +204,26 @@ static void xr_rw_keep(struct xr_rw *rw)
 	rw->rw_set = NULL;
 	rw->rw_ops = NULL;
 	rw->rw_nops = 0;
+}
+
+/* The chain's completion ID and post event, while they are traced. */
+static void xr_rw_trace_post(struct xr_rw *rw)
+{
+	struct xr_ep *ep = rw->rw_sq->sq_ep;
+
+	if (rw->rw_dir == DMA_TO_DEVICE) {
+		if (trace_xrpcrdma_post_write_enabled() ||
+		    trace_xrpcrdma_wc_write_enabled())
+			xr_cid_assign(&rw->rw_cid, ep->ep_scq,
+				      &ep->ep_scq_cids);
+		trace_xrpcrdma_post_write(rw);
+	} else {
+		if (trace_xrpcrdma_post_read_enabled() ||
+		    trace_xrpcrdma_wc_read_enabled())
+			xr_cid_assign(&rw->rw_cid, ep->ep_scq,
+				      &ep->ep_scq_cids);
+		trace_xrpcrdma_post_read(rw);
+	}
 }
 
 /**
@@ -237,10 +262,15 @@ int xr_rw_run(struct xr_rw *rw)
 					ep->ep_id->port_num,
 					i == rw->rw_nops - 1 ? &rw->rw_cqe : NULL,
 					first);
+	xr_rw_trace_post(rw);
 	err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_SEND, ep);
 	if (!err)
 		err = ib_post_send(ep->ep_qp, first, NULL);
 	if (err) {
+		trace_xrpcrdma_post_err(ep, &rw->rw_cid,
+					rw->rw_dir == DMA_TO_DEVICE ?
+					XR_TRACE_WR_WRITE : XR_TRACE_WR_READ,
+					err);
 		pr_warn_ratelimited(XR_MODNAME ": RDMA %s post: %d\n",
 				    rw->rw_dir == DMA_TO_DEVICE ? "Write" : "Read",
 				    err);

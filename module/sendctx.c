@@ -27,6 +27,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "xrpcrdma.h"
+#include "trace.h"
 
 /**
  * xr_sendq_init - prepare the send contexts of a connection
@@ -221,6 +222,7 @@ struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq)
 			return NULL;
 		/* At the cap: a completion puts one back. */
 		xr_count(sq->sq_count_ctx_waits);
+		trace_xrpcrdma_sendctx_wait(sq, 1);
 		wait_event(sq->sq_wait, xr_sendq_may_retry(sq));
 	}
 	sc = xr_sendctx_alloc(sq);
@@ -417,10 +419,12 @@ int xr_sendq_reserve(struct xr_sendq *sq, u32 n)
 		 */
 		xr_sendq_release(sq, n);
 		xr_count(sq->sq_count_starves);
+		trace_xrpcrdma_sq_full(sq, n);
 		wait_event(sq->sq_wait, atomic_read(&sq->sq_avail) >= n ||
 			   READ_ONCE(sq->sq_closing));
 		if (READ_ONCE(sq->sq_closing))
 			return -ENOTCONN;
+		trace_xrpcrdma_sq_retry(sq, n);
 	}
 	return 0;
 }
@@ -503,6 +507,10 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 	sc->sc_wr.send_flags = sc->sc_signaled ? IB_SEND_SIGNALED : 0;
 	if (sc->sc_signaled && sq->sq_get)
 		sq->sq_get(sq->sq_owner);
+	if (trace_xrpcrdma_post_send_enabled() ||
+	    trace_xrpcrdma_wc_send_enabled())
+		xr_cid_assign(&sc->sc_cid, ep->ep_scq, &ep->ep_scq_cids);
+	trace_xrpcrdma_post_send(sc);
 	err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_SEND, ep);
 	if (!err)
 		err = ib_post_send(ep->ep_qp, first, NULL);
@@ -518,6 +526,7 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 	if (!err && !sc->sc_signaled && wq_has_sleeper(&sq->sq_wait))
 		wake_up_all(&sq->sq_wait);
 	if (err) {
+		trace_xrpcrdma_post_err(ep, &sc->sc_cid, XR_TRACE_WR_SEND, err);
 		pr_warn_ratelimited(XR_MODNAME ": ib_post_send: %d\n", err);
 		xr_sendq_release(sq, sc->sc_slots);
 		if (sc->sc_signaled && sq->sq_put)
@@ -562,6 +571,7 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	xr_ep_check_wc(sq->sq_ep);
 	xr_fault_wc(sq->sq_ep, wc);
+	trace_xrpcrdma_wc_send(wc, &sc->sc_cid);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			xr_count(sq->sq_count_errors);

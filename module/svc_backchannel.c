@@ -23,6 +23,7 @@
 #include <linux/sunrpc/xprt.h>
 
 #include "xrpcrdma.h"
+#include "trace.h"
 
 /* The smallest RPC reply: xid, direction, reply_stat. */
 #define XR_BC_MIN_REPLY		12
@@ -87,6 +88,7 @@ static int xr_bc_post_call(struct xr_svc_xprt *sx, struct rpc_rqst *rqst)
 		goto out_put;
 	}
 	rqst->rq_xtime = ktime_get();
+	trace_xrpcrdma_bc_call(&sx->sx_ep, rqst->rq_xid, snd->len);
 	err = xr_sendctx_post(sc, len + snd->len);
 	if (err) {
 		err = -ENOTCONN;
@@ -355,6 +357,7 @@ int xr_bc_reply(struct xr_svc_xprt *sx, const void *msg, u32 len, u32 credits)
 	memcpy(buf->head[0].iov_base, msg, len);
 	xprt_pin_rqst(req);
 	spin_unlock(&xprt->queue_lock);
+	trace_xrpcrdma_bc_reply(&sx->sx_ep, req->rq_xid, len);
 
 	xr_bc_update_cwnd(xprt, credits);
 

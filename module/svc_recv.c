@@ -19,6 +19,7 @@
 #include <linux/sunrpc/svc_xprt.h>
 
 #include "xrpcrdma.h"
+#include "trace.h"
 
 static const struct xr_limits xr_svc_call_limits = {
 	.lm_max_read_segs	= XR_SVC_MAX_READ_SEGS,
@@ -67,6 +68,10 @@ static int xr_svc_check_call(struct xr_svc_xprt *sx, struct xr_recvctx *rc)
 	if (rc->rc_byte_len < XR_HDR_MIN_SIZE)
 		return -1;
 	err = xr_recvctx_decode(rc, &xr_svc_call_limits, true);
+	if (err)
+		trace_xrpcrdma_bad_hdr(rc, err);
+	else
+		trace_xrpcrdma_svc_recv(rc);
 	if (err == -ENOMEM) {
 		xr_svc_close(sx);
 		return -ENOTCONN;

@@ -16,6 +16,7 @@
 #include <linux/sunrpc/xdr.h>
 
 #include "xrpcrdma.h"
+#include "trace.h"
 
 /**
  * struct xr_svc_reply - the reply as it goes on the wire
@@ -283,6 +284,7 @@ static int xr_svc_post_error(struct xr_svc_xprt *sx, struct xr_sendctx *sc,
 				  sx->sx_credits, err);
 	if (len < 0)
 		return len;
+	trace_xrpcrdma_svc_send_error(&sx->sx_ep, xid, err);
 	ret = xr_sendctx_post(sc, len);
 	if (!ret)
 		xr_svc_count(sx, XR_SVC_STAT_RDMA_ERRORS_SENT, 1);
@@ -397,6 +399,7 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 	if (len >= 0) {
 		if (inv)
 			xr_sendctx_set_invalidate(sc, rkey);
+		trace_xrpcrdma_svc_reply(sc, rc, len, sr.sr_nholes);
 		err = xr_sendctx_post(sc, len);
 		if (!err)
 			xr_svc_count_reply(sx, rc, &sr, inv);

@@ -24,6 +24,7 @@
 #include <linux/sunrpc/xprt.h>
 
 #include "xrpcrdma.h"
+#include "trace.h"
 
 /* Large payloads move in chunks; nfsd clamps this further by memory. */
 #define XR_SVC_MAX_PAYLOAD	RPCSVC_MAXPAYLOAD
@@ -429,6 +430,9 @@ static int xr_svc_reject(struct xr_svc_xprt *listener, struct rdma_cm_id *id,
 			 enum xrpcrdma_reject_reason reason, int err)
 {
 	xr_svc_count(listener, XR_SVC_STAT_CONNECTS_REJECTED, 1);
+	trace_xrpcrdma_reject(listener->sx_id,
+			      (struct sockaddr *)&id->route.addr.dst_addr,
+			      reason, err);
 	xr_reg_lock();
 	/* Not yet listed (svc is still creating it): counted, not announced. */
 	if (listener->sx_id)

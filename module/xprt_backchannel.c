@@ -36,6 +36,7 @@
 #include <linux/sunrpc/xprt.h>
 
 #include "xrpcrdma.h"
+#include "trace.h"
 
 /*
  * The shortest call worth handing on: xid, direction, RPC version,
@@ -350,6 +351,7 @@ void xr_xbc_receive_call(struct xr_xconn *c, struct xr_recvctx *rc)
 	u32 len = rc->rc_byte_len - hdr->hd_hdr_len;
 	int err;
 
+	trace_xrpcrdma_cb_call(&c->xc_ep, hdr->hd_xid, len);
 	err = xr_xbc_check_call(hdr, len);
 	if (!err)
 		err = xr_xbc_queue(rx, rc->rc_buf + hdr->hd_hdr_len, len);
@@ -401,6 +403,7 @@ int xr_xbc_send_reply(struct xr_xprt *rx, struct xr_xconn *c,
 		xr_xprt_count(rx, XR_XPRT_STAT_FAILED_MARSHAL, 1);
 		return -EIO;
 	}
+	trace_xrpcrdma_cb_reply(&c->xc_ep, rqst->rq_xid, snd->len);
 	if (xr_sendctx_post(sc, hlen + snd->len)) {
 		xr_sendctx_put(sc);
 		return -ENOTCONN;

@@ -23,12 +23,14 @@
 #include <rdma/ib_verbs.h>
 
 #include "xrpcrdma.h"
+#include "trace.h"
 
 static void xr_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct xr_mr *mr = container_of(wc->wr_cqe, struct xr_mr, mr_reg_cqe);
 
 	/* Unsignaled: only errors arrive here. */
+	trace_xrpcrdma_wc_fastreg(wc, &mr->mr_reg_cid);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
 		pr_err_ratelimited(XR_MODNAME ": registration: %s (%d)\n",
 				   ib_wc_status_msg(wc->status), wc->status);
@@ -42,6 +44,8 @@ static void xr_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct xr_mr *mr = container_of(wc->wr_cqe, struct xr_mr, mr_inv_cqe);
 
+	/* Unsignaled but for the last of a batch: only errors arrive here. */
+	trace_xrpcrdma_wc_localinv(wc, &mr->mr_inv_cid);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
 		pr_err_ratelimited(XR_MODNAME ": invalidation: %s (%d)\n",
 				   ib_wc_status_msg(wc->status), wc->status);
@@ -60,6 +64,7 @@ struct xr_frwr_inv_batch {
 	struct completion	ib_done;
 	struct xr_sendq		*ib_sq;
 	u32			ib_slots;
+	struct xr_cid		ib_cid;
 };
 
 static void xr_frwr_inv_last_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -68,6 +73,7 @@ static void xr_frwr_inv_last_done(struct ib_cq *cq, struct ib_wc *wc)
 						   struct xr_frwr_inv_batch,
 						   ib_cqe);
 
+	trace_xrpcrdma_wc_localinv(wc, &b->ib_cid);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
 		pr_err_ratelimited(XR_MODNAME ": invalidation: %s (%d)\n",
 				   ib_wc_status_msg(wc->status), wc->status);
@@ -396,6 +402,35 @@ int xr_frwr_map_pages(struct xr_xconn *c, struct xr_req *req,
 	return nsegs;
 }
 
+/* The registration's completion ID and post event, while traced. */
+static void xr_frwr_trace_reg(struct xr_mr *mr)
+{
+	struct xr_ep *ep = &mr->mr_conn->xc_ep;
+
+	if (trace_xrpcrdma_post_fastreg_enabled() ||
+	    trace_xrpcrdma_wc_fastreg_enabled())
+		xr_cid_assign(&mr->mr_reg_cid, ep->ep_scq, &ep->ep_scq_cids);
+	trace_xrpcrdma_post_fastreg(mr);
+}
+
+/*
+ * The completion IDs and post events of the invalidations about to be
+ * posted for @req, while they are traced.
+ */
+static void xr_frwr_trace_invs(struct xr_req *req)
+{
+	struct xr_ep *ep;
+	struct xr_mr *mr;
+
+	list_for_each_entry(mr, &req->rr_mrs, mr_list) {
+		if (mr->mr_remote_inv || mr->mr_unposted)
+			continue;
+		ep = &mr->mr_conn->xc_ep;
+		xr_cid_assign(&mr->mr_inv_cid, ep->ep_scq, &ep->ep_scq_cids);
+		trace_xrpcrdma_post_localinv(mr);
+	}
+}
+
 /**
  * xr_frwr_reg_chain - link the registrations of a request for posting
  * @req: the request, after its xr_frwr_map_*() calls; every region on
@@ -423,6 +458,7 @@ struct ib_send_wr *xr_frwr_reg_chain(struct xr_req *req, u32 *count)
 		mr->mr_reg_wr.wr.send_flags = 0;
 		mr->mr_unposted = false;
 		(*count)++;
+		xr_frwr_trace_reg(mr);
 	}
 	return first;
 }
@@ -436,8 +472,9 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 {
 	struct ib_send_wr *first = NULL, **link = &first, *last = NULL;
 	struct xr_frwr_inv_batch b;
-	struct xr_mr *mr;
+	struct xr_mr *mr, *last_mr = NULL;
 	u32 n = 0;
+	int err;
 
 	/* Held until posted: the close cannot drain and orphan meanwhile. */
 	down_read(&c->xc_post_rwsem);
@@ -454,6 +491,7 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 		*link = &mr->mr_inv_wr;
 		link = &mr->mr_inv_wr.next;
 		last = &mr->mr_inv_wr;
+		last_mr = mr;
 		n++;
 	}
 	if (!last) {
@@ -469,8 +507,17 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 
 	if (xr_sendq_reserve(&c->xc_sq, n))
 		goto out_down;
-	if (xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_SEND, &c->xc_ep) ||
-	    ib_post_send(c->xc_ep.ep_qp, first, NULL)) {
+	if (trace_xrpcrdma_post_localinv_enabled() ||
+	    trace_xrpcrdma_wc_localinv_enabled())
+		xr_frwr_trace_invs(req);
+	/* The batch's completion is the last invalidation's. */
+	b.ib_cid = last_mr->mr_inv_cid;
+	err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_SEND, &c->xc_ep);
+	if (!err)
+		err = ib_post_send(c->xc_ep.ep_qp, first, NULL);
+	if (err) {
+		trace_xrpcrdma_post_err(&c->xc_ep, &b.ib_cid,
+					XR_TRACE_WR_LOCALINV, err);
 		up_read(&c->xc_post_rwsem);
 		/* Some may be posted: their completions still come. */
 		xr_xconn_fail(c);

@@ -27,6 +27,7 @@
 #include <linux/sunrpc/xprt.h>
 
 #include "xrpcrdma.h"
+#include "trace.h"
 
 static const struct xr_limits xr_reply_limits = {
 	.lm_max_read_segs	= 0,
@@ -200,8 +201,6 @@ static bool xr_ddp_allowed(const struct rpc_rqst *rqst)
 		 test_bit(RPCAUTH_AUTH_DATATOUCH, &cred->cr_auth->au_flags));
 }
 
-enum xr_call_kind { XR_CALL_INLINE, XR_CALL_READ_LIST, XR_CALL_NOMSG };
-
 static enum xr_call_kind xr_call_kind(struct xr_xconn *c,
 				      const struct xdr_buf *snd, bool ddp)
 {
@@ -318,6 +317,8 @@ static int xr_marshal_post(struct xr_xprt *rx, struct xr_xconn *c,
 		xr_sendctx_put(sc);
 		return -EIO;
 	}
+	trace_xrpcrdma_marshal(rqst, &rx->rx_hdr, call, req->rr_reply_kind,
+			       hlen, len);
 	first = xr_frwr_reg_chain(req, &nregs);
 	if (first) {
 		mr = list_last_entry(&req->rr_mrs, struct xr_mr, mr_list);
@@ -385,6 +386,7 @@ int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 	if (!err)
 		err = xr_marshal_post(rx, c, rqst, call);
 	if (err) {
+		trace_xrpcrdma_marshal_failed(rqst, err);
 		xr_frwr_release(req);
 		if (err == -ENOMEM)
 			err = -ENOBUFS;
@@ -544,6 +546,7 @@ static void xr_reply_credits(struct rpc_xprt *xprt, u32 credits,
 	/* The server has a Receive for another call now. */
 	if (rqst)
 		xprt_release_rqst_cong(rqst->rq_task);
+	trace_xrpcrdma_credits(xprt, credits);
 	spin_unlock(&xprt->transport_lock);
 }
 
@@ -610,6 +613,7 @@ static bool xr_reply_error(struct xr_xconn *c, struct xr_recvctx *rc)
 	struct rpc_rqst *rqst;
 	struct xr_req *req;
 
+	trace_xrpcrdma_reply_rdma_error(rc);
 	xr_reply_bad(rx, xid, -EREMOTEIO);
 	rqst = xr_reply_find(xprt, xid);
 	if (!rqst) {
@@ -668,6 +672,7 @@ static void xr_reply_finish(struct xr_xconn *c, struct xr_recvctx *rc,
 		len = xr_reply_fixup(req, rc, rqst);
 	}
 	mutex_unlock(&req->rr_mutex);
+	trace_xrpcrdma_reply_done(rqst, req->rr_reply_kind, len);
 
 	/* Everything is copied out of @rc: not to be touched again. */
 	xr_xconn_recv_replace(c, rc, false);
@@ -708,8 +713,12 @@ bool xr_reply_decode(struct xr_xconn *c, struct xr_recvctx *rc)
 	BUILD_BUG_ON(ARRAY_SIZE(rc->rc_segs) < XR_REQ_MAX_WSEGS ||
 		     !ARRAY_SIZE(rc->rc_writes));
 	err = xr_recvctx_decode(rc, &xr_reply_limits, false);
-	if (err)
+	if (err) {
+		trace_xrpcrdma_bad_hdr(rc, err);
 		xr_reply_bad(c->xc_xprt, hdr->hd_xid, err);
+	} else {
+		trace_xrpcrdma_reply(rc);
+	}
 	return !err;
 }
 

@@ -249,6 +249,19 @@ bool xr_device_accepts(struct ib_device *ibdev);
 struct xr_ep;
 
 /**
+ * struct xr_cid - a completion ID: follows one work request (or chain)
+ *	from its post to its completion in the trace events (trace.h)
+ * @ci_queue_id: the completion queue's resource ID (cq->res.id)
+ * @ci_completion_id: a number the CQ's endpoint handed out at post time
+ *
+ * Only assigned while a trace event that reports it is enabled.
+ */
+struct xr_cid {
+	u32	ci_queue_id;
+	int	ci_completion_id;
+};
+
+/**
  * struct xr_ep_ops - what an endpoint's owner does on connection events
  * @eo_connect_request: listener only: a peer asks to connect on @id, with
  *	the RFC 8797 private data @peer (defaults when it sent none) and the
@@ -312,6 +325,8 @@ enum xr_ep_drain_state {
  *	@ep_id
  * @ep_listen_stopping: a listener's: set once xr_ep_destroy() began
  * @ep_relisten: a listener's: makes a new ID after an address change
+ * @ep_scq_cids: completion IDs handed out on @ep_scq (xr_cid_assign())
+ * @ep_rcq_cids: completion IDs handed out on @ep_rcq
  */
 struct xr_ep {
 	struct rdma_cm_id	*ep_id;
@@ -338,7 +353,24 @@ struct xr_ep {
 	struct mutex		ep_listen_lock;	/* see above */
 	bool			ep_listen_stopping;
 	struct work_struct	ep_relisten;
+	atomic_t		ep_scq_cids;
+	atomic_t		ep_rcq_cids;
 };
+
+/**
+ * xr_cid_assign - give a work request about to be posted its completion ID
+ * @cid: where the work request's context keeps it
+ * @cq: the completion queue it completes on
+ * @counter: that CQ's counter in its endpoint (ep_scq_cids, ep_rcq_cids)
+ *
+ * Callers only do this while a trace event reporting @cid is enabled.
+ */
+static inline void xr_cid_assign(struct xr_cid *cid, const struct ib_cq *cq,
+				 atomic_t *counter)
+{
+	cid->ci_queue_id = cq->res.id;
+	cid->ci_completion_id = atomic_inc_return(counter);
+}
 
 int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
 		 struct net *net, struct sockaddr *sa, int backlog);
@@ -410,6 +442,7 @@ struct xr_sendq;
  * @sc_slots: send queue slots the posted chain took (its retirement
  *	returns them)
  * @sc_signaled: the Send asked for a completion (and pins the owner)
+ * @sc_cid: completion ID of the last Send posted (trace events)
  */
 struct xr_sendctx {
 	struct list_head	sc_list;
@@ -422,6 +455,7 @@ struct xr_sendctx {
 	u32			sc_buf_size;
 	u32			sc_slots;
 	bool			sc_signaled;
+	struct xr_cid		sc_cid;
 };
 
 /**
@@ -569,6 +603,7 @@ struct xr_payload {
  * @rc_writes: Write list storage in place
  * @rc_reads: Read list storage in place
  * @rc_segs: Write and Reply chunk segment storage in place
+ * @rc_cid: completion ID of the Receive last posted (trace events)
  */
 struct xr_recvctx {
 	struct list_head	rc_list;
@@ -587,6 +622,7 @@ struct xr_recvctx {
 	struct xr_write_chunk	rc_writes[XR_RC_WRITES];
 	struct xr_read_seg	rc_reads[XR_RC_READS];
 	struct xr_seg		rc_segs[XR_RC_SEGS];
+	struct xr_cid		rc_cid;
 };
 
 /**
@@ -687,6 +723,7 @@ struct xr_rw_set {
  * @rw_cqe: completion entry of the chain's last work request
  * @rw_done: completed by the chain's completion
  * @rw_status: the work completion status
+ * @rw_cid: completion ID of the chain (trace events)
  */
 struct xr_rw {
 	struct xr_sendq		*rw_sq;
@@ -699,6 +736,7 @@ struct xr_rw {
 	struct ib_cqe		rw_cqe;
 	struct completion	rw_done;
 	int			rw_status;
+	struct xr_cid		rw_cid;
 };
 
 int xr_rw_init(struct xr_rw *rw, struct xr_sendq *sq,
@@ -918,6 +956,8 @@ const char *xr_xprt_stat_at(unsigned int pos, enum xr_xprt_stat *stat);
  *	(yet): the device does not know the key, nothing is invalidated
  * @mr_old_key: the key byte of the last registration posted, put back
  *	when an unposted one is let go
+ * @mr_reg_cid: completion ID of the last registration posted (trace events)
+ * @mr_inv_cid: completion ID of the last LOCAL_INV posted (trace events)
  */
 struct xr_mr {
 	struct list_head	mr_list;
@@ -934,6 +974,8 @@ struct xr_mr {
 	bool			mr_remote_inv;
 	bool			mr_unposted;
 	u8			mr_old_key;
+	struct xr_cid		mr_reg_cid;
+	struct xr_cid		mr_inv_cid;
 };
 
 /* Bits of xr_xconn.xc_flags */
@@ -1086,6 +1128,14 @@ void xr_xconn_recv_replace(struct xr_xconn *c, struct xr_recvctx *rc,
 void xr_xprt_fill_snap(struct xr_xprt *rx, struct xr_xprt_snap *snap);
 
 /* xprt_marshal.c */
+
+/* How a call's RPC message travels. */
+enum xr_call_kind {
+	XR_CALL_INLINE,		/* inline only */
+	XR_CALL_READ_LIST,	/* its page data in a Read list */
+	XR_CALL_NOMSG,		/* the whole message in a Read chunk at 0 */
+};
+
 int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 		    struct rpc_rqst *rqst);
 bool xr_reply_decode(struct xr_xconn *c, struct xr_recvctx *rc);
