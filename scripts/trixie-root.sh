@@ -37,6 +37,7 @@ readonly PKGS=(
 	busybox-static iproute2 procps psmisc util-linux e2fsprogs
 	rdma-core ibverbs-utils rdmacm-utils perftest
 	nfs-kernel-server nfs-common rpcbind
+	krb5-kdc krb5-admin-server krb5-user
 	fio tcpdump jq python3 python3-yaml python3-jsonschema
 	libnl-3-200 libnl-genl-3-200 libstdc++6
 )
