@@ -97,18 +97,29 @@ void xr_svc_fill_snap(struct xr_svc_xprt *sx, struct xr_xprt_snap *snap)
 	xr_svc_stats_sum(&sx->sx_stats, snap->xs_stats);
 }
 
-/* Tell event listeners about @sx; caller holds the registry mutex. */
-static void xr_svc_announce(struct xr_svc_xprt *sx, enum xr_xprt_event ev)
+/*
+ * A copy of @sx for an event (kfree() it), or NULL when nobody listens or
+ * there is no memory. Caller holds the registry mutex.
+ */
+static struct xr_xprt_snap *xr_svc_event_snap(struct xr_svc_xprt *sx)
 {
 	struct xr_xprt_snap *snap;
 
 	if (!xr_nl_listening(sx->sx_xprt.xpt_net))
-		return;
+		return NULL;
 	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	if (!snap)
-		return;
-	xr_svc_fill_snap(sx, snap);
-	xr_nl_notify_xprt(snap, ev);
+	if (snap)
+		xr_svc_fill_snap(sx, snap);
+	return snap;
+}
+
+/* Tell event listeners about @sx; caller holds the registry mutex. */
+static void xr_svc_announce(struct xr_svc_xprt *sx, enum xr_xprt_event ev)
+{
+	struct xr_xprt_snap *snap = xr_svc_event_snap(sx);
+
+	if (snap)
+		xr_nl_notify_xprt(snap, ev);
 	kfree(snap);
 }
 
@@ -409,15 +420,10 @@ static void xr_svc_announce_reject(struct xr_svc_xprt *listener,
 				   const struct sockaddr *peer,
 				   enum xrpcrdma_reject_reason reason)
 {
-	struct xr_xprt_snap *snap;
+	struct xr_xprt_snap *snap = xr_svc_event_snap(listener);
 
-	if (!xr_nl_listening(listener->sx_xprt.xpt_net))
-		return;
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	if (!snap)
-		return;
-	xr_svc_fill_snap(listener, snap);
-	xr_nl_notify_reject(snap, peer, reason);
+	if (snap)
+		xr_nl_notify_reject(snap, peer, reason);
 	kfree(snap);
 }
 
