@@ -14,7 +14,7 @@ pkgs=(
 	rdma-core ibverbs-utils rdmacm-utils perftest iproute2
 	libnl-3-dev libnl-genl-3-dev libibverbs-dev librdmacm-dev
 	libcli11-dev nlohmann-json3-dev libgtest-dev cmake g++ make
-	nfs-kernel-server nfs-common tcpdump
+	nfs-kernel-server nfs-common tcpdump jq
 	krb5-kdc krb5-admin-server krb5-user
 	python3 python3-yaml python3-jsonschema sparse
 	clang libclang-rt-14-dev

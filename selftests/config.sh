@@ -57,8 +57,7 @@ our_class() {
 
 # The value of tunable $1 that config show prints (of transport $2).
 shown() {
-	"$RDMACTL" -j config show ${2:+transport "$2"} |
-		python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"
+	"$RDMACTL" -j config show ${2:+transport "$2"} | jq -r --arg k "$1" '.[$k]'
 }
 
 server_start() {
@@ -127,9 +126,8 @@ unprivileged() {
 
 # The highest id among the server connections, or 0.
 last_connection() {
-	"$RDMACTL" -j transport show | python3 -c "import json,sys
-ids = [t['id'] for t in json.load(sys.stdin) if t['role'] == 'server-connection']
-print(max(ids, default=0))"
+	"$RDMACTL" -j transport show |
+		jq -r '[.[] | select(.role == "server-connection") | .id] | max // 0'
 }
 
 # A new connection after $1 is up.

@@ -22,20 +22,15 @@ cleanup() {
 trap cleanup EXIT
 
 dev_listed() {
-	"$RDMACTL" -j dev show | python3 -c "
-import json, sys
-sys.exit(0 if any(d['ifname'] == '$1' for d in json.load(sys.stdin)) else 1)"
+	"$RDMACTL" -j dev show | jq -e --arg n "$1" 'any(.[]; .ifname == $n)' >/dev/null
 }
 
 dev_active() {
-	"$RDMACTL" -j dev show "$1" | python3 -c "
-import json, sys
-d = json.load(sys.stdin)[0]
-sys.exit(0 if d['usable'] and d['ports'][0]['state'] == 'ACTIVE' else 1)"
+	"$RDMACTL" -j dev show "$1" | jq -e '.[0] | .usable and .ports[0].state == "ACTIVE"' >/dev/null
 }
 
 count_devices() {
-	"$RDMACTL" -j dev show | python3 -c "import json,sys; print(len(json.load(sys.stdin)))"
+	"$RDMACTL" -j dev show | jq length
 }
 
 add_second_device() {

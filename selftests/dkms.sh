@@ -5,8 +5,10 @@
 # too slowly under emulation to build it again), into the guest's real
 # /lib/modules (a tmpfs overlay: nothing reaches the host). Then modprobe
 # loads that copy, and `dkms remove` takes it away again. Its depmod takes
-# a minute or two under emulation. The module
-# given to the test host is loaded again at the end.
+# a minute or two under emulation, so the removal skips the second one
+# and puts back the depmod output kept from before the install: the host
+# is left as it was, with no modules.dep line for the removed file. The
+# module given to the test host is loaded again at the end.
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -21,6 +23,7 @@ TREES=(--sourcetree "$DKMS_DIR/src" --dkmstree "$DKMS_DIR/tree")
 BUILT=$DKMS_DIR/tree/xrpcrdma/$VERSION/$KVER/x86_64/module
 ls "$BUILT"/xrpcrdma.ko* >/dev/null 2>&1 ||
 	skip_all "no DKMS build for $KVER: run scripts/dkms-check.sh first"
+MODDEP=$(mktemp -d)/moddep
 
 # The file modprobe would load, or nothing.
 module_file() {
@@ -31,6 +34,7 @@ dkms_install() {
 	if module_loaded; then
 		rmmod xrpcrdma || { fail "rmmod of the test host's module failed"; return 1; }
 	fi
+	moddep_save "$MODDEP" || { fail "saving the depmod output"; return 1; }
 	dkms install "${TREES[@]}" -m xrpcrdma -v "$VERSION" -k "$KVER" ||
 		{ fail "dkms install failed"; return 1; }
 	dkms status "${TREES[@]}" -m xrpcrdma -v "$VERSION" -k "$KVER" | grep -q ": installed" ||
@@ -59,11 +63,27 @@ dkms_remove() {
 	# No second depmod (over a minute under emulation): the file is gone.
 	dkms remove --no-depmod "${TREES[@]}" -m xrpcrdma -v "$VERSION" -k "$KVER" ||
 		{ fail "dkms remove failed"; return 1; }
+	moddep_restore "$MODDEP" || { fail "restoring the depmod output"; return 1; }
 	! ls /lib/modules/"$KVER"/updates/dkms/xrpcrdma.ko* >/dev/null 2>&1 ||
 		{ fail "still installed: $(ls /lib/modules/"$KVER"/updates/dkms/)"; return 1; }
 	! dkms status "${TREES[@]}" -m xrpcrdma -k "$KVER" | grep -q installed ||
 		{ fail "dkms still lists it: $(dkms status "${TREES[@]}" -m xrpcrdma)"; return 1; }
+	modprobe_finds_nothing ||
+		fail "modprobe still finds xrpcrdma: $(modprobe -n -v xrpcrdma 2>&1)"
 }
+
+# A failed step leaves no DKMS copy for the tests after this one.
+cleanup() {
+	if dkms status "${TREES[@]}" -m xrpcrdma -k "$KVER" 2>/dev/null | grep -q installed; then
+		module_loaded && rmmod xrpcrdma
+		dkms remove --no-depmod "${TREES[@]}" -m xrpcrdma -v "$VERSION" -k "$KVER" >/dev/null 2>&1
+	fi
+	moddep_restore "$MODDEP"
+	rm -rf "$(dirname "$MODDEP")"
+	module_loaded || insmod "$XR_MODULE" 2>/dev/null
+	return 0
+}
+trap cleanup EXIT
 
 reload_test_module() {
 	insmod "$XR_MODULE" || { fail "insmod $XR_MODULE failed"; return 1; }

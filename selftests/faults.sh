@@ -71,18 +71,13 @@ server_up() {
 
 # fault_field POINT FIELD: one field of rdmactl's JSON for a point.
 fault_field() {
-	"$RDMACTL" -j fault show | python3 -c "
-import json, sys
-for f in json.load(sys.stdin):
-    if f['point'] == '$1':
-        print(f.get('$2', ''))"
+	"$RDMACTL" -j fault show |
+		jq -r --arg p "$1" --arg f "$2" '.[] | select(.point == $p) | .[$f] // ""'
 }
 
 # Every point disarmed.
 all_disarmed() {
-	"$RDMACTL" -j fault show | python3 -c "
-import json, sys
-sys.exit(0 if all(f['trigger'] == 'off' for f in json.load(sys.stdin)) else 1)"
+	"$RDMACTL" -j fault show | jq -e 'all(.[]; .trigger == "off")' >/dev/null
 }
 
 # Kernel messages since the case began that mean trouble.
@@ -97,10 +92,8 @@ log_clean() {
 # The id of the newest server connection, 0 when there is none. Ids
 # only grow: a larger one is a connection made later.
 newest_conn() {
-	"$RDMACTL" -j transport show | python3 -c "
-import json, sys
-ids = [t['id'] for t in json.load(sys.stdin) if t['role'] == 'server-connection']
-print(max(ids, default=0))"
+	"$RDMACTL" -j transport show |
+		jq -r '[.[] | select(.role == "server-connection") | .id] | max // 0'
 }
 
 # After the copy: FSSTAT is never answered from a cache, so the client
@@ -197,9 +190,7 @@ rw_ctx() {
 }
 # The ids of the server's listeners, one line.
 listener_ids() {
-	"$RDMACTL" -j listener show | python3 -c "
-import json, sys
-print(' '.join(str(t['id']) for t in json.load(sys.stdin)))"
+	"$RDMACTL" -j listener show | jq -r '[.[].id | tostring] | join(" ")'
 }
 
 ping_ours() {
@@ -255,7 +246,7 @@ no_net_admin_no_change() {
 	expect 0 "$RDMACTL" fault clear recv-drop || rc=1
 	unprivileged "$RDMACTL" dev set "$XR_RDMA_DEV" enabled off || rc=1
 	expect 0 "$RDMACTL" -j dev show "$XR_RDMA_DEV" && json_check 'd[0]["enabled"]' || rc=1
-	listener=$("$RDMACTL" -j listener show | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['id'])")
+	listener=$("$RDMACTL" -j listener show | jq -r '.[0].id')
 	unprivileged "$RDMACTL" listener del id "$listener" || rc=1
 	[ "$(live_objects svc-xprt)" -eq $LISTENERS ] || fail "a listener went away" || rc=1
 	all_disarmed || fail "a point is armed" || rc=1

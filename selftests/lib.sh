@@ -81,8 +81,12 @@ need_env() {
 	done
 }
 
+# The tests read rdmactl's JSON with jq: a Python start costs seconds
+# under emulation, jq a tenth of one. A missing jq is a broken test host
+# (make deps installs it), not a reason to skip.
 need_rdmactl() {
 	[ -x "$RDMACTL" ] || skip_all "rdmactl not built: $RDMACTL"
+	command -v jq >/dev/null || { echo "jq is missing: make deps" >&2; exit 1; }
 }
 
 # expect RC CMD...: run CMD with stdout in $OUT and stderr in $ERR (the
@@ -107,14 +111,35 @@ json_check() {
 
 # The mode the module runs in: dropin or sidebyside.
 module_mode() {
-	"$RDMACTL" -j module show | python3 -c "import json,sys; print(json.load(sys.stdin)['mode'])"
+	"$RDMACTL" -j module show | jq -r .mode
+}
+
+# moddep_save DIR: keep a copy of the running kernel's depmod output
+# (modules.dep and the rest) in DIR, for moddep_restore. A test that
+# installs a module puts the output back instead of running depmod again,
+# which reads every module of the kernel: minutes under emulation.
+moddep_save() {
+	mkdir -p "$1" && cp -a "/lib/modules/$(uname -r)"/modules.* "$1"/
+}
+
+# moddep_restore DIR: put back what moddep_save kept in DIR (nothing when
+# it kept nothing) and forget it.
+moddep_restore() {
+	[ -d "$1" ] || return 0
+	cp -a "$1"/modules.* "/lib/modules/$(uname -r)"/ && rm -rf "$1"
+}
+
+# modprobe_finds_nothing: modprobe has no xrpcrdma to load, not even a
+# stale modules.dep line naming a file that is gone.
+modprobe_finds_nothing() {
+	! modprobe -n xrpcrdma 2>/dev/null
 }
 
 # No server connection object is alive, and at most @1 (default 0)
 # svc-xprt objects (listeners).
 transports_released() {
-	[ "$(live_objects svc-xprt)" -le "${1:-0}" ] &&
-		[ "$(live_objects sendctx)" -eq 0 ] && [ "$(live_objects recvctx)" -eq 0 ]
+	"$RDMACTL" -j module show | jq -e --argjson n "${1:-0}" \
+		'.live_objects | .["svc-xprt"] <= $n and .sendctx == 0 and .recvctx == 0' >/dev/null
 }
 
 module_loaded() {
@@ -123,8 +148,7 @@ module_loaded() {
 
 # The live count of one kind of object, from rdmactl's JSON.
 live_objects() {
-	"$RDMACTL" -j module show |
-		python3 -c "import json,sys; print(json.load(sys.stdin)['live_objects']['$1'])"
+	"$RDMACTL" -j module show | jq -r --arg k "$1" '.live_objects[$k]'
 }
 
 rpcrdma_loaded() {
@@ -143,11 +167,9 @@ load_rpcrdma() {
 
 # Every live-object counter of both transports is back to zero.
 objects_released() {
-	local kind
-
-	for kind in xprt xprt-conn xprt-req xprt-bc-rqst mr svc-xprt sendctx recvctx; do
-		[ "$(live_objects "$kind")" -eq 0 ] || return 1
-	done
+	"$RDMACTL" -j module show | jq -e '.live_objects as $l |
+		["xprt", "xprt-conn", "xprt-req", "xprt-bc-rqst", "mr", "svc-xprt", "sendctx", "recvctx"] |
+		all($l[.] == 0)' >/dev/null
 }
 
 # unload_clean: unload xrpcrdma once every object is released, with its

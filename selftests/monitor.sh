@@ -39,23 +39,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# logged FILTER: some line of the log matches the jq (or Python) FILTER,
-# a boolean expression over the event object `e`, e.g.
-# 'e.event == "device-add"'. Only lines after line $FROM count.
+# logged FILTER: some line of the log matches the jq FILTER, a boolean
+# expression over the event object `e`, e.g. 'e.event == "device-add"'.
+# Only lines after line $FROM count.
 FROM=0
 logged() {
-	if command -v jq >/dev/null; then
-		tail -n +$((FROM + 1)) "$LOG" |
-			jq -e -n "[inputs | . as \$e | select($(sed 's/\be\./$e./g' <<<"$1"))] | length > 0" \
-			>/dev/null
-	else
-		tail -n +$((FROM + 1)) "$LOG" | python3 -c "
-import json, sys
-class E(dict):
-    __getattr__ = lambda self, k: self.get(k)
-ok = any(eval(sys.argv[1], {}, {'e': E(json.loads(l))}) for l in sys.stdin if l.strip())
-sys.exit(0 if ok else 1)" "$1"
-	fi
+	tail -n +$((FROM + 1)) "$LOG" |
+		jq -e -n "[inputs | . as \$e | select($(sed 's/\be\./$e./g' <<<"$1"))] | length > 0" \
+		>/dev/null
 }
 
 # expect_event TIMEOUT FILTER: wait until the log has a matching event.
@@ -84,10 +75,8 @@ our_port() {
 }
 
 dev_active() {
-	"$RDMACTL" -j dev show "$XR_RDMA_DEV" 2>/dev/null | python3 -c "
-import json, sys
-d = json.load(sys.stdin)[0]
-sys.exit(0 if d['usable'] and d['ports'][0]['state'] == 'ACTIVE' else 1)"
+	"$RDMACTL" -j dev show "$XR_RDMA_DEV" 2>/dev/null |
+		jq -e '.[0] | .usable and .ports[0].state == "ACTIVE"' >/dev/null
 }
 
 readd_device() {
@@ -142,9 +131,7 @@ e.reason == \"peer\" and e.stats[\"calls-received\"] >= 2" || return 1
 }
 
 rejected_count() {
-	"$RDMACTL" -j stats show | python3 -c "
-import json, sys
-print(json.load(sys.stdin)['server']['connects-rejected'])"
+	"$RDMACTL" -j stats show | jq -r '.server["connects-rejected"]'
 }
 
 # A client that offers to answer no RDMA Read (responder resources 0)

@@ -456,7 +456,7 @@ nfs_rdma_chunks() {
 # server_counter NAME: a module-wide counter of xrpcrdma's server
 # (rdmactl stats show), e.g. bc-calls-sent.
 server_counter() {
-	"$RDMACTL" -j stats show | python3 -c "import json,sys; print(json.load(sys.stdin)['server']['$1'])"
+	"$RDMACTL" -j stats show | jq -r --arg k "$1" '.server[$k]'
 }
 
 # nfs_client_eval ADDR PORT EXPR: print the Python EXPR over c, the newest
@@ -477,8 +477,9 @@ print(eval(sys.argv[3]))' "$1" "$2" "$3"
 # nfs_client_invs ADDR PORT: "REGISTRATIONS LOCAL-INVS REMOTE-INVS" of
 # the client transport of ours to ADDR:PORT.
 nfs_client_invs() {
-	nfs_client_eval "$1" "$2" \
-		'"%d %d %d" % tuple(c["stats"][k] for k in ("registrations", "local-invs", "remote-invs"))'
+	"$RDMACTL" -j transport show | jq -e -r --arg a "$1" --argjson p "$2" '
+		[.[] | select(.role == "client" and .peer_addr == $a and .peer_port == $p)] |
+		if length == 0 then empty else last end | .stats | "\(.registrations) \(.["local-invs"]) \(.["remote-invs"])"'
 }
 
 # nfs_client_invs_balanced ADDR PORT: every region the client registered

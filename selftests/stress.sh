@@ -60,9 +60,7 @@ server_up() {
 
 # The connections of our server now.
 server_conns() {
-	"$RDMACTL" -j transport show | python3 -c "
-import json, sys
-print(sum(1 for t in json.load(sys.stdin) if t['role'] == 'server-connection'))"
+	"$RDMACTL" -j transport show | jq '[.[] | select(.role == "server-connection")] | length'
 }
 
 # make_files N: N random files of MIB MiB in NFS_DATA, stress-1..N, each
@@ -164,10 +162,13 @@ credit_exhaustion() {
 	return $rc
 }
 
-# One rdmactl ping peer: ten calls, a second apart, so every peer's
-# connection lasts about ten seconds.
+# One rdmactl ping peer: twenty calls, a second apart, so every peer's
+# connection lasts about twenty seconds, long enough for the last of 32
+# to connect before the first is done: under emulation 32 rdmactl
+# processes take many seconds to start. Each step of the connection
+# (address, route, connect) may take 30 s for the same reason.
 peer() {
-	timeout 120 "$RDMACTL" -j ping -c 10 -i 1 -t 10 "$XR_ADDR:$PORT" >"$PEER_LOG/$1" 2>&1
+	timeout 150 "$RDMACTL" -j ping -c 20 -i 1 -t 30 "$XR_ADDR:$PORT" >"$PEER_LOG/$1" 2>&1
 }
 
 all_peers_connected() {

@@ -36,9 +36,7 @@ $SERVER/max_req_size=inline-recv"
 ktap_header 7
 
 config_value() {
-	"$RDMACTL" -j config show | python3 -c "
-import json, sys
-print(json.load(sys.stdin)['$1'])"
+	"$RDMACTL" -j config show | jq -r --arg k "$1" '.[$k]'
 }
 
 reload() {

@@ -74,8 +74,7 @@ restore() {
 	installed_files | xargs -r rm -f
 	# depmod's output as it was before make install (a second depmod
 	# takes minutes under emulation).
-	[ -d "$TOUR/moddep" ] && cp -a "$TOUR"/moddep/modules.* "$MODDIR"/ &&
-		rm -rf "$TOUR/moddep"
+	moddep_restore "$TOUR/moddep"
 	"$RDMACTL" dev show "$XR_RDMA_DEV" >/dev/null 2>&1 &&
 		"$RDMACTL" dev set "$XR_RDMA_DEV" enabled on >/dev/null 2>&1
 	return 0
@@ -90,8 +89,7 @@ trap cleanup EXIT
 fresh_host() {
 	local m
 
-	mkdir -p "$TOUR/moddep" || return 1
-	cp -a "$MODDIR"/modules.* "$TOUR/moddep/" || fail "saving $MODDIR/modules.*" || return 1
+	moddep_save "$TOUR/moddep" || fail "saving $MODDIR/modules.*" || return 1
 	module_loaded && { rmmod xrpcrdma || { fail "rmmod xrpcrdma"; return 1; }; }
 	rpcrdma_loaded && { rmmod rpcrdma || { fail "rmmod rpcrdma"; return 1; }; }
 	# What the earlier tests loaded, where nothing holds it any more.
@@ -104,7 +102,8 @@ fresh_host() {
 		echo "# no sunrpc loaded: insmod of the module would fail with Unknown symbol"
 	fi
 	installed_files | xargs -r rm -f
-	! modprobe -n xrpcrdma 2>/dev/null || fail "modprobe finds an xrpcrdma already" || return 1
+	modprobe_finds_nothing ||
+		fail "modprobe finds an xrpcrdma already: $(modprobe -n -v xrpcrdma 2>&1)" || return 1
 	! command -v rdmactl >/dev/null || fail "rdmactl on PATH already: $(command -v rdmactl)"
 }
 
