@@ -29,6 +29,7 @@ PROGRAM = re.compile(r'^# selftests: xrpcrdma: (\S+)$')
 CASE = re.compile(r'^# (ok|not ok) \d+ (\S+)(.*)$')
 NOTE = re.compile(r'^# # (.*)$')
 FIRED = re.compile(r'^(\S+): (.*) hits (\d+) fired (\d+), copy (\d+) s$')
+SINGLE_LOG = re.compile(r'^selftests-(.+?)(\.part\d+)?\.log$')
 CONSOLE_KEY = re.compile(r'^XR-TESTHOST-(RC|RMMOD|TAINT)=(\d+)$')
 LEAK = re.compile(r'object\(s\) leaked')
 WIRE_FUZZ = re.compile(r'^wire-fuzz: sent (\d+), reply (\d+), rdma_error (\d+) '
@@ -51,6 +52,16 @@ DATA_CASE = re.compile(r'write_read|under_nfs_load|no_lost_replies|'
 RELEASE_CASE = re.compile(r'no_transport_left|transport_gone|'
                           r'unload_clean|no_leak|objects_released|'
                           r'server_unload|client_unload')
+
+
+def merge_runs(runs):
+    """One {program: cases} of several parse_ktap() results (the parts of
+    one kernel's run), in order."""
+    merged = {}
+    for run in runs:
+        for program, cases in run.items():
+            merged.setdefault(program, []).extend(cases)
+    return merged
 
 
 def parse_ktap(path, default=None):
@@ -114,18 +125,26 @@ def section(title, char='='):
 class Report:
     def __init__(self, logdir, spec):
         self.logdir = logdir
-        self.kernels = sorted(p.name[len('selftests-'):-len('.log')]
-                              for p in logdir.glob('selftests-*.log')
-                              if not p.name.startswith('selftests-pair-')
-                              and not p.name.startswith('selftests-build'))
-        self.runs = {k: parse_ktap(logdir / f'selftests-{k}.log')
+        # A kernel's single-guest runs: selftests-KVER.log, or its parts
+        # selftests-KVER.partN.log (each with guest-KVER.partN.console).
+        parts = {}
+        for p in sorted(logdir.glob('selftests-*.log')):
+            if p.name.startswith(('selftests-pair-', 'selftests-build')):
+                continue
+            m = SINGLE_LOG.match(p.name)
+            parts.setdefault(m.group(1), []).append(m.group(2) or '')
+        self.kernels = sorted(parts)
+        self.runs = {k: merge_runs(parse_ktap(logdir / f'selftests-{k}{part}.log')
+                                   for part in parts[k])
                      for k in self.kernels}
         self.pairs = {k: {test: parse_ktap(
                               logdir / f'selftests-{step}-{k}.log',
                               'pair').get('pair', [])
                               for step, test in PAIR_STEPS}
                       for k in self.kernels}
-        self.consoles = {k: parse_console(logdir / f'guest-{k}.console')
+        self.consoles = {k: [(k + part.replace('.part', ', part '),
+                              parse_console(logdir / f'guest-{k}{part}.console'))
+                             for part in parts[k]]
                          for k in self.kernels}
         doc = yaml.safe_load(spec.read_text())
         self.points = next(d['entries'] for d in doc['definitions']
@@ -311,8 +330,9 @@ class Report:
                         for c, ok, _ in p if RELEASE_CASE.search(c)]
             if not releases:
                 self.problems.append(f'{k}: no release check ran')
-            rows.append(self.unload_row(k, self.consoles[k]) +
-                        [f'{sum(releases)} of {len(releases)}'])
+            for n, (host, console) in enumerate(self.consoles[k]):
+                rows.append(self.unload_row(host, console) +
+                            [f'{sum(releases)} of {len(releases)}' if n == 0 else ''])
             for (step, test), guest in itertools.product(PAIR_STEPS,
                                                          ('A', 'B')):
                 console = self.logdir / f'{step}-{k}' / f'{guest}.console'

@@ -107,5 +107,43 @@ expect_problem restart_case 's/^# ok/# not ok/' \
 expect_problem restart_no_unload 's/RMMOD=0/RMMOD=1/' \
 	"pair-restart-$K/A.console" 'peer_restart.sh guest A: module did not unload'
 
+# make check runs a kernel's selftests in parts, a test host each: the
+# same run split in two (faults.sh in part 1, the rest in part 2) gives
+# the same report, and each part's console is checked on its own.
+make_part_logs() {
+	local dir=$1 log
+
+	make_logs "$dir"
+	log=$dir/selftests-$K.log
+	sed -n '/^# selftests: xrpcrdma: svc_hostile.sh/,$p' "$log" >"$dir/selftests-$K.part2.log"
+	sed '/^# selftests: xrpcrdma: svc_hostile.sh/,$d' "$log" >"$dir/selftests-$K.part1.log"
+	rm "$log"
+	cp "$dir/guest-$K.console" "$dir/guest-$K.part1.console"
+	mv "$dir/guest-$K.console" "$dir/guest-$K.part2.console"
+}
+
+make_part_logs "$tmp/parts"
+if ! python3 "$gen" "$tmp/parts" "$spec" "$tmp/parts/out.rst" 2>"$tmp/parts/err"; then
+	fail "parts: $(cat "$tmp/parts/err")"
+fi
+for want in '``recv-drop``' 'rdma_error ERR_VERS 1-1' "$K, part 1" "$K, part 2"; do
+	grep -qF -- "$want" "$tmp/parts/out.rst" || fail "parts: no '$want' in the report"
+done
+grep -qF -- "$K.part" "$tmp/parts/out.rst" && fail "parts: a part taken for a kernel"
+make_part_logs "$tmp/part_leak"
+echo '[ 9.0] xrpcrdma: 1 recvctx object(s) leaked' >>"$tmp/part_leak/guest-$K.part2.console"
+if python3 "$gen" "$tmp/part_leak" "$spec" "$tmp/part_leak/out.rst" 2>"$tmp/part_leak/err"; then
+	fail "part_leak: passed"
+elif ! grep -q "$K, part 2: leaks reported" "$tmp/part_leak/err"; then
+	fail "part_leak: $(cat "$tmp/part_leak/err")"
+fi
+make_part_logs "$tmp/part_rmmod"
+sed -i 's/RMMOD=0/RMMOD=1/' "$tmp/part_rmmod/guest-$K.part1.console"
+if python3 "$gen" "$tmp/part_rmmod" "$spec" "$tmp/part_rmmod/out.rst" 2>"$tmp/part_rmmod/err"; then
+	fail "part_rmmod: passed"
+elif ! grep -q "$K, part 1: module did not unload" "$tmp/part_rmmod/err"; then
+	fail "part_rmmod: $(cat "$tmp/part_rmmod/err")"
+fi
+
 [ "$failures" -eq 0 ] && echo "reliability-report: all checks passed"
 [ "$failures" -eq 0 ]
