@@ -132,7 +132,7 @@ enum xrpcrdma_close_reason xr_ep_close_reason(struct xr_ep *ep)
 static void xr_ep_relisten_soon(struct xr_ep *ep)
 {
 	pr_info(XR_MODNAME ": address change under a listener: listening again\n");
-	schedule_work(&ep->ep_relisten);
+	mod_delayed_work(system_wq, &ep->ep_relisten, 0);
 }
 
 static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
@@ -236,31 +236,61 @@ out_destroy:
 }
 
 /*
+ * After an address change the device may not carry the listener's
+ * address yet: RoCE devices update their GID tables from a work queue of
+ * their own, and binding meanwhile fails with -ENODEV. So a listener
+ * tries again, 100 ms later and then twice as long each time up to
+ * 1.6 s, about 13 s in all, before it gives up.
+ */
+#define XR_RELISTEN_TRIES	12
+#define XR_RELISTEN_DELAY_MS	100
+#define XR_RELISTEN_DELAY_MAX_MS	1600
+
+static unsigned long xr_ep_relisten_delay(unsigned int tries)
+{
+	unsigned int ms = XR_RELISTEN_DELAY_MS << min(tries - 1, 4U);
+
+	return msecs_to_jiffies(min(ms, XR_RELISTEN_DELAY_MAX_MS));
+}
+
+/*
  * Replace the listening ID: the old one goes first, since the new one
  * binds the same address and port. Requests arriving in between are
- * refused, as with no listener. If no new ID can be had, the owner is
- * told as for a lost device, and closes the listener.
+ * refused, as with no listener. If no new ID can be had after
+ * XR_RELISTEN_TRIES tries, the owner is told as for a lost device, and
+ * closes the listener.
  */
 static void xr_ep_relisten_work(struct work_struct *work)
 {
-	struct xr_ep *ep = container_of(work, struct xr_ep, ep_relisten);
+	struct xr_ep *ep = container_of(to_delayed_work(work), struct xr_ep,
+					ep_relisten);
 	struct rdma_cm_id *id;
 
 	mutex_lock(&ep->ep_listen_lock);
 	if (ep->ep_listen_stopping)
 		goto out;
-	if (ep->ep_id)
+	if (ep->ep_id) {
 		rdma_destroy_id(ep->ep_id);
-	id = xr_ep_listen_id(ep);
-	if (IS_ERR(id)) {
-		pr_warn(XR_MODNAME ": listening again after an address change: %ld\n",
-			PTR_ERR(id));
 		ep->ep_id = NULL;
-		xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_CM_ERROR);
-		ep->ep_ops->eo_disconnected(ep);
+	}
+	id = xr_ep_listen_id(ep);
+	if (!IS_ERR(id)) {
+		ep->ep_id = id;
+		ep->ep_relisten_tries = 0;
 		goto out;
 	}
-	ep->ep_id = id;
+	if (++ep->ep_relisten_tries < XR_RELISTEN_TRIES) {
+		pr_debug(XR_MODNAME ": listening again after an address change: %ld, try %u\n",
+			 PTR_ERR(id), ep->ep_relisten_tries);
+		schedule_delayed_work(&ep->ep_relisten,
+				      xr_ep_relisten_delay(ep->ep_relisten_tries));
+		goto out;
+	}
+	pr_warn(XR_MODNAME ": listening again after an address change: %ld, giving up after %u tries\n",
+		PTR_ERR(id), ep->ep_relisten_tries);
+	ep->ep_relisten_tries = 0;
+	xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_CM_ERROR);
+	ep->ep_ops->eo_disconnected(ep);
 out:
 	mutex_unlock(&ep->ep_listen_lock);
 }
@@ -294,7 +324,7 @@ int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
 	ep->ep_listen_net = net;
 	ep->ep_listen_backlog = backlog;
 	mutex_init(&ep->ep_listen_lock);
-	INIT_WORK(&ep->ep_relisten, xr_ep_relisten_work);
+	INIT_DELAYED_WORK(&ep->ep_relisten, xr_ep_relisten_work);
 	id = xr_ep_listen_id(ep);
 	if (IS_ERR(id))
 		return PTR_ERR(id);
@@ -622,7 +652,7 @@ static void xr_ep_stop_listening(struct xr_ep *ep)
 	/* No callback runs once this returns: nothing queues the work. */
 	if (id)
 		rdma_destroy_id(id);
-	cancel_work_sync(&ep->ep_relisten);
+	cancel_delayed_work_sync(&ep->ep_relisten);
 }
 
 void xr_ep_destroy(struct xr_ep *ep)

@@ -325,6 +325,8 @@ enum xr_ep_drain_state {
  *	@ep_id
  * @ep_listen_stopping: a listener's: set once xr_ep_destroy() began
  * @ep_relisten: a listener's: makes a new ID after an address change
+ * @ep_relisten_tries: a listener's: failed tries of @ep_relisten since the
+ *	address change, under @ep_listen_lock
  * @ep_scq_cids: completion IDs handed out on @ep_scq (xr_cid_assign())
  * @ep_rcq_cids: completion IDs handed out on @ep_rcq
  */
@@ -352,7 +354,8 @@ struct xr_ep {
 	int			ep_listen_backlog;
 	struct mutex		ep_listen_lock;	/* see above */
 	bool			ep_listen_stopping;
-	struct work_struct	ep_relisten;
+	struct delayed_work	ep_relisten;
+	unsigned int		ep_relisten_tries;
 	atomic_t		ep_scq_cids;
 	atomic_t		ep_rcq_cids;
 };
