@@ -137,6 +137,11 @@ class Report:
         self.runs = {k: merge_runs(parse_ktap(logdir / f'selftests-{k}{part}.log')
                                    for part in parts[k])
                      for k in self.kernels}
+        # The two-guest steps make check ran for each kernel (not every
+        # kernel runs every one).
+        self.pair_ran = {k: {test: (logdir / f'selftests-{step}-{k}.log').exists()
+                             for step, test in PAIR_STEPS}
+                         for k in self.kernels}
         self.pairs = {k: {test: parse_ktap(
                               logdir / f'selftests-{step}-{k}.log',
                               'pair').get('pair', [])
@@ -309,6 +314,9 @@ class Report:
                 cells = []
                 for k in self.kernels:
                     got = [ok for c, ok, _ in self.pairs[k][test] if c == case]
+                    if not self.pair_ran[k][test]:
+                        cells.append('not run on this kernel')
+                        continue
                     cells.append(mark(got[0]) if got else 'not run')
                     if not got or not got[0]:
                         self.problems.append(f'{k}: {test} {case} failed')
