@@ -141,10 +141,14 @@ deb:
 # The module for KVER (default: the running kernel), with depmod, and
 # rdmactl with its manual page and bash completion under PREFIX (DESTDIR
 # is honoured for rdmactl; with DESTDIR, depmod is left to the caller).
+# The installed module is stripped of its debugging information, as
+# Debian's own and DKMS's are (INSTALL_MOD_STRIP= keeps it: a 15 MB
+# module that the kernel's xz then takes many seconds to compress).
 PREFIX ?= /usr/local
+INSTALL_MOD_STRIP ?= 1
 
 install: all
-	$(MAKE) -C $(KDIR) M=$(KMOD_DIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(KMOD_DIR) INSTALL_MOD_STRIP=$(INSTALL_MOD_STRIP) modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	cmake --install $(BUILD)/ctl --prefix $(PREFIX)
 	install -D -m 0755 $(RDMACTL) $(DESTDIR)/usr/local/sbin/rdmactl

@@ -23,7 +23,8 @@
 # tarball (`local -r` in a loop), so the other kernels' headers are
 # hidden during dpkg -i (make check's dkms step builds for each kernel).
 # XR_DEB_COMPILE=1 lets the postinst compile for every kernel it
-# chooses.
+# chooses. The depmod of each dpkg -i and -r runs over a trimmed module
+# tree (lib.sh's modules_trim): over the whole one, three minutes each.
 #
 # Needs build/deb (make deb) and build/dkms (scripts/dkms-check.sh).
 # Loads the module given to the test host again at the end.
@@ -54,6 +55,7 @@ MON_LOG=$NFS_RUN/deb-monitor.log
 MON_PID=
 PKG_RDMACTL=/usr/sbin/rdmactl
 BUILD_RDMACTL=$RDMACTL
+TRIM=$NFS_RUN/deb-trim
 
 [ -f "$DKMS_DEB" ] && [ -f "$CTL_DEB" ] || skip_all "no packages in build/deb: make deb"
 
@@ -76,6 +78,7 @@ cleanup() {
 	dpkg -s rdmactl >/dev/null 2>&1 && dpkg -r rdmactl >/dev/null 2>&1
 	rm -f "$PREBUILT"
 	hide_headers off 2>/dev/null
+	modules_untrim "$TRIM"
 	module_loaded || { rpcrdma_loaded && rmmod rpcrdma; insmod "$XR_MODULE"; }
 }
 trap cleanup EXIT
@@ -215,7 +218,7 @@ mount_is_ours() {
 	nfs_drop_caches
 	got=$(timeout -k 5 120 sha256sum "$MNT/deb-file" | cut -d' ' -f1)
 	[ "$want" = "$got" ] || fail "sha256 $got, wrote $want" || return 1
-	sent=$(nfs_client_eval "$XR_ADDR" "$PORT" "c['stats']['rpcs-sent']") ||
+	sent=$(nfs_client_eval "$XR_ADDR" "$PORT" '.stats["rpcs-sent"]') ||
 		fail "no client transport of ours: $("$RDMACTL" -j transport show)" || return 1
 	echo "# our client transport: rpcs-sent $sent"
 	[ "$sent" -gt 0 ] || fail "rpcs-sent 0" || return 1
@@ -271,7 +274,8 @@ reload_test_module() {
 	insmod "$XR_MODULE" || fail "insmod $XR_MODULE failed"
 }
 
-ktap_header 12
+ktap_header 13
+run_test module_tree_trimmed modules_trim "$TRIM"
 run_test seed_prebuilt seed_prebuilt
 run_test install_rdmactl install_rdmactl
 run_test install_dkms install_dkms

@@ -245,7 +245,7 @@ no_net_admin_no_change() {
 	[ "$(fault_field recv-drop trigger)" = nth ] || fail "recv-drop disarmed anyway" || rc=1
 	expect 0 "$RDMACTL" fault clear recv-drop || rc=1
 	unprivileged "$RDMACTL" dev set "$XR_RDMA_DEV" enabled off || rc=1
-	expect 0 "$RDMACTL" -j dev show "$XR_RDMA_DEV" && json_check 'd[0]["enabled"]' || rc=1
+	expect 0 "$RDMACTL" -j dev show "$XR_RDMA_DEV" && json_check '.[0].enabled' || rc=1
 	listener=$("$RDMACTL" -j listener show | jq -r '.[0].id')
 	unprivileged "$RDMACTL" listener del id "$listener" || rc=1
 	[ "$(live_objects svc-xprt)" -eq $LISTENERS ] || fail "a listener went away" || rc=1
@@ -299,7 +299,7 @@ frwr_reg_second_region() {
 	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
 	before=$(newest_conn)
 	conns=$(nfs_xprt_field "$MNT" 5)
-	recons=$(nfs_client_eval "$XR_ADDR" $PORT "c['stats']['reconnects']") ||
+	recons=$(nfs_client_eval "$XR_ADDR" $PORT .stats.reconnects) ||
 		fail "no client transport" || rc=1
 	expect 0 "$RDMACTL" fault set frwr-reg every 2 times 3 errno ENOMEM || rc=1
 	n=$(nfs_count_entries "$dir") || fail "listing with frwr-reg armed" || rc=1
@@ -311,8 +311,8 @@ frwr_reg_second_region() {
 	check_conn same "$before" || rc=1
 	[ "$(nfs_xprt_field "$MNT" 5)" = "$conns" ] ||
 		fail "mountstats connects $conns -> $(nfs_xprt_field "$MNT" 5)" || rc=1
-	[ "$(nfs_client_eval "$XR_ADDR" $PORT "c['stats']['reconnects']")" = "$recons" ] ||
-		fail "the client reconnected: $(nfs_client_eval "$XR_ADDR" $PORT "c['stats']")" || rc=1
+	[ "$(nfs_client_eval "$XR_ADDR" $PORT .stats.reconnects)" = "$recons" ] ||
+		fail "the client reconnected: $(nfs_client_eval "$XR_ADDR" $PORT .stats)" || rc=1
 	wait_for 10 nfs_client_invs_balanced "$XR_ADDR" $PORT ||
 		fail "registrations, local-invs, remote-invs: $(nfs_client_invs "$XR_ADDR" $PORT)" ||
 		rc=1

@@ -77,16 +77,24 @@ SERVER_STATS="replies-write-chunk replies-reply-chunk"
 
 # client_stats: our client transport's CLIENT_STATS, in that order.
 client_stats() {
-	nfs_client_eval "${XR_NFS_SERVER:-$XR_ADDR}" "$PORT" \
-		"' '.join(str(c['stats'][n]) for n in '$CLIENT_STATS'.split())"
+	nfs_client_eval "${XR_NFS_SERVER:-$XR_ADDR}" "$PORT" "$(jq_fields .stats $CLIENT_STATS)"
 }
 
 # server_stats: our server's SERVER_STATS, in that order.
 server_stats() {
-	"$RDMACTL" -j stats show | python3 -c '
-import json, sys
-s = json.load(sys.stdin)["server"]
-print(" ".join(str(s[n]) for n in sys.argv[1].split()))' "$SERVER_STATS"
+	"$RDMACTL" -j stats show | jq -r "$(jq_fields .server $SERVER_STATS)"
+}
+
+# jq_fields OBJECT NAME...: a jq filter printing OBJECT's NAMEs, in that
+# order, on one line.
+jq_fields() {
+	local obj=$1 n f=
+
+	shift
+	for n; do
+		f+="${f:+, }${obj}[\"$n\"]"
+	done
+	echo "[$f] | map(tostring) | join(\" \")"
 }
 
 # read_into ARRAY NAMES VALUES: ARRAY[NAME] = VALUE, pairwise.

@@ -459,27 +459,20 @@ server_counter() {
 	"$RDMACTL" -j stats show | jq -r --arg k "$1" '.server[$k]'
 }
 
-# nfs_client_eval ADDR PORT EXPR: print the Python EXPR over c, the newest
-# client transport of ours to ADDR:PORT in `rdmactl -j transport show`;
-# fails when there is none.
+# nfs_client_eval ADDR PORT FILTER: print the jq FILTER (compact, strings
+# raw) over the newest client transport of ours to ADDR:PORT in
+# `rdmactl -j transport show`; fails when there is none.
 nfs_client_eval() {
-	"$RDMACTL" -j transport show | python3 -c '
-import json, sys
-ts = [t for t in json.load(sys.stdin)
-      if t["role"] == "client" and t.get("peer_addr") == sys.argv[1]
-      and t.get("peer_port") == int(sys.argv[2])]
-if not ts:
-    sys.exit(1)
-c = ts[-1]
-print(eval(sys.argv[3]))' "$1" "$2" "$3"
+	"$RDMACTL" -j transport show | jq -r -c --arg a "$1" --argjson p "$2" '
+		[.[] | select(.role == "client" and .peer_addr == $a and .peer_port == $p)] |
+		if length == 0 then "" | halt_error(1) else last | ('"$3"') end'
 }
 
 # nfs_client_invs ADDR PORT: "REGISTRATIONS LOCAL-INVS REMOTE-INVS" of
 # the client transport of ours to ADDR:PORT.
 nfs_client_invs() {
-	"$RDMACTL" -j transport show | jq -e -r --arg a "$1" --argjson p "$2" '
-		[.[] | select(.role == "client" and .peer_addr == $a and .peer_port == $p)] |
-		if length == 0 then empty else last end | .stats | "\(.registrations) \(.["local-invs"]) \(.["remote-invs"])"'
+	nfs_client_eval "$1" "$2" \
+		'.stats | "\(.registrations) \(.["local-invs"]) \(.["remote-invs"])"'
 }
 
 # nfs_client_invs_balanced ADDR PORT: every region the client registered

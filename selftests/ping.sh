@@ -40,13 +40,13 @@ ping_all() {
 		fail "summary: $(grep sent "$OUT")" || return 1
 
 	expect 0 "$RDMACTL" -j ping -c "$count" -i 0 "$XR_ADDR:$port" || return 1
-	json_check "d['sent'] == $count and d['received'] == $count and d['lost'] == 0 and \
-		d['errors'] == 0 and not d['disconnected'] and d['credits'] >= 1" || return 1
-	json_check "(lambda r: 0 < r['min'] <= r['p50'] <= r['p99'] <= r['max'] and \
-		r['min'] <= r['avg'] <= r['max'])(d['rtt_us'])" || return 1
-	python3 -c "import json; d=json.load(open('$OUT')); r=d['rtt_us']; \
-		print('# -j: credits %d, rtt min/avg/p50/p99/max = %.1f/%.1f/%.1f/%.1f/%.1f us' % \
-		(d['credits'], r['min'], r['avg'], r['p50'], r['p99'], r['max']))"
+	json_check ".sent == $count and .received == $count and .lost == 0 and
+		.errors == 0 and (.disconnected | not) and .credits >= 1" || return 1
+	json_check '.rtt_us | 0 < .min and .min <= .p50 and .p50 <= .p99 and .p99 <= .max and
+		.min <= .avg and .avg <= .max' || return 1
+	jq -r '.rtt_us as $r | "# -j: credits \(.credits), rtt min/avg/p50/p99/max = " +
+		([$r.min, $r.avg, $r.p50, $r.p99, $r.max] | map(. * 10 | round / 10 | tostring) |
+		join("/")) + " us"' "$OUT"
 }
 
 server_start() {

@@ -20,13 +20,13 @@ dev_show_text() {
 
 dev_show_json() {
 	expect 0 "$RDMACTL" -j dev show || return 1
-	json_check "any(x['ifname'] == '$XR_RDMA_DEV' and x['usable'] and x['enabled'] and \
-x['ports'][0]['state'] == 'ACTIVE' and x['ports'][0]['netdev'] == '$XR_NETDEV' for x in d)"
+	json_check "any(.[]; .ifname == \"$XR_RDMA_DEV\" and .usable and .enabled and
+		.ports[0].state == \"ACTIVE\" and .ports[0].netdev == \"$XR_NETDEV\")"
 }
 
 dev_show_one() {
 	expect 0 "$RDMACTL" -j device show "$XR_RDMA_DEV" || return 1
-	json_check "len(d) == 1 and d[0]['ifname'] == '$XR_RDMA_DEV'" || return 1
+	json_check "length == 1 and .[0].ifname == \"$XR_RDMA_DEV\"" || return 1
 	# Abbreviations, as in the rdma tool.
 	expect 0 "$RDMACTL" d sh "$XR_RDMA_DEV" || return 1
 	grep -q "$XR_RDMA_DEV" "$OUT" || fail "abbreviated command output"
@@ -46,8 +46,9 @@ dev_show_name_too_long() {
 
 module_show() {
 	expect 0 "$RDMACTL" -j module show || return 1
-	json_check "d['build_kernel'] == '$(uname -r)' and d['version'] and \
-d['mode'] in ('dropin', 'sidebyside') and d['live_objects']['device'] >= 1" || return 1
+	json_check ".build_kernel == \"$(uname -r)\" and (.version | length > 0) and
+		(.mode == \"dropin\" or .mode == \"sidebyside\") and .live_objects.device >= 1" ||
+		return 1
 	expect 0 "$RDMACTL" module show || return 1
 	grep -q "$(uname -r)" "$OUT" || fail "text module show: $(cat "$OUT")"
 }
@@ -55,10 +56,10 @@ d['mode'] in ('dropin', 'sidebyside') and d['live_objects']['device'] >= 1" || r
 dev_set_toggle() {
 	expect 0 "$RDMACTL" dev set "$XR_RDMA_DEV" enabled off || return 1
 	expect 0 "$RDMACTL" -j dev show "$XR_RDMA_DEV" || return 1
-	json_check "not d[0]['enabled'] and not d[0]['usable']" || return 1
+	json_check '.[0] | (.enabled | not) and (.usable | not)' || return 1
 	expect 0 "$RDMACTL" dev set "$XR_RDMA_DEV" enabled on || return 1
 	expect 0 "$RDMACTL" -j dev show "$XR_RDMA_DEV" || return 1
-	json_check "d[0]['enabled'] and d[0]['usable']"
+	json_check '.[0] | .enabled and .usable'
 }
 
 dev_set_unprivileged() {
@@ -69,7 +70,7 @@ dev_set_unprivileged() {
 	expect 0 setpriv --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps=-all "$RDMACTL" dev show "$XR_RDMA_DEV" || return 1
 	expect 0 "$RDMACTL" -j dev show "$XR_RDMA_DEV" || return 1
-	json_check "d[0]['enabled']"
+	json_check '.[0].enabled'
 }
 
 usage_errors() {

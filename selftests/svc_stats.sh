@@ -30,15 +30,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# json_check EXPR: EXPR (Python, over d, the JSON in $OUT) holds.
+# json_check FILTER: lib.sh's, with $listeners and $conns: the entries of
+# a list in $OUT whose role is server-listener and server-connection.
 json_check() {
-	python3 - "$OUT" "$1" <<'PY' || fail "JSON check failed: $1: $(cat "$OUT")"
-import json, sys
-d = json.load(open(sys.argv[1]))
-listeners = [t for t in d if isinstance(d, list) and t.get("role") == "server-listener"]
-conns = [t for t in d if isinstance(d, list) and t.get("role") == "server-connection"]
-sys.exit(0 if eval(sys.argv[2]) else 1)
-PY
+	jq -e '(if type == "array" then . else [] end) as $all |
+		($all | map(select(.role == "server-listener"))) as $listeners |
+		($all | map(select(.role == "server-connection"))) as $conns | '"$1" "$OUT" >/dev/null ||
+		fail "JSON check failed: $1: $(cat "$OUT")"
 }
 
 unprivileged() {
@@ -63,7 +61,7 @@ listener_add_unprivileged() {
 	expect 1 unprivileged "$RDMACTL" listener add || return 1
 	grep -q "Permission denied" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
 	expect 0 "$RDMACTL" -j listener show || return 1
-	json_check "d == []"
+	json_check '. == []'
 }
 
 listener_add() {
@@ -71,9 +69,9 @@ listener_add() {
 	nfs_portlist_has "$CLASS" "$PORT" ||
 		fail "'$CLASS $PORT' not in portlist: $(tr '\n' ' ' <"$NFSD_FS/portlist")" || return 1
 	expect 0 "$RDMACTL" -j listener show || return 1
-	json_check "sorted(l['local_addr'] for l in d) == ['0.0.0.0', '::'] and \
-all(l['local_port'] == $PORT and l['class'] == '$CLASS' and l['serv'] == 'nfsd' and \
-l['state'] == 'listening' for l in d)" || return 1
+	json_check "(map(.local_addr) | sort) == [\"0.0.0.0\", \"::\"] and
+		all(.[]; .local_port == $PORT and .class == \"$CLASS\" and .serv == \"nfsd\" and
+			.state == \"listening\")" || return 1
 	expect 0 "$RDMACTL" listener show || return 1
 	grep -Eq "^[0-9]+: class $CLASS serv nfsd state listening local 0\.0\.0\.0:$PORT$" "$OUT" ||
 		fail "text: $(cat "$OUT")"
@@ -96,25 +94,21 @@ transport_show() {
 	local id
 
 	expect 0 "$RDMACTL" -j transport show || return 1
-	json_check "len(listeners) == 2 and len(conns) == 1" || return 1
-	json_check "conns[0]['peer_addr'] == '$XR_ADDR' and conns[0]['local_port'] == $PORT and \
-conns[0]['state'] == 'connected' and conns[0]['serv'] == 'nfsd' and conns[0]['class'] == '$CLASS'" ||
+	json_check '($listeners | length) == 2 and ($conns | length) == 1' || return 1
+	json_check "\$conns[0] | .peer_addr == \"$XR_ADDR\" and .local_port == $PORT and
+		.state == \"connected\" and .serv == \"nfsd\" and .class == \"$CLASS\"" ||
 		return 1
 	# The send queue holds the Sends (one per credit) and the RDMA Read and
 	# Write contexts (at least one work request each, one per credit); the
 	# receive queue one Receive per credit and two for backchannel replies.
-	json_check "conns[0]['credits'] == 64 and conns[0]['inline_send'] == 4096 and \
-conns[0]['inline_recv'] == 4096 and conns[0]['peer_inline_send'] >= 1024 and \
-conns[0]['peer_inline_recv'] >= 1024 and conns[0]['sq_depth'] >= 128 and conns[0]['rq_depth'] == 66" ||
-		return 1
-	json_check "conns[0]['stats']['calls-received'] > 0 and \
-conns[0]['stats']['replies-inline'] > 0 and conns[0]['stats']['bad-headers'] == 0 and \
-conns[0]['stats']['send-errors'] == 0 and conns[0]['stats']['recv-errors'] == 0" || return 1
-	python3 -c "import json; d = json.load(open('$OUT')); \
-print('# connection:', [t for t in d if t['role'] == 'server-connection'][0])"
+	json_check '$conns[0] | .credits == 64 and .inline_send == 4096 and .inline_recv == 4096 and
+		.peer_inline_send >= 1024 and .peer_inline_recv >= 1024 and .sq_depth >= 128 and
+		.rq_depth == 66' || return 1
+	json_check '$conns[0].stats | .["calls-received"] > 0 and .["replies-inline"] > 0 and
+		.["bad-headers"] == 0 and .["send-errors"] == 0 and .["recv-errors"] == 0' || return 1
+	echo "# connection: $(jq -c 'first(.[] | select(.role == "server-connection"))' "$OUT")"
 
-	id=$(python3 -c "import json; d = json.load(open('$OUT')); \
-print([t['id'] for t in d if t['role'] == 'server-connection'][0])")
+	id=$(jq -r 'first(.[] | select(.role == "server-connection")) | .id' "$OUT")
 	expect 0 "$RDMACTL" -d transport show "$id" || return 1
 	grep -Eq "^$id: server-connection class $CLASS serv nfsd state connected .*peer $XR_ADDR:[0-9]+ credits 64 " "$OUT" ||
 		fail "text: $(cat "$OUT")" || return 1
@@ -124,8 +118,8 @@ print([t['id'] for t in d if t['role'] == 'server-connection'][0])")
 
 stats_show() {
 	expect 0 "$RDMACTL" -j stats show || return 1
-	json_check "d['server']['calls-received'] > 0 and d['server']['bad-headers'] == 0 and \
-d['server']['replies-inline'] <= d['server']['calls-received']" || return 1
+	json_check '.server | .["calls-received"] > 0 and .["bad-headers"] == 0 and
+		.["replies-inline"] <= .["calls-received"]' || return 1
 	expect 0 "$RDMACTL" stats show || return 1
 	grep -Eq "^server: calls-received [1-9]" "$OUT" || fail "text: $(cat "$OUT")"
 }
@@ -143,12 +137,11 @@ listener_del_unprivileged() {
 	expect 1 unprivileged "$RDMACTL" listener del || return 1
 	grep -q "Operation not permitted" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
 	expect 0 "$RDMACTL" -j listener show || return 1
-	json_check "len(d) == 2"
+	json_check 'length == 2'
 }
 
 no_listener_left() {
-	"$RDMACTL" -j listener show >"$OUT" 2>"$ERR" &&
-		python3 -c "import json,sys; sys.exit(0 if json.load(open('$OUT')) == [] else 1)"
+	"$RDMACTL" -j listener show >"$OUT" 2>"$ERR" && jq -e '. == []' "$OUT" >/dev/null
 }
 
 # The listeners go; the connection accepted on one of them stays.
@@ -158,7 +151,8 @@ listener_del() {
 	! nfs_portlist_has "$CLASS" "$PORT" ||
 		fail "'$CLASS $PORT' still in portlist" || return 1
 	expect 0 "$RDMACTL" -j transport show || return 1
-	json_check "len(conns) == 1 and conns[0]['state'] == 'connected' and not listeners"
+	json_check '($conns | length) == 1 and $conns[0].state == "connected" and
+		($listeners | length) == 0'
 }
 
 io_after_listener_del() {
@@ -175,8 +169,7 @@ listener_del_none_left() {
 }
 
 no_connection_left() {
-	"$RDMACTL" -j transport show >"$OUT" 2>"$ERR" &&
-		python3 -c "import json,sys; sys.exit(0 if json.load(open('$OUT')) == [] else 1)"
+	"$RDMACTL" -j transport show >"$OUT" 2>"$ERR" && jq -e '. == []' "$OUT" >/dev/null
 }
 
 umount_closes() {
@@ -189,7 +182,7 @@ server_stop() {
 	nfs_server_stop || fail "server stop" || return 1
 	wait_for 30 no_connection_left || fail "transports left: $(cat "$OUT")" || return 1
 	expect 0 "$RDMACTL" -j stats show || return 1
-	json_check "d['server']['calls-received'] > 0 and d['server']['replies-inline'] > 0"
+	json_check '.server | .["calls-received"] > 0 and .["replies-inline"] > 0'
 }
 
 ktap_header 15

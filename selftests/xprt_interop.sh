@@ -72,7 +72,7 @@ ours_client_counters() {
 	local bad
 
 	nfs_client_regions_released "$XR_PEER_ADDR" "$INTREE_PORT" || return 1
-	bad=$(nfs_client_eval "$XR_PEER_ADDR" "$INTREE_PORT" "c['stats']['bad-replies']")
+	bad=$(nfs_client_eval "$XR_PEER_ADDR" "$INTREE_PORT" '.stats["bad-replies"]')
 	[ "$bad" = 0 ] || fail "bad-replies $bad"
 }
 
