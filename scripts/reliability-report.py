@@ -137,16 +137,25 @@ class Report:
         self.runs = {k: merge_runs(parse_ktap(logdir / f'selftests-{k}{part}.log')
                                    for part in parts[k])
                      for k in self.kernels}
-        # The two-guest steps make check ran for each kernel (not every
-        # kernel runs every one).
-        self.pair_ran = {k: {test: (logdir / f'selftests-{step}-{k}.log').exists()
-                             for step, test in PAIR_STEPS}
+        # The two-guest steps make check ran (not every kernel runs every
+        # one): (step, test, kernel of guest A, of guest B, the step's
+        # name after its test), guest B's kernel where it differs named
+        # after A's: selftests-pair-KA-KB.log.
+        self.pair_logs = [
+            (step, test, ka, kb, name)
+            for step, test in PAIR_STEPS
+            for ka, kb in itertools.product(self.kernels, repeat=2)
+            for name in [f'{step}-{ka}' if ka == kb else f'{step}-{ka}-{kb}']
+            if (logdir / f'selftests-{name}.log').exists()]
+        self.pair_ran = {k: {test: any(k in (ka, kb) and t == test
+                                       for _, t, ka, kb, _ in self.pair_logs)
+                             for _, test in PAIR_STEPS}
                          for k in self.kernels}
-        self.pairs = {k: {test: parse_ktap(
-                              logdir / f'selftests-{step}-{k}.log',
-                              'pair').get('pair', [])
-                              for step, test in PAIR_STEPS}
-                      for k in self.kernels}
+        self.pairs = {k: {test: [] for _, test in PAIR_STEPS} for k in self.kernels}
+        for _, test, ka, kb, name in self.pair_logs:
+            cases = parse_ktap(logdir / f'selftests-{name}.log', 'pair').get('pair', [])
+            for k in {ka, kb}:
+                self.pairs[k][test] += cases
         self.consoles = {k: [(k + part.replace('.part', ', part '),
                               parse_console(logdir / f'guest-{k}{part}.console'))
                              for part in parts[k]]
@@ -341,13 +350,13 @@ class Report:
             for n, (host, console) in enumerate(self.consoles[k]):
                 rows.append(self.unload_row(host, console) +
                             [f'{sum(releases)} of {len(releases)}' if n == 0 else ''])
-            for (step, test), guest in itertools.product(PAIR_STEPS,
-                                                         ('A', 'B')):
-                console = self.logdir / f'{step}-{k}' / f'{guest}.console'
-                if console.exists():
-                    rows.append(self.unload_row(
-                        f'{k}, {test} guest {guest}',
-                        parse_console(console)) + [''])
+            for _, test, ka, kb, name in self.pair_logs:
+                for guest, gk in (('A', ka), ('B', kb)):
+                    console = self.logdir / name / f'{guest}.console'
+                    if gk == k and console.exists():
+                        rows.append(self.unload_row(
+                            f'{k}, {test} guest {guest}',
+                            parse_console(console)) + [''])
         return out + table(['test host', 'rmmod at the end',
                             'leak reports', 'release checks passed'], rows)
 

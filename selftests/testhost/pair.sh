@@ -28,8 +28,10 @@ readonly EXIT_USAGE=2 EXIT_TIMEOUT=124
 # create the network socket.
 readonly PAUSE_MAX=120 SOCKET_WAIT=30
 
-# Options; those run.sh takes are passed on to both guests.
+# Options; those run.sh takes are passed on to both guests, and B's own
+# (--b-kernel, --b-root, --b-module) replace them for guest B.
 RUN_ARGS=()
+B_ARGS=()
 TIMEOUT=900
 LOGS=
 SHARE=
@@ -44,8 +46,11 @@ declare -A PID=() RC=() TAIL=() LIFE=([A]=1 [B]=1)
 usage() {
 	cat <<'USAGE'
 usage: pair.sh [--kernel KVER] [--root DIR] [--module PATH.ko [--module-args "k=v ..."]]
+               [--b-kernel KVER [--b-root DIR|--b-no-root] --b-module PATH.ko]
                [--timeout SECONDS] [--logs DIR] [--share DIR] [--smp N] [--mem MB]
                [--accel tcg|tcg-multi|kvm] [--cpu MODEL] [--ktap] -- COMMAND [ARGS...]
+Guest B boots the --b-* kernel, root and module where given (a pair of two
+kernels), else the same as guest A.
 USAGE
 }
 
@@ -72,6 +77,12 @@ parse_args() {
 			RUN_ARGS+=("$1" "$2")
 			shift 2
 			;;
+		--b-kernel | --b-module | --b-root)
+			need_arg "$@"
+			B_ARGS+=("--${1#--b-}" "$2")
+			shift 2
+			;;
+		--b-no-root) B_ARGS+=(--no-root); shift ;;
 		--smp) need_arg "$@"; smp=$2; shift 2 ;;
 		--timeout) need_arg "$@"; TIMEOUT=$2; shift 2 ;;
 		--logs) need_arg "$@"; LOGS=$2; shift 2 ;;
@@ -88,6 +99,14 @@ parse_args() {
 	[[ $TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "--timeout wants seconds"
 	# Two 2-vCPU TCG guests overload two cores: one vCPU each.
 	RUN_ARGS+=(--smp "$smp" --timeout "$TIMEOUT")
+}
+
+# guest_args ROLE: run.sh's options for guest ROLE, in GUEST_ARGS: the
+# common ones, then B's own (later options win in run.sh).
+guest_args() {
+	GUEST_ARGS=("${RUN_ARGS[@]}")
+	[[ $1 == B ]] && GUEST_ARGS+=("${B_ARGS[@]}")
+	return 0
 }
 
 # The work directory: sockets, and the logs and share unless given.
@@ -139,7 +158,8 @@ start_guest() {
 	local r=$1
 
 	echo "${LIFE[$r]}" >"$SHARE/pair-life-$r"
-	"$RUN" "${RUN_ARGS[@]}" --pair-role "$r" --pair-net "$WORK/net.sock" \
+	guest_args "$r"
+	"$RUN" "${GUEST_ARGS[@]}" --pair-role "$r" --pair-net "$WORK/net.sock" \
 		--monitor "$WORK/mon-$r.sock" --share "$SHARE" --log "$LOGS/$r.console" \
 		-- "${CMD[@]}" </dev/null >"$LOGS/$r.out" 2>"$LOGS/$r.err" &
 	PID[$r]=$!

@@ -93,7 +93,7 @@ FAILED=0
 
 usage() {
 	cat <<'USAGE'
-usage: run.sh [--kernel KVER] [--root DIR] [--module PATH.ko [--module-args "k=v ..."]]
+usage: run.sh [--kernel KVER] [--root DIR|--no-root] [--module PATH.ko [--module-args "k=v ..."]]
               [--no-rxe] [--timeout SECONDS] [--log FILE] [--share DIR]
               [--smp N] [--mem MB] [--accel tcg|tcg-multi|kvm] [--cpu MODEL]
               [--pair-role A|B --pair-net SOCKET] [--monitor SOCKET] -- COMMAND [ARGS...]
@@ -118,6 +118,7 @@ parse_args() {
 		case "$1" in
 		--kernel) need_arg "$@"; KVER_ARG=$2; shift 2 ;;
 		--root) need_arg "$@"; ROOT=$2; shift 2 ;;
+		--no-root) ROOT=; shift ;;
 		--module) need_arg "$@"; MODULE=$2; shift 2 ;;
 		--module-args) need_arg "$@"; MODULE_ARGS=$2; shift 2 ;;
 		--no-rxe) RXE=0; shift ;;

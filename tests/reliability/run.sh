@@ -157,5 +157,28 @@ if ! python3 "$gen" "$tmp/no_pair" "$spec" "$tmp/no_pair/out.rst" 2>"$tmp/no_pai
 fi
 grep -qF 'not run on this kernel' "$tmp/no_pair/out.rst" || fail "no_pair: no 'not run on this kernel'"
 
+# A pair of two kernels (guest A on K2, guest B on K): its cases count
+# for both kernels, each guest's console for its own kernel.
+make_logs "$tmp/cross"
+cp "$tmp/cross/selftests-$K.log" "$tmp/cross/selftests-$K2.log"
+cp "$tmp/cross/guest-$K.console" "$tmp/cross/guest-$K2.console"
+mv "$tmp/cross/selftests-pair-$K.log" "$tmp/cross/selftests-pair-$K2-$K.log"
+mv "$tmp/cross/pair-$K" "$tmp/cross/pair-$K2-$K"
+if ! python3 "$gen" "$tmp/cross" "$spec" "$tmp/cross/out.rst" 2>"$tmp/cross/err"; then
+	fail "cross: $(cat "$tmp/cross/err")"
+fi
+grep -F 'ours_client_write_read_64M_v3' "$tmp/cross/out.rst" | grep -qF 'not run' &&
+	fail "cross: the pair's case is not shown for both kernels"
+grep -qF "$K2, xprt_interop.sh guest A" "$tmp/cross/out.rst" ||
+	fail "cross: no row for guest A on $K2"
+grep -qF "$K, xprt_interop.sh guest B" "$tmp/cross/out.rst" ||
+	fail "cross: no row for guest B on $K"
+sed -i 's/RMMOD=0/RMMOD=1/' "$tmp/cross/pair-$K2-$K/A.console"
+if python3 "$gen" "$tmp/cross" "$spec" "$tmp/cross/out.rst" 2>"$tmp/cross/err"; then
+	fail "cross_rmmod: passed"
+elif ! grep -q "$K2, xprt_interop.sh guest A: module did not unload" "$tmp/cross/err"; then
+	fail "cross_rmmod: $(cat "$tmp/cross/err")"
+fi
+
 [ "$failures" -eq 0 ] && echo "reliability-report: all checks passed"
 [ "$failures" -eq 0 ]
