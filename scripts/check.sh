@@ -370,7 +370,9 @@ guest_steps+=("testhost-detector-${host_kernels[-1]} ktap detector ${host_kernel
 # the host builds for.
 guest_steps+=("demo-${host_kernels[-1]} one demo ${host_kernels[-1]}")
 pool "${guest_steps[@]}"
-# Each pair holds both cores for minutes. Interoperability between the
+# Each pair holds both cores for minutes. An earlier run's pair logs
+# (other kernels, other names) must not be read as this run's.
+rm -rf "$logs"/selftests-pair-* "$logs"/pair-* Interoperability between the
 # oldest kernel and the newest: guest A (the server) boots the oldest,
 # guest B (the client) the newest, as when a server and its clients are
 # upgraded at different times (each kernel's own in-tree transport is

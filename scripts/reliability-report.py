@@ -28,6 +28,8 @@ import yaml
 PROGRAM = re.compile(r'^# selftests: xrpcrdma: (\S+)$')
 CASE = re.compile(r'^# (ok|not ok) \d+ (\S+)(.*)$')
 NOTE = re.compile(r'^# # (.*)$')
+# The duration run_test prints before each case: not a note of it.
+DURATION = re.compile(r'^# # \S+ took \d+ ms$')
 FIRED = re.compile(r'^(\S+): (.*) hits (\d+) fired (\d+), copy (\d+) s$')
 SINGLE_LOG = re.compile(r'^selftests-(.+?)(\.part\d+)?\.log$')
 CONSOLE_KEY = re.compile(r'^XR-TESTHOST-(RC|RMMOD|TAINT)=(\d+)$')
@@ -81,7 +83,7 @@ def parse_ktap(path, default=None):
         if cases is None:
             continue
         m = NOTE.match(line)
-        if m:
+        if m and not DURATION.match(line):
             notes.append(m.group(1))
             continue
         m = CASE.match(line)

@@ -80,8 +80,7 @@ cleanup() {
 		dkms remove --no-depmod "${TREES[@]}" -m xrpcrdma -v "$VERSION" -k "$KVER" >/dev/null 2>&1
 	fi
 	moddep_restore "$MODDEP"
-	modules_untrim "$TRIM"
-	rm -rf "$(dirname "$MODDEP")"
+	modules_untrim "$TRIM" && rm -rf "$(dirname "$MODDEP")"
 	module_loaded || insmod "$XR_MODULE" 2>/dev/null
 	return 0
 }

@@ -170,7 +170,9 @@ modules_untrim() {
 	kdir=/lib/modules/$(uname -r)/kernel
 	[ -d "$1/kernel" ] || return 0
 	if mountpoint -q "$kdir"; then
-		umount "$kdir" || return 1
+		# Lazily when busy: the whole tree must be back for the tests
+		# that follow.
+		umount "$kdir" || umount -l "$kdir" || return 1
 	fi
 	moddep_restore "$1/moddep" && rm -rf "$1"
 }

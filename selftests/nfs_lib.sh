@@ -461,11 +461,15 @@ server_counter() {
 
 # nfs_client_eval ADDR PORT FILTER: print the jq FILTER (compact, strings
 # raw) over the newest client transport of ours to ADDR:PORT in
-# `rdmactl -j transport show`; fails when there is none.
+# `rdmactl -j transport show`; fails when there is none, and when rdmactl
+# fails or prints nothing (xrpcrdma not loaded).
 nfs_client_eval() {
-	"$RDMACTL" -j transport show | jq -r -c --arg a "$1" --argjson p "$2" '
-		[.[] | select(.role == "client" and .peer_addr == $a and .peer_port == $p)] |
-		if length == 0 then "" | halt_error(1) else last | ('"$3"') end'
+	local out
+
+	out=$("$RDMACTL" -j transport show) || return 1
+	jq -n -r -c --arg a "$1" --argjson p "$2" '
+		input | [.[] | select(.role == "client" and .peer_addr == $a and .peer_port == $p)] |
+		if length == 0 then "" | halt_error(1) else last | ('"$3"') end' <<<"$out"
 }
 
 # nfs_client_invs ADDR PORT: "REGISTRATIONS LOCAL-INVS REMOTE-INVS" of

@@ -97,6 +97,11 @@ parse_args() {
 	[[ $# -gt 0 ]] || { usage >&2; die "no command given"; }
 	CMD=("$@")
 	[[ $TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "--timeout wants seconds"
+	# A module is built for one kernel: B's own kernel needs its own.
+	if [[ " ${B_ARGS[*]} " == *" --kernel "* && " ${RUN_ARGS[*]} " == *" --module "* &&
+		" ${B_ARGS[*]} " != *" --module "* ]]; then
+		die "--b-kernel with --module needs --b-module"
+	fi
 	# Two 2-vCPU TCG guests overload two cores: one vCPU each.
 	RUN_ARGS+=(--smp "$smp" --timeout "$TIMEOUT")
 }

@@ -45,6 +45,7 @@ print(' '.join(next(x['entries'] for x in d['definitions'] if x['name'] == 'faul
 		echo "# ok 1 wire_fuzz"
 		echo "# selftests: xrpcrdma: stress.sh"
 		echo "# # sendctx-waits: 0 -> 12, sq-starves: 0"
+		echo "# # tiny_send_queue_no_lost_replies took 4321 ms"
 		echo "# ok 1 tiny_send_queue_no_lost_replies"
 		echo "# selftests: xrpcrdma: xprt_nfs.sh"
 		echo "# ok 1 write_read_64M"
@@ -85,6 +86,8 @@ for want in '``post-send``' '``recv-drop``' '1 of 50 hits, copy 2 s' \
 	'420 (ERR_VERS 60, ERR_CHUNK 360)' '20, seed 8166'; do
 	grep -qF -- "$want" "$tmp/clean/out.rst" || fail "clean run: no '$want' in the report"
 done
+# A case's duration is not one of its notes.
+! grep -qF 'took 4321 ms' "$tmp/clean/out.rst" || fail "clean run: a duration in the report"
 
 expect_problem failed_case 's/^# ok 1 bad_version/# not ok 1 bad_version/' \
 	"selftests-$K.log" 'svc_hostile.sh bad_version failed'
