@@ -108,8 +108,10 @@ expect() {
 
 # json_check FILTER: the jq FILTER over the JSON in $OUT is true (jq,
 # not Python: a Python start costs seconds in an emulated test host).
+# A test may set JSON_DEFS to jq bindings ("EXPR as $name | ...") that
+# every FILTER of it can use.
 json_check() {
-	jq -e "$1" "$OUT" >/dev/null || fail "JSON check failed: $1: $(cat "$OUT")"
+	jq -e "${JSON_DEFS:-}$1" "$OUT" >/dev/null || fail "JSON check failed: $1: $(cat "$OUT")"
 }
 
 # The mode the module runs in: dropin or sidebyside.

@@ -30,14 +30,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# json_check FILTER: lib.sh's, with $listeners and $conns: the entries of
-# a list in $OUT whose role is server-listener and server-connection.
-json_check() {
-	jq -e '(if type == "array" then . else [] end) as $all |
-		($all | map(select(.role == "server-listener"))) as $listeners |
-		($all | map(select(.role == "server-connection"))) as $conns | '"$1" "$OUT" >/dev/null ||
-		fail "JSON check failed: $1: $(cat "$OUT")"
-}
+# For json_check: $listeners and $conns, the entries of a list in $OUT
+# whose role is server-listener and server-connection.
+# shellcheck disable=SC2034 # lib.sh's json_check reads it
+JSON_DEFS='(if type == "array" then . else [] end) as $all |
+	($all | map(select(.role == "server-listener"))) as $listeners |
+	($all | map(select(.role == "server-connection"))) as $conns | '
 
 unprivileged() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"
