@@ -372,11 +372,12 @@ guest_steps+=("demo-${host_kernels[-1]} one demo ${host_kernels[-1]}")
 pool "${guest_steps[@]}"
 # Each pair holds both cores for minutes. An earlier run's pair logs
 # (other kernels, other names) must not be read as this run's.
-rm -rf "$logs"/selftests-pair-* "$logs"/pair-* Interoperability between the
-# oldest kernel and the newest: guest A (the server) boots the oldest,
-# guest B (the client) the newest, as when a server and its clients are
-# upgraded at different times (each kernel's own in-tree transport is
-# the peer of ours on the other). The peer restart on the newest.
+rm -rf "$logs"/selftests-pair-* "$logs"/pair-*
+# Interoperability between the oldest kernel and the newest: guest A
+# (the server) boots the oldest, guest B (the client) the newest, as when
+# a server and its clients are upgraded at different times (each
+# kernel's own in-tree transport is the peer of ours on the other). The
+# peer restart on the newest.
 if [ "${kernels[-1]}" != "${kernels[0]}" ]; then
 	step "selftests-pair-${kernels[0]}-${kernels[-1]}" ktap guest_pair "${kernels[0]}" \
 		"pair-${kernels[0]}-${kernels[-1]}" xprt_interop.sh 900 "${kernels[-1]}"

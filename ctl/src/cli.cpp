@@ -47,11 +47,6 @@ struct Name {
     int id;
 };
 
-bool starts_with(std::string_view text, std::string_view prefix)
-{
-    return text.substr(0, prefix.size()) == prefix;
-}
-
 // The id that word names, exactly or as a prefix of names that all have the
 // same id (so "d" is "dev" even though "device" matches too).
 int lookup(const std::vector<Name> &names, const std::string &word, const std::string &kind)

@@ -11,11 +11,6 @@ namespace rdmactl {
 
 namespace {
 
-bool starts_with(const std::string &text, const std::string &prefix)
-{
-    return text.compare(0, prefix.size(), prefix) == 0;
-}
-
 bool is_option(const std::string &word)
 {
     return word.size() > 1 && word[0] == '-';

@@ -12,11 +12,6 @@ namespace {
 
 using Kind = UsageBlock::Kind;
 
-bool starts_with(const std::string &text, const std::string &prefix)
-{
-    return text.compare(0, prefix.size(), prefix) == 0;
-}
-
 bool is_exit_status(const UsageBlock &block)
 {
     return block.kind == Kind::Paragraph && starts_with(block.text, "Exit status:");

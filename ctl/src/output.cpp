@@ -733,15 +733,15 @@ std::string stats_text(const Stats &stats, bool details)
     return counters_text(stats, server_stats_field, details);
 }
 
-namespace {
-
 void print_json(std::ostream &out, const Json &json, const OutputOptions &opts)
 {
-    // Names come from the kernel: never let invalid UTF-8 abort the output.
     out << json.dump(opts.pretty ? 4 : -1, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
-} // namespace
+bool starts_with(std::string_view text, std::string_view prefix)
+{
+    return text.substr(0, prefix.size()) == prefix;
+}
 
 void print_devices(std::ostream &out, const std::vector<Device> &devs, const OutputOptions &opts)
 {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -141,5 +142,12 @@ std::string event_text(const Event &e, bool details);
 // The line `rdmactl monitor` prints for an event: event_text(), or
 // event_json() on one line (also with -p).
 std::string event_line(const Event &e, const OutputOptions &opts);
+
+// JSON as the commands print it, one value and a newline: indented with
+// -p; invalid UTF-8 (names come from the kernel) replaced, never thrown.
+void print_json(std::ostream &out, const nlohmann::ordered_json &json, const OutputOptions &opts);
+
+// text begins with prefix.
+bool starts_with(std::string_view text, std::string_view prefix);
 
 } // namespace rdmactl

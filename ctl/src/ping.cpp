@@ -847,11 +847,6 @@ void offer_region(std::vector<uint8_t> &raw, const Connection &conn, std::ostrea
             << format_xid(region_placeholder) << '\n';
 }
 
-void print_json(std::ostream &out, const Json &json, const OutputOptions &output)
-{
-    out << json.dump(output.pretty ? 4 : -1, ' ', false, Json::error_handler_t::replace) << '\n';
-}
-
 } // namespace
 
 int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream &out,

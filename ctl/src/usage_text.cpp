@@ -10,11 +10,6 @@ namespace {
 constexpr const char *usage_prefix = "Usage: ";
 constexpr size_t synopsis_indent = 7; // strlen("Usage: ")
 
-bool starts_with(const std::string &text, const std::string &prefix)
-{
-    return text.compare(0, prefix.size(), prefix) == 0;
-}
-
 size_t indent_of(const std::string &line)
 {
     size_t n = line.find_first_not_of(' ');

@@ -509,9 +509,9 @@ private:
     Script &s_;
 };
 
-class FakeSource : public EventSource {
+class ScriptedSource : public EventSource {
 public:
-    explicit FakeSource(Script &s) : s_(s) {}
+    explicit ScriptedSource(Script &s) : s_(s) {}
 
     std::vector<Event> wait(int timeout_ms) override
     {
@@ -548,7 +548,7 @@ class BenchWait : public ::testing::Test {
 protected:
     Script script;
     FakeClient client{script};
-    FakeSource source{script};
+    ScriptedSource source{script};
     BenchWaitOptions opts;
     std::vector<uint32_t> seen; // done, each time progress was called
 
@@ -658,7 +658,7 @@ protected:
                 script.calls.push_back("source");
                 if (no_module)
                     throw FamilyNotFound(XRPCRDMA_FAMILY_NAME);
-                return std::unique_ptr<EventSource>(std::make_unique<FakeSource>(script));
+                return std::unique_ptr<EventSource>(std::make_unique<ScriptedSource>(script));
             });
         out = o.str();
         err = e.str();

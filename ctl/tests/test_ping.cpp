@@ -17,6 +17,7 @@
 #include "errors.hpp"
 #include "ping.hpp"
 #include "rpcrdma_msg.hpp"
+#include "xdr.hpp"
 
 extern "C" {
 #include "proto.h"
@@ -26,18 +27,9 @@ using namespace rdmactl;
 using testing_helpers::Argv;
 using testing_helpers::case_name;
 using testing_helpers::parse;
+using testing_helpers::words;
 
 namespace {
-
-std::vector<uint8_t> words(std::initializer_list<uint32_t> ws)
-{
-    std::vector<uint8_t> out;
-    for (uint32_t w : ws) {
-        for (int shift = 24; shift >= 0; shift -= 8)
-            out.push_back(uint8_t(w >> shift));
-    }
-    return out;
-}
 
 PingOptions ping_args(std::vector<std::string> args)
 {

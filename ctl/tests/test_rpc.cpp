@@ -8,25 +8,15 @@
 #include <vector>
 
 #include "rpc.hpp"
+#include "xdr.hpp"
 
 using namespace rdmactl::rpc;
 
+using testing_helpers::words;
+
 namespace {
 
-// XDR words, big-endian.
-std::vector<uint8_t> words(std::initializer_list<uint32_t> ws)
-{
-    std::vector<uint8_t> out;
-    for (uint32_t w : ws) {
-        out.push_back(uint8_t(w >> 24));
-        out.push_back(uint8_t(w >> 16));
-        out.push_back(uint8_t(w >> 8));
-        out.push_back(uint8_t(w));
-    }
-    return out;
-}
-
-Reply parse(const std::vector<uint8_t> &bytes)
+Reply reply_of(const std::vector<uint8_t> &bytes)
 {
     return parse_reply(bytes.data(), bytes.size());
 }
@@ -60,7 +50,7 @@ TEST(RpcCall, ProgramAndVersionAsGiven)
 
 TEST(RpcReply, AcceptedSuccess)
 {
-    Reply r = parse(words({xid, 1, 0, 0, 0, 0}));
+    Reply r = reply_of(words({xid, 1, 0, 0, 0, 0}));
     EXPECT_EQ(r.form, Reply::Form::Accepted);
     EXPECT_TRUE(r.success());
     EXPECT_EQ(r.xid, xid);
@@ -70,22 +60,22 @@ TEST(RpcReply, AcceptedSuccess)
 TEST(RpcReply, VerifierBodyIsSkipped)
 {
     // AUTH_SHORT-like verifier of 5 bytes, padded to 8.
-    Reply r = parse(words({xid, 1, 0, 2, 5, 0x01020304, 0x05000000, 0}));
+    Reply r = reply_of(words({xid, 1, 0, 2, 5, 0x01020304, 0x05000000, 0}));
     EXPECT_TRUE(r.success()) << r.describe();
 }
 
 TEST(RpcReply, ResultsAfterTheStatusAreFine)
 {
-    EXPECT_TRUE(parse(words({xid, 1, 0, 0, 0, 0, 7, 8, 9})).success());
+    EXPECT_TRUE(reply_of(words({xid, 1, 0, 0, 0, 0, 7, 8, 9})).success());
 }
 
 TEST(RpcReply, AcceptedErrors)
 {
-    EXPECT_EQ(parse(words({xid, 1, 0, 0, 0, 1})).describe(), "PROG_UNAVAIL");
-    EXPECT_EQ(parse(words({xid, 1, 0, 0, 0, 2, 2, 4})).describe(), "PROG_MISMATCH 2-4");
-    EXPECT_EQ(parse(words({xid, 1, 0, 0, 0, 3})).describe(), "PROC_UNAVAIL");
-    EXPECT_EQ(parse(words({xid, 1, 0, 0, 0, 4})).describe(), "GARBAGE_ARGS");
-    Reply r = parse(words({xid, 1, 0, 0, 0, 5}));
+    EXPECT_EQ(reply_of(words({xid, 1, 0, 0, 0, 1})).describe(), "PROG_UNAVAIL");
+    EXPECT_EQ(reply_of(words({xid, 1, 0, 0, 0, 2, 2, 4})).describe(), "PROG_MISMATCH 2-4");
+    EXPECT_EQ(reply_of(words({xid, 1, 0, 0, 0, 3})).describe(), "PROC_UNAVAIL");
+    EXPECT_EQ(reply_of(words({xid, 1, 0, 0, 0, 4})).describe(), "GARBAGE_ARGS");
+    Reply r = reply_of(words({xid, 1, 0, 0, 0, 5}));
     EXPECT_EQ(r.describe(), "SYSTEM_ERR");
     EXPECT_EQ(r.form, Reply::Form::Accepted);
     EXPECT_FALSE(r.success());
@@ -93,27 +83,27 @@ TEST(RpcReply, AcceptedErrors)
 
 TEST(RpcReply, Denied)
 {
-    Reply r = parse(words({xid, 1, 1, 0, 2, 2}));
+    Reply r = reply_of(words({xid, 1, 1, 0, 2, 2}));
     EXPECT_EQ(r.form, Reply::Form::Denied);
     EXPECT_FALSE(r.success());
     EXPECT_EQ(r.describe(), "denied RPC_MISMATCH 2-2");
-    EXPECT_EQ(parse(words({xid, 1, 1, 1, 5})).describe(), "denied AUTH_ERROR 5");
+    EXPECT_EQ(reply_of(words({xid, 1, 1, 1, 5})).describe(), "denied AUTH_ERROR 5");
 }
 
 TEST(RpcReply, Garbage)
 {
-    EXPECT_EQ(parse(words({xid, 0, 2, 100003, 3, 0, 0, 0, 0, 0})).describe(),
+    EXPECT_EQ(reply_of(words({xid, 0, 2, 100003, 3, 0, 0, 0, 0, 0})).describe(),
               "malformed: a CALL, not a REPLY");
-    EXPECT_EQ(parse(words({xid, 7})).describe(), "malformed: message type 7");
-    EXPECT_EQ(parse(words({xid, 1, 2})).describe(), "malformed: reply_stat 2");
-    EXPECT_EQ(parse(words({xid, 1, 0, 0, 0, 6})).describe(), "malformed: accept_stat 6");
-    EXPECT_EQ(parse(words({xid, 1, 1, 2})).describe(), "malformed: reject_stat 2");
-    EXPECT_EQ(parse(words({xid, 1, 0, 0, 401})).describe(),
+    EXPECT_EQ(reply_of(words({xid, 7})).describe(), "malformed: message type 7");
+    EXPECT_EQ(reply_of(words({xid, 1, 2})).describe(), "malformed: reply_stat 2");
+    EXPECT_EQ(reply_of(words({xid, 1, 0, 0, 0, 6})).describe(), "malformed: accept_stat 6");
+    EXPECT_EQ(reply_of(words({xid, 1, 1, 2})).describe(), "malformed: reject_stat 2");
+    EXPECT_EQ(reply_of(words({xid, 1, 0, 0, 401})).describe(),
               "malformed: verifier of 401 bytes");
     // A verifier length that would wrap a 32-bit sum.
-    EXPECT_EQ(parse(words({xid, 1, 0, 0, 0xffffffff, 0})).form, Reply::Form::Malformed);
-    EXPECT_EQ(parse({}).describe(), "malformed: shorter than an xid");
-    EXPECT_FALSE(parse({}).has_xid);
+    EXPECT_EQ(reply_of(words({xid, 1, 0, 0, 0xffffffff, 0})).form, Reply::Form::Malformed);
+    EXPECT_EQ(reply_of({}).describe(), "malformed: shorter than an xid");
+    EXPECT_FALSE(reply_of({}).has_xid);
     EXPECT_EQ(parse_reply(nullptr, 100).form, Reply::Form::Malformed);
 }
 
@@ -132,7 +122,7 @@ TEST(RpcReply, TruncatedAtEveryByte)
             EXPECT_EQ(r.has_xid, len >= 4) << "len " << len;
             EXPECT_FALSE(r.describe().empty());
         }
-        EXPECT_NE(parse(full).form, Reply::Form::Malformed);
+        EXPECT_NE(reply_of(full).form, Reply::Form::Malformed);
     }
 }
 
@@ -143,7 +133,7 @@ TEST(RpcReply, RandomBytesNeverCrash)
         std::vector<uint8_t> bytes(rng() % 64);
         for (auto &b : bytes)
             b = uint8_t(rng() % 4 == 0 ? rng() : rng() % 3); // small values are likelier
-        Reply r = parse(bytes);
+        Reply r = reply_of(bytes);
         (void)r.describe();
     }
 }

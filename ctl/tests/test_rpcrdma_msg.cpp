@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rpcrdma_msg.hpp"
+#include "xdr.hpp"
 
 extern "C" {
 #include "proto.h"
@@ -17,19 +18,9 @@ extern "C" {
 
 using namespace rdmactl;
 
-namespace {
+using testing_helpers::words;
 
-std::vector<uint8_t> words(std::initializer_list<uint32_t> ws)
-{
-    std::vector<uint8_t> out;
-    for (uint32_t w : ws) {
-        out.push_back(uint8_t(w >> 24));
-        out.push_back(uint8_t(w >> 16));
-        out.push_back(uint8_t(w >> 8));
-        out.push_back(uint8_t(w));
-    }
-    return out;
-}
+namespace {
 
 std::vector<uint8_t> cat(std::vector<uint8_t> a, const std::vector<uint8_t> &b)
 {
@@ -42,10 +33,10 @@ TransportReply decode(const std::vector<uint8_t> &m)
     return decode_reply(m.data(), m.size());
 }
 
-constexpr uint32_t xid = 0x0a0b0c0d;
+constexpr uint32_t call_xid = 0x0a0b0c0d;
 
 // An RDMA_MSG reply header (no chunks) and an accepted SUCCESS reply.
-std::vector<uint8_t> success_reply(uint32_t x = xid, uint32_t credits = 64)
+std::vector<uint8_t> success_reply(uint32_t x = call_xid, uint32_t credits = 64)
 {
     return cat(words({x, 1, credits, XR_RDMA_MSG, 0, 0, 0}), words({x, 1, 0, 0, 0, 0}));
 }
@@ -54,21 +45,21 @@ std::vector<uint8_t> success_reply(uint32_t x = xid, uint32_t credits = 64)
 
 TEST(NullCallMessage, ByteForByte)
 {
-    std::vector<uint8_t> expected = words({xid, 1, 32, 0, 0, 0, 0,           // transport header
-                                           xid, 0, 2, 100003, 3, 0, 0, 0, 0, 0}); // RPC call
-    EXPECT_EQ(null_call_message(xid, 32, 100003, 3), expected);
+    std::vector<uint8_t> expected = words({call_xid, 1, 32, 0, 0, 0, 0,           // transport header
+                                           call_xid, 0, 2, 100003, 3, 0, 0, 0, 0, 0}); // RPC call
+    EXPECT_EQ(null_call_message(call_xid, 32, 100003, 3), expected);
 }
 
 TEST(NullCallMessage, DecodesBackAsACall)
 {
-    std::vector<uint8_t> msg = null_call_message(xid, 17, 100005, 1);
+    std::vector<uint8_t> msg = null_call_message(call_xid, 17, 100005, 1);
     std::vector<uint32_t> aligned(msg.size() / 4);
     std::memcpy(aligned.data(), msg.data(), msg.size());
     xr_limits lim = {16, 4, 16, 32, 1 << 20, 0}; // a server's view: a call
     auto storage = std::make_unique<xr_hdr_buf>();
     xr_hdr *hdr = xr_hdr_buf_init(storage.get());
     ASSERT_EQ(xr_hdr_decode(aligned.data(), msg.size(), &lim, hdr), 0);
-    EXPECT_EQ(be32_to_cpu(hdr->hd_xid), xid);
+    EXPECT_EQ(be32_to_cpu(hdr->hd_xid), call_xid);
     EXPECT_EQ(hdr->hd_vers, 1u);
     EXPECT_EQ(hdr->hd_credits, 17u);
     EXPECT_EQ(hdr->hd_proc, unsigned(XR_RDMA_MSG));
@@ -77,7 +68,7 @@ TEST(NullCallMessage, DecodesBackAsACall)
     EXPECT_FALSE(hdr->hd_flags & XR_HDR_REPLY_CHUNK);
     ASSERT_EQ(hdr->hd_hdr_len, unsigned(XR_HDR_MIN_SIZE));
     std::vector<uint8_t> rpc(msg.begin() + XR_HDR_MIN_SIZE, msg.end());
-    EXPECT_EQ(rpc, rpc::encode_null_call(xid, 100005, 1));
+    EXPECT_EQ(rpc, rpc::encode_null_call(call_xid, 100005, 1));
 }
 
 TEST(DecodeReply, Success)
@@ -85,7 +76,7 @@ TEST(DecodeReply, Success)
     TransportReply r = decode(success_reply());
     ASSERT_EQ(r.kind, TransportReply::Kind::Message) << r.describe();
     EXPECT_TRUE(r.has_xid);
-    EXPECT_EQ(r.xid, xid);
+    EXPECT_EQ(r.xid, call_xid);
     EXPECT_EQ(r.credits, 64u);
     ASSERT_TRUE(r.rpc);
     EXPECT_TRUE(r.rpc->success());
@@ -95,7 +86,7 @@ TEST(DecodeReply, Success)
 TEST(DecodeReply, RpcErrorInsideAGoodHeader)
 {
     TransportReply r =
-        decode(cat(words({xid, 1, 8, XR_RDMA_MSG, 0, 0, 0}), words({xid, 1, 0, 0, 0, 1})));
+        decode(cat(words({call_xid, 1, 8, XR_RDMA_MSG, 0, 0, 0}), words({call_xid, 1, 0, 0, 0, 1})));
     ASSERT_EQ(r.kind, TransportReply::Kind::Message);
     EXPECT_FALSE(r.rpc->success());
     EXPECT_EQ(r.describe(), "RDMA_MSG PROG_UNAVAIL");
@@ -103,13 +94,13 @@ TEST(DecodeReply, RpcErrorInsideAGoodHeader)
 
 TEST(DecodeReply, RdmaErrors)
 {
-    TransportReply vers = decode(words({xid, 1, 1, XR_RDMA_ERROR, XR_ERR_VERS, 1, 1}));
+    TransportReply vers = decode(words({call_xid, 1, 1, XR_RDMA_ERROR, XR_ERR_VERS, 1, 1}));
     ASSERT_EQ(vers.kind, TransportReply::Kind::Error);
-    EXPECT_EQ(vers.xid, xid);
+    EXPECT_EQ(vers.xid, call_xid);
     EXPECT_EQ(vers.error_text(), "ERR_VERS 1-1");
     EXPECT_EQ(vers.describe(), "rdma_error ERR_VERS 1-1");
 
-    TransportReply chunk = decode(words({xid, 1, 1, XR_RDMA_ERROR, XR_ERR_CHUNK}));
+    TransportReply chunk = decode(words({call_xid, 1, 1, XR_RDMA_ERROR, XR_ERR_CHUNK}));
     ASSERT_EQ(chunk.kind, TransportReply::Kind::Error);
     EXPECT_EQ(chunk.describe(), "rdma_error ERR_CHUNK");
 }
@@ -118,7 +109,7 @@ TEST(DecodeReply, RdmaErrors)
 // header; it is still an ERR_VERS.
 TEST(DecodeReply, ErrVersEchoingTheBadVersion)
 {
-    TransportReply r = decode(words({xid, 7, 1, XR_RDMA_ERROR, XR_ERR_VERS, 1, 1}));
+    TransportReply r = decode(words({call_xid, 7, 1, XR_RDMA_ERROR, XR_ERR_VERS, 1, 1}));
     ASSERT_EQ(r.kind, TransportReply::Kind::Error) << r.describe();
     EXPECT_EQ(r.version, 7u);
     EXPECT_EQ(r.error_text(), "ERR_VERS 1-1");
@@ -128,27 +119,27 @@ TEST(DecodeReply, NoMessageIsReported)
 {
     // RDMA_NOMSG with a one-segment Reply chunk: valid, but ping offers none.
     TransportReply r =
-        decode(words({xid, 1, 1, XR_RDMA_NOMSG, 0, 0, 1, 1, 7, 40, 0, 0x1000}));
+        decode(words({call_xid, 1, 1, XR_RDMA_NOMSG, 0, 0, 1, 1, 7, 40, 0, 0x1000}));
     EXPECT_EQ(r.kind, TransportReply::Kind::NoMessage) << r.describe();
 }
 
 TEST(DecodeReply, Malformed)
 {
-    TransportReply r = decode(words({xid, 2, 1, XR_RDMA_MSG, 0, 0, 0}));
+    TransportReply r = decode(words({call_xid, 2, 1, XR_RDMA_MSG, 0, 0, 0}));
     EXPECT_EQ(r.kind, TransportReply::Kind::Malformed);
     EXPECT_TRUE(r.has_xid);
     EXPECT_EQ(r.describe(), "malformed transport header: version 2");
 
-    EXPECT_EQ(decode(words({xid, 1, 1, 9})).describe(), "malformed transport header: procedure 9");
-    EXPECT_EQ(decode(words({xid, 1, 1})).describe(),
+    EXPECT_EQ(decode(words({call_xid, 1, 1, 9})).describe(), "malformed transport header: procedure 9");
+    EXPECT_EQ(decode(words({call_xid, 1, 1})).describe(),
               "malformed transport header: shorter than the fixed header");
-    EXPECT_FALSE(decode(words({xid, 1, 1})).has_xid);
-    // rdma_xid and the RPC xid differ.
-    EXPECT_EQ(decode(cat(words({xid, 1, 1, 0, 0, 0, 0}), words({xid + 1, 1, 0, 0, 0, 0}))).kind,
+    EXPECT_FALSE(decode(words({call_xid, 1, 1})).has_xid);
+    // rdma_xid and the RPC call_xid differ.
+    EXPECT_EQ(decode(cat(words({call_xid, 1, 1, 0, 0, 0, 0}), words({call_xid + 1, 1, 0, 0, 0, 0}))).kind,
               TransportReply::Kind::Malformed);
     // A Read list in a reply.
-    EXPECT_EQ(decode(cat(words({xid, 1, 1, 0, 1, 0, 1, 8, 0, 0, 0, 0, 0}),
-                         words({xid, 1, 0, 0, 0, 0})))
+    EXPECT_EQ(decode(cat(words({call_xid, 1, 1, 0, 1, 0, 1, 8, 0, 0, 0, 0, 0}),
+                         words({call_xid, 1, 0, 0, 0, 0})))
                   .kind,
               TransportReply::Kind::Malformed);
     EXPECT_EQ(decode({}).kind, TransportReply::Kind::Malformed);

@@ -42,7 +42,7 @@ Transport listener(uint32_t id, int family, const char *addr, uint16_t port)
     return t;
 }
 
-Transport connection()
+Transport server_connection()
 {
     Transport t = listener(3, AF_INET, "10.99.0.1", 20050);
     t.role = XRPCRDMA_TRANSPORT_ROLE_SERVER_CONNECTION;
@@ -103,12 +103,12 @@ public:
     std::vector<Transport> list_transports() override
     {
         call("transports");
-        return {listener(1, AF_INET, "0.0.0.0", 20050), connection()};
+        return {listener(1, AF_INET, "0.0.0.0", 20050), server_connection()};
     }
     Transport get_transport(uint32_t id) override
     {
         call("transport " + std::to_string(id));
-        return connection();
+        return server_connection();
     }
     std::vector<Transport> list_listeners() override
     {

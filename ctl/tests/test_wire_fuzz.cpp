@@ -6,20 +6,14 @@
 #include <gtest/gtest.h>
 
 #include "wire_fuzz.hpp"
+#include "xdr.hpp"
 
 using namespace rdmactl;
 using namespace rdmactl::wirefuzz;
 
-namespace {
+using testing_helpers::words;
 
-std::vector<uint8_t> words(std::initializer_list<uint32_t> ws)
-{
-    std::vector<uint8_t> out;
-    for (uint32_t w : ws)
-        for (int shift = 24; shift >= 0; shift -= 8)
-            out.push_back(uint8_t(w >> shift));
-    return out;
-}
+namespace {
 
 // The seeds of one corpus directory; each file must be a valid call.
 std::vector<Call> corpus_dir(const std::string &sub)
