@@ -93,6 +93,38 @@ FIXTURE(bench) {
 	struct bclient c;
 };
 
+/* Counts the benchmarks of a dump that are running. */
+static void running_cb(const struct nlattr *attrs, size_t len, void *arg)
+{
+	struct bench_info b = {};
+
+	bench_cb(attrs, len, &b);
+	*(int *)arg += b.running;
+}
+
+/*
+ * Waits (bounded: 20 s, within every case's time) until no benchmark
+ * runs; the number still running. A case that timed out leaves its
+ * benchmark running, and every later start would fail with EBUSY: this
+ * absorbs a short leftover and names a long one.
+ */
+static int wait_none_running(struct bclient *c)
+{
+	struct timespec ts = { .tv_nsec = 100 * 1000 * 1000 };
+	int i, running = 0;
+
+	for (i = 0; i < 200; i++) {
+		genl_req_init(&c->req, c->family, XRPCRDMA_CMD_BENCH_GET, NLM_F_DUMP);
+		running = 0;
+		if (genl_run(c->fd, &c->req, running_cb, &running, &c->res) || c->res.err)
+			return -1;
+		if (!running)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	return running;
+}
+
 FIXTURE_SETUP(bench)
 {
 	const char *addr = getenv("XR_ADDR");
@@ -103,6 +135,8 @@ FIXTURE_SETUP(bench)
 	ASSERT_GT(self->c.family, 0);
 	ASSERT_NE(NULL, addr);
 	ASSERT_EQ(1, inet_pton(AF_INET, addr, &self->c.addr));
+	ASSERT_EQ(0, wait_none_running(&self->c))
+		TH_LOG("a benchmark of an earlier case is still running");
 }
 
 FIXTURE_TEARDOWN(bench)
