@@ -139,9 +139,9 @@ step() {
 	report_step "$name" "$kind"
 }
 
-# pool "NAME KIND FUNCTION ARG"...: steps that boot one test host at a
-# time (single-threaded TCG: a host core each), XR_CHECK_JOBS (default:
-# the number of cores) at once. They are counted in the order given, once
+# pool "NAME KIND FUNCTION [ARG]"...: steps that keep to one core each
+# (a test host: single-threaded TCG), XR_CHECK_JOBS (default: the number
+# of cores) at once. They are counted in the order given, once
 # all have ended.
 guest_jobs=${XR_CHECK_JOBS:-$(nproc)}
 pool() {
@@ -153,7 +153,7 @@ pool() {
 		while [ "$(jobs -rp | wc -l)" -ge "$guest_jobs" ]; do
 			wait -n
 		done
-		run_step "$name" "$fn" "$arg" &
+		run_step "$name" "$fn" ${arg:+"$arg"} &
 	done
 	wait
 	for entry in "$@"; do
@@ -237,17 +237,21 @@ build_ctl() {
 
 # The selftests of a kernel run in two test hosts side by side: part 2
 # is the data path (NFS both ways, hostile peers, faults, load), part 1
-# everything else. Tests of installing the module (the Debian packages,
-# DKMS, the README's tour), Kerberos and the benchmark run once for each
-# userland, on its newest kernel (6.12 for Debian 12, the root's for
-# Debian 13): they exercise the packaging, the GSS layer above the
-# transport and the benchmark's tooling, while the RPC paths under them
-# are the NFS tests' on every kernel.
+# everything else. The Debian packages' install (deb.sh) runs on every
+# kernel of Debian 12, whose users run either. The other tests of
+# installing the module (DKMS, the README's tour), Kerberos and the
+# benchmark run once for each userland, on its newest kernel (6.12 for
+# Debian 12, the root's for Debian 13): they exercise the packaging, the
+# GSS layer above the transport and the benchmark's tooling, while the
+# RPC paths under them are the NFS tests' on every kernel.
 # krb5.sh (four minutes) is in part 1: on the newest kernel, where it
-# runs, part 2 is the longer one without it.
+# runs, part 2 is the longer one without it. On the other kernels, whose
+# part 1 is short, the last of part 2's tests move to part 1, so that
+# the pool's last steps are of like length.
 part2_tests=(svc_hostile.sh wire_fuzz.sh listener_failover.sh svc_nfs.sh svc_stats.sh
 	faults.sh stress.sh nfs_rdma.sh xprt_nfs.sh)
-once_tests=(deb.sh dkms.sh tour.sh bench.sh)
+part2_older_to_part1=(stress.sh nfs_rdma.sh)
+once_tests=(dkms.sh tour.sh bench.sh)
 # On the newest kernel only: our Kerberos cases (the pair below has the
 # in-tree server's).
 newest_tests=(krb5.sh)
@@ -264,6 +268,11 @@ in_list() {
 	[[ " $* " == *" $w "* ]]
 }
 
+# newest_of_userland KVER: KVER is the newest kernel of its userland.
+newest_of_userland() {
+	in_list "$1" "${host_kernels[-1]}" "${root_kernels[@]}"
+}
+
 # tests_of KVER PART: the selftests of part PART (1 or 2) of kernel
 # KVER, in the Makefile's order.
 tests_of() {
@@ -271,10 +280,11 @@ tests_of() {
 
 	for t in $(make -s --no-print-directory -C selftests list_tests); do
 		in_list "$t" "${once_tests[@]}" "${newer_tests[@]}" &&
-			! in_list "$k" "${host_kernels[-1]}" "${root_kernels[@]}" && continue
+			! newest_of_userland "$k" && continue
 		in_list "$t" "${newest_tests[@]}" && [ "$k" != "${kernels[-1]}" ] && continue
 		p=1
 		in_list "$t" "${part2_tests[@]}" && p=2
+		in_list "$t" "${part2_older_to_part1[@]}" && ! newest_of_userland "$k" && p=1
 		[ "$p" = "$part" ] && echo "$t"
 	done
 }
@@ -327,9 +337,15 @@ demo() {
 	scripts/demo.sh --no-build "$1"
 }
 
+docs() {
+	make --no-print-directory htmldocs
+}
+
+selftests_build() {
+	make --no-print-directory -C selftests
+}
+
 step generated-files-fresh one check_generated
-step docs one make --no-print-directory htmldocs
-step doc-commands one scripts/doc-commands.py
 # The module builds (make runs one compiler at a time in each) side by
 # side, then sparse.
 build_steps=()
@@ -345,21 +361,32 @@ step dkms one scripts/dkms-check.sh "${host_kernels[@]}"
 # The Debian packages, lintian (no errors) and the systemd unit; fails
 # when debian/changelog is not at VERSION. selftests/deb.sh installs them.
 step deb one scripts/deb.sh --check
-step checkpatch one run_checkpatch
-step layering one scripts/layering-check.py --selftest
 step rdmactl ctest build_ctl
 step proto-unit ctest proto_unit
-step proto-fuzz one tests/proto/run-fuzz.sh "${XR_FUZZ_SECONDS:-60}"
-step selftests-build one make --no-print-directory -C selftests
-step reliability-unit one tests/reliability/run.sh
-step bench-unit one tests/bench/run.sh
+# The steps that keep to one core, side by side: the fuzzer's minute
+# beside the rest.
+pool "proto-fuzz one tests/proto/run-fuzz.sh ${XR_FUZZ_SECONDS:-60}" \
+	"checkpatch one run_checkpatch" \
+	"docs one docs" \
+	"doc-commands one scripts/doc-commands.py" \
+	"layering one scripts/layering-check.py --selftest" \
+	"selftests-build one selftests_build" \
+	"reliability-unit one tests/reliability/run.sh" \
+	"bench-unit one tests/bench/run.sh"
 # The single-guest steps; then the pairs, one at a time (each is two
 # guests, a core each).
-# Longest first: the part 2s, then the part 1s, the kernels that run
-# every test (the newest of each userland) before the others.
+# Longest first, so the two cores end together: both parts of the
+# kernels that run every test (the newest of each userland, 14 to 16
+# minutes each), then the others' part 2 (12) and part 1 (7).
 guest_steps=()
+newest=("${host_kernels[-1]}" "${root_kernels[@]}")
+for part in 1 2; do
+	for k in "${newest[@]}"; do
+		guest_steps+=("selftests-$k.part$part ktap guest_selftests $k.part$part")
+	done
+done
 for part in 2 1; do
-	for k in "${host_kernels[-1]}" "${root_kernels[@]}" "${host_kernels[@]:0:${#host_kernels[@]}-1}"; do
+	for k in "${host_kernels[@]:0:${#host_kernels[@]}-1}"; do
 		guest_steps+=("selftests-$k.part$part ktap guest_selftests $k.part$part")
 	done
 done
