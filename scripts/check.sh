@@ -1,16 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # check.sh - everything `make check` runs, in order: generated files fresh,
-# the documentation (Sphinx, warnings as errors; its commands tested),
 # module builds for every installed kernel with -Werror, sparse, the DKMS
-# build, the Debian packages (lintian), checkpatch, the layering rules,
-# rdmactl and its unit tests, the test host's own detector test, and the
+# build, the Debian packages (lintian), rdmactl and its unit tests, the
+# header codec's tests and fuzzer, checkpatch, the documentation (Sphinx,
+# warnings as errors; its commands tested), the layering rules, the
 # selftests in a test host (and the two-guest ones in a pair of test
-# hosts) for each kernel line, and last a reliability report from their
-# logs. The single-guest steps (each kernel's selftests in two parts)
-# run side by side, one per host core; the pairs follow one at a time. Each
-# step logs to build/check/; the closing line counts every test:
-# "N passed, N failed".
+# hosts) for each kernel line, the test host's own detector test, and
+# last a reliability report from their logs. The steps that keep to one
+# core (each test host: single-threaded TCG) run side by side, one per
+# host core; the pairs follow one at a time. Each step logs to
+# build/check/; the closing line counts every test: "N passed, N failed,
+# N skipped".
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include <arpa/inet.h>
 #include <linux/xrpcrdma.h>
 #include <netlink/attr.h>
@@ -34,6 +36,20 @@ inline MsgPtr new_genl_msg(uint8_t cmd, int flags = 0)
 inline const nlmsghdr *hdr(const MsgPtr &msg)
 {
     return nlmsg_hdr(msg.get());
+}
+
+// The types of all the attributes of a request, in order; none left over.
+inline std::vector<int> attr_types(const MsgPtr &msg)
+{
+    auto *ghdr = static_cast<const genlmsghdr *>(nlmsg_data(hdr(msg)));
+    std::vector<int> types;
+    const nlattr *attr;
+    int rem;
+
+    nla_for_each_attr(attr, genlmsg_attrdata(ghdr, 0), genlmsg_attrlen(ghdr, 0), rem)
+        types.push_back(nla_type(attr));
+    EXPECT_EQ(rem, 0);
+    return types;
 }
 
 // Appends raw bytes to a message as an attribute payload (any length).

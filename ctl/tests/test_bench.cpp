@@ -167,17 +167,6 @@ INSTANTIATE_TEST_SUITE_P(
 
 // ---- Requests ----
 
-std::vector<int> attr_types(const MsgPtr &msg)
-{
-    std::vector<int> types;
-    auto *ghdr = static_cast<const genlmsghdr *>(nlmsg_data(hdr(msg)));
-    const nlattr *attr;
-    int rem;
-    nla_for_each_attr(attr, genlmsg_attrdata(ghdr, 0), genlmsg_attrlen(ghdr, 0), rem)
-        types.push_back(nla_type(attr));
-    return types;
-}
-
 TEST(BenchRequestMsg, EverythingGiven)
 {
     BenchRequest req;
@@ -455,7 +444,7 @@ TEST(BenchProgressBar, OddValuesStayInTheBar)
 // ---- The wait and the command ----
 
 // What the fake client and source did, in order, and how they behave.
-struct Script {
+struct BenchScript {
     std::vector<std::string> calls;
     std::function<uint32_t()> run = [] { return 3u; };
     std::deque<Bench> polls;                // bench-get answers; the last one repeats
@@ -463,9 +452,9 @@ struct Script {
     bool stop_when_empty = false;           // then ask for a stop (Ctrl-C)
 };
 
-class FakeClient : public Client {
+class BenchClient : public Client {
 public:
-    explicit FakeClient(Script &s) : s_(s) {}
+    explicit BenchClient(BenchScript &s) : s_(s) {}
 
     uint32_t run_bench(const BenchRequest &req) override
     {
@@ -506,12 +495,12 @@ private:
         return T{};
     }
 
-    Script &s_;
+    BenchScript &s_;
 };
 
 class ScriptedSource : public EventSource {
 public:
-    explicit ScriptedSource(Script &s) : s_(s) {}
+    explicit ScriptedSource(BenchScript &s) : s_(s) {}
 
     std::vector<Event> wait(int timeout_ms) override
     {
@@ -529,7 +518,7 @@ public:
     }
 
 private:
-    Script &s_;
+    BenchScript &s_;
 };
 
 Event event(const MsgPtr &msg)
@@ -546,8 +535,8 @@ Bench running(uint32_t done)
 
 class BenchWait : public ::testing::Test {
 protected:
-    Script script;
-    FakeClient client{script};
+    BenchScript script;
+    BenchClient client{script};
     ScriptedSource source{script};
     BenchWaitOptions opts;
     std::vector<uint32_t> seen; // done, each time progress was called
@@ -641,7 +630,7 @@ TEST_F(BenchWait, StopRequested)
 // The whole command, as main() runs it (err is not a terminal: no bar).
 class BenchRun : public ::testing::Test {
 protected:
-    Script script;
+    BenchScript script;
     bool no_module = false;
 
     int run_tool(std::vector<std::string> args, std::string &out, std::string &err)
@@ -652,7 +641,7 @@ protected:
             argv.argc(), argv.argv(), o, e,
             [this] {
                 script.calls.push_back("client");
-                return std::unique_ptr<Client>(std::make_unique<FakeClient>(script));
+                return std::unique_ptr<Client>(std::make_unique<BenchClient>(script));
             },
             [this] {
                 script.calls.push_back("source");

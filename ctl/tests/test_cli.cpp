@@ -19,7 +19,7 @@ using testing_helpers::usage_error;
 
 namespace {
 
-struct Expect {
+struct ParsedCommand {
     std::vector<std::string> args;
     Object object;
     Verb verb;
@@ -27,16 +27,16 @@ struct Expect {
     std::optional<bool> enabled;
 };
 
-void PrintTo(const Expect &e, std::ostream *os)
+void PrintTo(const ParsedCommand &e, std::ostream *os)
 {
     *os << case_name(0, e.args);
 }
 
-class Parses : public ::testing::TestWithParam<Expect> {};
+class Parses : public ::testing::TestWithParam<ParsedCommand> {};
 
 TEST_P(Parses, ObjectVerbAndArguments)
 {
-    const Expect &e = GetParam();
+    const ParsedCommand &e = GetParam();
     Command cmd = parse(e.args);
     EXPECT_EQ(cmd.action, Action::Run);
     EXPECT_EQ(cmd.object, e.object);
@@ -48,23 +48,23 @@ TEST_P(Parses, ObjectVerbAndArguments)
 INSTANTIATE_TEST_SUITE_P(
     Commands, Parses,
     ::testing::Values(
-        Expect{{"dev"}, Object::Dev, Verb::Show, std::nullopt, std::nullopt},
-        Expect{{"dev", "show"}, Object::Dev, Verb::Show, std::nullopt, std::nullopt},
-        Expect{{"device", "show"}, Object::Dev, Verb::Show, std::nullopt, std::nullopt},
-        Expect{{"dev", "show", "rxe0"}, Object::Dev, Verb::Show, "rxe0", std::nullopt},
-        Expect{{"d", "sh"}, Object::Dev, Verb::Show, std::nullopt, std::nullopt},
-        Expect{{"de", "sho", "mlx5_0"}, Object::Dev, Verb::Show, "mlx5_0", std::nullopt},
-        Expect{{"devi", "show"}, Object::Dev, Verb::Show, std::nullopt, std::nullopt},
-        Expect{{"dev", "set", "rxe0", "enabled", "on"}, Object::Dev, Verb::Set, "rxe0", true},
-        Expect{{"dev", "set", "rxe0", "enabled", "off"}, Object::Dev, Verb::Set, "rxe0", false},
-        Expect{{"d", "se", "rxe0", "en", "off"}, Object::Dev, Verb::Set, "rxe0", false},
-        Expect{{"device", "set", "rxe0", "e", "on"}, Object::Dev, Verb::Set, "rxe0", true},
-        Expect{{"module"}, Object::Module, Verb::Show, std::nullopt, std::nullopt},
-        Expect{{"module", "show"}, Object::Module, Verb::Show, std::nullopt, std::nullopt},
-        Expect{{"mod"}, Object::Module, Verb::Show, std::nullopt, std::nullopt},
-        Expect{{"m", "s"}, Object::Module, Verb::Show, std::nullopt, std::nullopt},
+        ParsedCommand{{"dev"}, Object::Dev, Verb::Show, std::nullopt, std::nullopt},
+        ParsedCommand{{"dev", "show"}, Object::Dev, Verb::Show, std::nullopt, std::nullopt},
+        ParsedCommand{{"device", "show"}, Object::Dev, Verb::Show, std::nullopt, std::nullopt},
+        ParsedCommand{{"dev", "show", "rxe0"}, Object::Dev, Verb::Show, "rxe0", std::nullopt},
+        ParsedCommand{{"d", "sh"}, Object::Dev, Verb::Show, std::nullopt, std::nullopt},
+        ParsedCommand{{"de", "sho", "mlx5_0"}, Object::Dev, Verb::Show, "mlx5_0", std::nullopt},
+        ParsedCommand{{"devi", "show"}, Object::Dev, Verb::Show, std::nullopt, std::nullopt},
+        ParsedCommand{{"dev", "set", "rxe0", "enabled", "on"}, Object::Dev, Verb::Set, "rxe0", true},
+        ParsedCommand{{"dev", "set", "rxe0", "enabled", "off"}, Object::Dev, Verb::Set, "rxe0", false},
+        ParsedCommand{{"d", "se", "rxe0", "en", "off"}, Object::Dev, Verb::Set, "rxe0", false},
+        ParsedCommand{{"device", "set", "rxe0", "e", "on"}, Object::Dev, Verb::Set, "rxe0", true},
+        ParsedCommand{{"module"}, Object::Module, Verb::Show, std::nullopt, std::nullopt},
+        ParsedCommand{{"module", "show"}, Object::Module, Verb::Show, std::nullopt, std::nullopt},
+        ParsedCommand{{"mod"}, Object::Module, Verb::Show, std::nullopt, std::nullopt},
+        ParsedCommand{{"m", "s"}, Object::Module, Verb::Show, std::nullopt, std::nullopt},
         // A device may be called like a command: it is an argument here.
-        Expect{{"dev", "show", "show"}, Object::Dev, Verb::Show, "show", std::nullopt}),
+        ParsedCommand{{"dev", "show", "show"}, Object::Dev, Verb::Show, "show", std::nullopt}),
     [](const auto &info) { return case_name(info.index, info.param.args); });
 
 TEST(Options, DefaultsOff)

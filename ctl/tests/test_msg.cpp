@@ -19,19 +19,6 @@ const genlmsghdr *genl(const MsgPtr &msg)
     return static_cast<const genlmsghdr *>(nlmsg_data(hdr(msg)));
 }
 
-// The types of all the attributes of a request, in order.
-std::vector<int> attr_types(const MsgPtr &msg)
-{
-    std::vector<int> types;
-    const genlmsghdr *ghdr = genl(msg);
-    const nlattr *attr;
-    int rem;
-    nla_for_each_attr(attr, genlmsg_attrdata(ghdr, 0), genlmsg_attrlen(ghdr, 0), rem)
-        types.push_back(nla_type(attr));
-    EXPECT_EQ(rem, 0);
-    return types;
-}
-
 void expect_header(const MsgPtr &msg, uint8_t cmd, int flags)
 {
     EXPECT_EQ(hdr(msg)->nlmsg_type, test_family);
