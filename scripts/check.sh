@@ -43,6 +43,10 @@ for d in "$root"/lib/modules/*/build; do
 done
 mapfile -t root_kernels < <(printf '%s\n' "${root_kernels[@]}" | sort -V | grep .)
 kernels+=("${root_kernels[@]}")
+# The newest kernel of each userland (6.12 for Debian 12, the root's for
+# Debian 13), which run every test, and the older ones.
+newest_kernels=("${host_kernels[-1]}" "${root_kernels[@]}")
+older_kernels=("${host_kernels[@]:0:${#host_kernels[@]}-1}")
 
 # root_args KVER: the test host's --root for a kernel of the root.
 root_args() {
@@ -271,7 +275,7 @@ in_list() {
 
 # newest_of_userland KVER: KVER is the newest kernel of its userland.
 newest_of_userland() {
-	in_list "$1" "${host_kernels[-1]}" "${root_kernels[@]}"
+	in_list "$1" "${newest_kernels[@]}"
 }
 
 # tests_of KVER PART: the selftests of part PART (1 or 2) of kernel
@@ -380,14 +384,13 @@ pool "proto-fuzz one tests/proto/run-fuzz.sh ${XR_FUZZ_SECONDS:-60}" \
 # kernels that run every test (the newest of each userland, 14 to 16
 # minutes each), then the others' part 2 (12) and part 1 (7).
 guest_steps=()
-newest=("${host_kernels[-1]}" "${root_kernels[@]}")
 for part in 1 2; do
-	for k in "${newest[@]}"; do
+	for k in "${newest_kernels[@]}"; do
 		guest_steps+=("selftests-$k.part$part ktap guest_selftests $k.part$part")
 	done
 done
 for part in 2 1; do
-	for k in "${host_kernels[@]:0:${#host_kernels[@]}-1}"; do
+	for k in "${older_kernels[@]}"; do
 		guest_steps+=("selftests-$k.part$part ktap guest_selftests $k.part$part")
 	done
 done
