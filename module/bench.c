@@ -19,7 +19,8 @@
 #include <linux/sunrpc/clnt.h>
 #include <net/net_namespace.h>
 
-#include "xrpcrdma.h"
+#include "bench.h"
+#include "proto.h"
 
 #define XR_BENCH_KEEP		8	/* finished benchmarks kept */
 #define XR_BENCH_TIMEOUT	(10 * HZ)	/* one RPC, and one slot wait */

@@ -5,7 +5,9 @@
  * generated from the spec, or from the per-op form of the same spec on
  * kernels without split ops.
  */
-#include "xrpcrdma.h"
+#include <net/genetlink.h>
+
+#include "compat.h"
 
 #if XR_HAVE_GENL_SPLIT_OPS
 

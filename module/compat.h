@@ -25,8 +25,13 @@
 /*
  * Split genetlink ops (struct genl_split_ops; upstream 6.2): 6.12 and
  * 7.3. 6.1 only: the family is built from the per-op form generated from
- * the same spec (compat.c). Probe: XR_HAVE_GENL_SPLIT_OPS, used as is.
+ * the same spec, and the family structure is compat.c's. Probe:
+ * XR_HAVE_GENL_SPLIT_OPS.
  */
+#if !XR_HAVE_GENL_SPLIT_OPS
+struct genl_family;
+extern struct genl_family xrpcrdma_nl_family;
+#endif
 
 /*
  * svc calls xpo_secure_port and xpo_start_tls unconditionally: 6.1 only
@@ -61,6 +66,7 @@
 #if XR_HAVE_SVC_CB_LWQ
 #include <linux/lwq.h>
 #include <linux/sunrpc/svc.h>
+#include <linux/sunrpc/xprt.h>
 
 static inline void xr_compat_bc_queue(struct svc_serv *serv,
 				      struct rpc_rqst *rqst)
@@ -70,6 +76,7 @@ static inline void xr_compat_bc_queue(struct svc_serv *serv,
 }
 #else
 #include <linux/sunrpc/svc.h>
+#include <linux/sunrpc/xprt.h>
 
 static inline void xr_compat_bc_queue(struct svc_serv *serv,
 				      struct rpc_rqst *rqst)

@@ -25,7 +25,7 @@
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
 
 /*
  * One tunable: XR_CFG_x's entry, from the spec constants

@@ -11,7 +11,8 @@
 #include <linux/netdevice.h>
 #include <rdma/ib_cache.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "snap.h"
 
 /*
  * The list is sorted by device index so that a netlink dump can resume

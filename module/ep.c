@@ -8,7 +8,11 @@
 #include <linux/slab.h>
 #include <rdma/rdma_cm.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "ep.h"
+#include "fault.h"
+#include "proto.h"
+#include "snap.h"
 #include "trace.h"
 
 /*

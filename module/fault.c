@@ -18,7 +18,9 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
-#include "xrpcrdma.h"
+#include "ep.h"
+#include "fault.h"
+#include "proto.h"
 #include "trace.h"
 
 DEFINE_STATIC_KEY_FALSE(xr_fault_key);

@@ -5,7 +5,12 @@
  */
 #include <linux/module.h>
 
-#include "xrpcrdma.h"
+#include "bench.h"
+#include "core.h"
+#include "fault.h"
+#include "snap.h"
+#include "svc.h"
+#include "xprt.h"
 
 static int __init xr_init(void)
 {

@@ -11,7 +11,16 @@
 
 #include <net/genetlink.h>
 
-#include "xrpcrdma.h"
+#include "bench.h"
+#include "core.h"
+#include "fault.h"
+#include "snap.h"
+
+#if XR_HAVE_GENL_SPLIT_OPS
+#include "nl-gen.h"
+#else
+#include "nl-gen-legacy.h"
+#endif
 
 /*
  * GENL_REQ_ATTR_CHECK() reports the missing attribute's type in the

@@ -7,6 +7,7 @@
  * make (struct xr_xprt_snap): this file reads no transport itself.
  */
 #include <linux/slab.h>
+#include <rdma/rdma_cm.h>
 
 #include "nl.h"
 

@@ -8,7 +8,12 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "ep.h"
+#include "fault.h"
+#include "proto.h"
+#include "recvq.h"
+#include "snap.h"
 #include "trace.h"
 
 static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc);

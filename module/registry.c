@@ -19,7 +19,10 @@
 #include <linux/mutex.h>
 #include <linux/xarray.h>
 
-#include "xrpcrdma.h"
+#include "registry.h"
+#include "snap.h"
+#include "svc.h"
+#include "xprt.h"
 
 static DEFINE_MUTEX(xr_reg_mutex);
 static DEFINE_XARRAY_ALLOC1(xr_reg);

@@ -14,7 +14,12 @@
 #include <linux/sunrpc/xdr.h>
 #include <rdma/rw.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "ep.h"
+#include "fault.h"
+#include "proto.h"
+#include "rw.h"
+#include "sendq.h"
 #include "trace.h"
 
 /**

@@ -26,7 +26,12 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "ep.h"
+#include "fault.h"
+#include "rw.h"
+#include "sendq.h"
+#include "snap.h"
 #include "trace.h"
 
 /**

@@ -163,12 +163,18 @@ int xr_device_set_enabled(const char *name, bool enabled);
 int xr_xprt_snapshot(u32 id, bool next, struct xr_xprt_snap *snap);
 
 /* svc_transport.c */
+enum xrpcrdma_mode xr_svc_mode(void);
+void xr_svc_totals(u64 *sum);
 int xr_svc_listener_close_id(u32 id);
 int xr_svc_config_get(u32 id, struct xr_config *cfg);
 int xr_svc_config_set(u32 id, const struct xr_config *vals,
 		      const bool *given);
 
-/* nl_event.c: the notify interface */
+/* nl.c: the family's registration, at load and unload */
+int xr_nl_init(void);
+void xr_nl_exit(void);
+
+/* nl*.c: the notify interface (nl_device.c, nl_xprt.c, nl_bench.c) */
 bool xr_nl_listening(struct net *net);
 void xr_nl_notify_device(struct net *net, const struct xr_device_snap *snap,
 			 bool add);

@@ -19,7 +19,8 @@
 #include <linux/kernel.h>
 #include <linux/printk.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "xprt.h"
 
 static const char * const xr_obj_names[XR_OBJ_COUNT] = {
 	[XR_OBJ_DEVICE]		= "device",

@@ -22,7 +22,10 @@
 #include <linux/sunrpc/svc_xprt.h>
 #include <linux/sunrpc/xprt.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "proto.h"
+#include "sendq.h"
+#include "svc.h"
 #include "trace.h"
 
 /* The smallest RPC reply: xid, direction, reply_stat. */

@@ -18,7 +18,11 @@
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/svc_xprt.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "proto.h"
+#include "recvq.h"
+#include "rw.h"
+#include "svc.h"
 #include "trace.h"
 
 static const struct xr_limits xr_svc_call_limits = {

@@ -15,7 +15,12 @@
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xdr.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "proto.h"
+#include "recvq.h"
+#include "rw.h"
+#include "sendq.h"
+#include "svc.h"
 #include "trace.h"
 
 /**

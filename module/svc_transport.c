@@ -23,7 +23,14 @@
 #include <linux/sunrpc/svc_xprt.h>
 #include <linux/sunrpc/xprt.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "ep.h"
+#include "proto.h"
+#include "recvq.h"
+#include "registry.h"
+#include "sendq.h"
+#include "snap.h"
+#include "svc.h"
 #include "trace.h"
 
 /* Large payloads move in chunks; nfsd clamps this further by memory. */

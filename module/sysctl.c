@@ -25,7 +25,7 @@
 #include <linux/kernel.h>
 #include <linux/sysctl.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
 
 /* The in-tree client's value for fast registration (FRWR). */
 #define XR_SYSCTL_MEMREG_FRWR	5

@@ -30,7 +30,13 @@
 #include <rdma/rdma_cm.h>
 #include <trace/misc/rdma.h>
 
-#include "xrpcrdma.h"
+#include "ep.h"
+#include "proto.h"
+#include "recvq.h"
+#include "rw.h"
+#include "sendq.h"
+#include "xprt.h"
+#include "xprt_req.h"
 
 #ifndef _XRPCRDMA_TRACE_HELPERS
 #define _XRPCRDMA_TRACE_HELPERS

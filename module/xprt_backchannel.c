@@ -35,7 +35,11 @@
 #include <linux/sunrpc/xdr.h>
 #include <linux/sunrpc/xprt.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "proto.h"
+#include "recvq.h"
+#include "sendq.h"
+#include "xprt.h"
 #include "trace.h"
 
 /*

@@ -22,7 +22,13 @@
 #include <linux/sunrpc/xdr.h>
 #include <rdma/ib_verbs.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "ep.h"
+#include "fault.h"
+#include "proto.h"
+#include "sendq.h"
+#include "xprt.h"
+#include "xprt_req.h"
 #include "trace.h"
 
 static void xr_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)

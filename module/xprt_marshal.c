@@ -26,7 +26,12 @@
 #include <linux/sunrpc/xdr.h>
 #include <linux/sunrpc/xprt.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "proto.h"
+#include "recvq.h"
+#include "sendq.h"
+#include "xprt.h"
+#include "xprt_req.h"
 #include "trace.h"
 
 static const struct xr_limits xr_reply_limits = {

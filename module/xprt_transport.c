@@ -40,7 +40,15 @@
 #include <linux/sunrpc/sched.h>
 #include <linux/sunrpc/xprt.h>
 
-#include "xrpcrdma.h"
+#include "core.h"
+#include "ep.h"
+#include "proto.h"
+#include "recvq.h"
+#include "registry.h"
+#include "sendq.h"
+#include "snap.h"
+#include "xprt.h"
+#include "xprt_req.h"
 
 /*
  * Largest RPC payload: what one memory region maps (xprt_frwr.c), at any

@@ -20,6 +20,15 @@ C sources:
    called; and the function call graph of the module, read from the
    sources, has no cycle through a netlink function.
 
+5. Headers by layer: each module header includes only the headers of
+   the layers below it (HEADER_DEPS), a header not listed there is an
+   error until its place is decided, server files (svc_*) include no
+   client header and client files (xprt_*) no server header, and the
+   shared layers (endpoint, queues, rdma_rw, codec, core services)
+   include neither role's.
+6. Size: no module header over 300 lines, no C file over 900 (the
+   files generated from the spec aside).
+
 With --selftest it first checks that each rule catches a violation
 planted in a copy of the sources. Exit status 0 when everything holds.
 """
@@ -33,6 +42,32 @@ import tempfile
 # (struct xr_config and the snapshots are values netlink may read.)
 FOREIGN_FIELDS = ('sx', 'rx', 'xc', 'xd', 'ep', 'sq', 'rq', 'rc', 'sc', 'rw',
                   'mr', 'hd', 'xb', 'bc')
+# The local headers each module header may include: the layers below it.
+HEADER_DEPS = {
+    'compat.h': {'conftest.h'},
+    'core.h': {'compat.h'},
+    'proto.h': {'kshim.h'},
+    'fault.h': set(),
+    'snap.h': set(),
+    'bench.h': set(),
+    'registry.h': set(),
+    'ep.h': {'core.h', 'proto.h'},
+    'sendq.h': {'ep.h'},
+    'recvq.h': {'ep.h', 'proto.h'},
+    'rw.h': {'sendq.h'},
+    'svc.h': {'recvq.h', 'sendq.h', 'snap.h'},
+    'xprt.h': {'recvq.h', 'sendq.h', 'snap.h'},
+    'xprt_req.h': {'xprt.h'},
+    'nl.h': {'bench.h', 'core.h', 'fault.h', 'snap.h', 'nl-gen.h',
+             'nl-gen-legacy.h'},
+}
+SERVER_HEADERS = {'svc.h'}
+CLIENT_HEADERS = {'xprt.h', 'xprt_req.h'}
+# Files of the layers both roles share: they know neither role.
+SHARED_FILES = re.compile(r'^(ep|sendctx|recvctx|rw|proto|core|config|'
+                          r'device|fault|sendq|recvq|compat)\.[ch]$')
+MAX_HEADER_LINES = 300
+MAX_C_LINES = 900
 NOTIFY_API = re.compile(r'^xr_nl_(notify_\w+|listening|init|exit)$')
 NETLINK_CALLS = re.compile(r'\b(nla_put\w*|nla_get\w*|genlmsg_\w+|'
                            r'nla_nest_\w+)\s*\(')
@@ -47,6 +82,10 @@ CALL = re.compile(r'\b([a-z_][a-z0-9_]*)\s*\(')
 
 def is_nl(name):
     return re.match(r'^nl(_\w+)?\.[ch]$', name) is not None
+
+
+def is_trace(name):
+    return re.match(r'^trace(_\w+)?\.h$', name) is not None
 
 
 def generated(name):
@@ -92,6 +131,33 @@ def check(moddir):
             if not is_nl(f) and inc == 'nl.h':
                 errors.append('%s: includes nl.h, which is for the netlink '
                               'files only' % f)
+
+    # 5. headers by layer
+    for f in files:
+        incs = set(INCLUDE.findall(raw[f]))
+        if f.endswith('.h') and not is_trace(f):
+            if f not in HEADER_DEPS:
+                errors.append('%s: a header with no place in HEADER_DEPS '
+                              '(scripts/layering-check.py)' % f)
+            else:
+                for inc in sorted(incs - HEADER_DEPS[f]):
+                    errors.append('%s: includes "%s", which is not a layer '
+                                  'below it' % (f, inc))
+        if f.startswith('svc_') and incs & CLIENT_HEADERS:
+            errors.append('%s: a server file includes a client header' % f)
+        if f.startswith('xprt_') and incs & SERVER_HEADERS:
+            errors.append('%s: a client file includes a server header' % f)
+        if SHARED_FILES.match(f) and incs & (CLIENT_HEADERS | SERVER_HEADERS):
+            errors.append('%s: a layer both roles share includes a role '
+                          'header' % f)
+
+    # 6. size
+    for f in files:
+        lines = raw[f].count('\n')
+        limit = MAX_HEADER_LINES if f.endswith('.h') else MAX_C_LINES
+        if lines > limit:
+            errors.append('%s: %d lines, over %d: split it along a layer'
+                          % (f, lines, limit))
 
     # 2. fields and locks of other layers
     for f in files:
@@ -189,6 +255,9 @@ def cycles(graph):
 
 def plant(moddir, fname, anchor, text):
     path = os.path.join(moddir, fname)
+    if anchor is None:
+        open(path, 'w').write(text)
+        return
     s = open(path).read()
     i = s.index(anchor)
     open(path, 'w').write(s[:i] + text + s[i:])
@@ -209,10 +278,16 @@ def selftest(moddir):
         ('back call', 'device.c', '/**\n * xr_device_snapshot',
          'static void xr_device_poke(void)\n{\n'
          '\txr_nl_dump_end(NULL, 0);\n}\n\n'),
+        ('header layer', 'sendq.h', '#include "ep.h"',
+         '#include "svc.h"\n'),
+        ('unplaced header', 'extra.h', None, '/* a new header */\n'),
+        ('role', 'svc_send.c', '#include "svc.h"', '#include "xprt.h"\n'),
+        ('size', 'registry.h', '#endif', '/* */\n' * 300),
         ('cycle', 'nl_device.c', 'static int xr_nl_put_port',
          'void xr_nl_notify_loop(void)\n{\n\txr_device_loop();\n}\n\n'),
     ]
     ok = True
+    base = set(check(moddir))
     for what, fname, anchor, text in cases:
         tmp = tempfile.mkdtemp()
         try:
@@ -223,7 +298,7 @@ def selftest(moddir):
                 plant(copy, 'device.c', '/**\n * xr_device_snapshot',
                       'void xr_device_loop(void)\n{\n'
                       '\txr_nl_notify_loop();\n}\n\n')
-            if not check(copy):
+            if not set(check(copy)) - base:
                 print('selftest: a planted %s violation was not caught'
                       % what)
                 ok = False
@@ -242,7 +317,8 @@ def main():
         print(e)
     if errors:
         return 1
-    print('layering: netlink formats copies only; no call cycle through it')
+    print('layering: headers by layer; netlink formats copies only; no call '
+          'cycle through it')
     return 0
 
 

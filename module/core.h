@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * core.h - what every layer of xrpcrdma.ko uses: the module's name, the
+ * counts of live objects (stats.c), the tunables (config.c, sysctl.c) and
+ * the RDMA devices it may use (device.c). Struct fields carry a short
+ * prefix naming their struct (xd_ for struct xr_device).
+ */
+#ifndef _XRPCRDMA_CORE_H
+#define _XRPCRDMA_CORE_H
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/types.h>
+#include <uapi/linux/xrpcrdma.h>
+
+#include "compat.h"
+
+struct ib_device;
+
+#define XR_MODNAME	"xrpcrdma"
+
+/* stats.c */
+
+/**
+ * enum xr_obj - kinds of objects whose live instances the module counts
+ * @XR_OBJ_DEVICE: struct xr_device, one per RDMA device seen
+ * @XR_OBJ_SVC_XPRT: struct xr_svc_xprt, a server listener or connection
+ * @XR_OBJ_SENDCTX: struct xr_sendctx, with its DMA-mapped buffer
+ * @XR_OBJ_RECVCTX: struct xr_recvctx, with its DMA-mapped buffer
+ * @XR_OBJ_XPRT: struct xr_xprt, a client transport
+ * @XR_OBJ_XCONN: struct xr_xconn, a connection of a client transport
+ * @XR_OBJ_MR: struct xr_mr, a memory region of a client connection
+ * @XR_OBJ_REQ: struct xr_req, the buffers of one client RPC
+ * @XR_OBJ_BC_RQST: struct xr_xbc_rqst, a client's backchannel request
+ *	with its two page buffers
+ * @XR_OBJ_COUNT: number of kinds
+ *
+ * Every allocation of a tracked kind is paired with xr_obj_get() and its
+ * release with xr_obj_put(). On unload all counts must be zero.
+ */
+enum xr_obj {
+	XR_OBJ_DEVICE,
+	XR_OBJ_SVC_XPRT,
+	XR_OBJ_SENDCTX,
+	XR_OBJ_RECVCTX,
+	XR_OBJ_XPRT,
+	XR_OBJ_XCONN,
+	XR_OBJ_MR,
+	XR_OBJ_REQ,
+	XR_OBJ_BC_RQST,
+	XR_OBJ_COUNT
+};
+
+void xr_obj_get(enum xr_obj kind);
+void xr_obj_put(enum xr_obj kind);
+s64 xr_obj_live(enum xr_obj kind);
+const char *xr_obj_name(enum xr_obj kind);
+bool xr_obj_check_all_released(void);
+
+/* Count into a counter a lower layer was given by its owner, if any. */
+static inline void xr_count(atomic64_t *counter)
+{
+	if (counter)
+		atomic64_inc(counter);
+}
+
+/**
+ * enum xr_svc_stat - what the server counts for each connection
+ * @XR_SVC_STAT_CALLS_RECEIVED: messages taken from the receive queue
+ * @XR_SVC_STAT_REPLIES_INLINE: replies sent entirely inline
+ * @XR_SVC_STAT_REPLIES_WRITE_CHUNK: replies whose payload went in Write chunks
+ * @XR_SVC_STAT_REPLIES_REPLY_CHUNK: replies sent through a Reply chunk
+ * @XR_SVC_STAT_RDMA_READ_BYTES: bytes pulled from the client by RDMA Read
+ * @XR_SVC_STAT_RDMA_WRITE_BYTES: bytes pushed to the client by RDMA Write
+ * @XR_SVC_STAT_SQ_STARVES: times a sender waited for a send queue slot
+ * @XR_SVC_STAT_SEND_ERRORS: Send completions with an error (not flushes)
+ * @XR_SVC_STAT_SENDS_SIGNALED: Sends that asked for a completion
+ * @XR_SVC_STAT_REMOTE_INVS: replies sent With Invalidate of the client's region
+ * @XR_SVC_STAT_SENDCTX_WAITS: waits for a send context at the sendctx-max cap
+ * @XR_SVC_STAT_RECV_ERRORS: Receive completions with an error (not flushes)
+ * @XR_SVC_STAT_BAD_HEADERS: calls answered with RDMA_ERROR or dropped
+ *	because of their transport header
+ * @XR_SVC_STAT_RDMA_ERRORS_SENT: RDMA_ERROR replies posted
+ * @XR_SVC_STAT_BC_CALLS_SENT: backchannel (NFSv4.1 callback) calls posted
+ * @XR_SVC_STAT_BC_REPLIES_RECEIVED: backchannel replies that completed a
+ *	callback
+ * @XR_SVC_STAT_CONNECTS_REJECTED: connection requests a listener refused
+ * @XR_SVC_STAT_COUNT: number of counters
+ *
+ * The names shown through netlink are in stats.c. Add new counters at
+ * the end: the order is the order they are listed in.
+ */
+enum xr_svc_stat {
+	XR_SVC_STAT_CALLS_RECEIVED,
+	XR_SVC_STAT_REPLIES_INLINE,
+	XR_SVC_STAT_REPLIES_WRITE_CHUNK,
+	XR_SVC_STAT_REPLIES_REPLY_CHUNK,
+	XR_SVC_STAT_RDMA_READ_BYTES,
+	XR_SVC_STAT_RDMA_WRITE_BYTES,
+	XR_SVC_STAT_SQ_STARVES,
+	XR_SVC_STAT_SEND_ERRORS,
+	XR_SVC_STAT_RECV_ERRORS,
+	XR_SVC_STAT_BAD_HEADERS,
+	XR_SVC_STAT_RDMA_ERRORS_SENT,
+	XR_SVC_STAT_BC_CALLS_SENT,
+	XR_SVC_STAT_BC_REPLIES_RECEIVED,
+	XR_SVC_STAT_SENDS_SIGNALED,
+	XR_SVC_STAT_REMOTE_INVS,
+	XR_SVC_STAT_SENDCTX_WAITS,
+	XR_SVC_STAT_CONNECTS_REJECTED,
+	XR_SVC_STAT_COUNT
+};
+
+/**
+ * struct xr_svc_stats - the counters of one server connection
+ * @ss_count: one per &enum xr_svc_stat
+ */
+struct xr_svc_stats {
+	atomic64_t		ss_count[XR_SVC_STAT_COUNT];
+};
+
+const char *xr_svc_stat_name(enum xr_svc_stat stat);
+void xr_svc_stats_sum(const struct xr_svc_stats *ss, u64 *sum);
+void xr_svc_stats_retire(const struct xr_svc_stats *ss);
+void xr_svc_stats_retired(u64 *sum);
+
+/* Receives and Sends each connection keeps for backchannel traffic. */
+#define XR_BC_MAX_REQUESTS	2
+
+/* config.c */
+
+/**
+ * enum xr_cfg - the tunables, in the order of the spec's config attributes
+ * @XR_CFG_CREDITS: credits a server connection grants
+ * @XR_CFG_CLIENT_CREDITS: calls a client transport has in flight at most
+ * @XR_CFG_INLINE_SEND: largest message sent inline
+ * @XR_CFG_INLINE_RECV: largest message received inline
+ * @XR_CFG_SQ_DEPTH: send queue slots of a server connection
+ * @XR_CFG_RQ_DEPTH: receive queue depth of a server connection
+ * @XR_CFG_SENDCTX_MAX: send contexts a server connection allocates, 0: any
+ * @XR_CFG_MAX_FRWR_SEGMENTS: pages one client memory region registers
+ * @XR_CFG_CONNECT_TIMEOUT: client connection establishment bound, ms
+ * @XR_CFG_RECONNECT_MIN: client's first reconnect delay, ms
+ * @XR_CFG_RECONNECT_MAX: client's longest reconnect delay, ms
+ * @XR_CFG_IDLE_TIMEOUT: client's idle close, ms
+ * @XR_CFG_SIGNAL_INTERVAL: Sends between requested completions, at most
+ * @XR_CFG_COUNT: number of tunables
+ */
+enum xr_cfg {
+	XR_CFG_CREDITS,
+	XR_CFG_CLIENT_CREDITS,
+	XR_CFG_INLINE_SEND,
+	XR_CFG_INLINE_RECV,
+	XR_CFG_SQ_DEPTH,
+	XR_CFG_RQ_DEPTH,
+	XR_CFG_SENDCTX_MAX,
+	XR_CFG_MAX_FRWR_SEGMENTS,
+	XR_CFG_CONNECT_TIMEOUT,
+	XR_CFG_RECONNECT_MIN,
+	XR_CFG_RECONNECT_MAX,
+	XR_CFG_IDLE_TIMEOUT,
+	XR_CFG_SIGNAL_INTERVAL,
+	XR_CFG_COUNT
+};
+
+/* Which transports a tunable applies to (xr_config_def.cd_roles). */
+#define XR_CFG_ROLE_SERVER	BIT(0)
+#define XR_CFG_ROLE_CLIENT	BIT(1)
+
+/**
+ * struct xr_config_def - the definition of one tunable
+ * @cd_name: its name, that of its spec attribute
+ * @cd_attr: its attribute in the spec's config set
+ * @cd_min: smallest value accepted
+ * @cd_max: largest value accepted
+ * @cd_default: value at module load
+ * @cd_unit: what the value counts
+ * @cd_roles: XR_CFG_ROLE_* of the transports it applies to
+ * @cd_live: may change on a transport after its creation
+ */
+struct xr_config_def {
+	const char	*cd_name;
+	int		cd_attr;
+	u32		cd_min;
+	u32		cd_max;
+	u32		cd_default;
+	const char	*cd_unit;
+	u8		cd_roles;
+	bool		cd_live;
+};
+
+/**
+ * struct xr_config - a value for every tunable
+ * @cf_val: indexed by enum xr_cfg
+ */
+struct xr_config {
+	u32	cf_val[XR_CFG_COUNT];
+};
+
+void xr_config_init(void);
+const struct xr_config_def *xr_config_def(enum xr_cfg cfg);
+const char *xr_config_check(enum xr_cfg cfg, u32 val);
+const char *xr_config_not_live(enum xr_cfg cfg);
+void xr_config_snapshot(struct xr_config *cfg);
+void xr_config_set_defaults(const struct xr_config *vals, const bool *given);
+unsigned long xr_config_ms_to_jiffies(const struct xr_config *cfg,
+				      enum xr_cfg which);
+
+/* sysctl.c */
+int xr_sysctl_init(void);
+void xr_sysctl_exit(void);
+
+/* device.c */
+
+/**
+ * struct xr_device - an RDMA device as xrpcrdma sees it
+ * @xd_list: entry in the device list, sorted by @xd_ibdev index
+ * @xd_ibdev: the verbs device; valid while the entry is on the list
+ * @xd_enabled: administrative switch; false keeps new transports off it
+ */
+struct xr_device {
+	struct list_head	xd_list;
+	struct ib_device	*xd_ibdev;
+	bool			xd_enabled;
+};
+
+int xr_device_init(void);
+void xr_device_exit(void);
+bool xr_device_accepts(struct ib_device *ibdev);
+
+#endif /* _XRPCRDMA_CORE_H */

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sendq.h - the send path (sendctx.c): pooled send contexts with their
+ * DMA-mapped header buffers, and the send queue's slot accounting.
+ */
+#ifndef _XRPCRDMA_SENDQ_H
+#define _XRPCRDMA_SENDQ_H
+
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+
+#include "ep.h"
+
+struct xr_conn_snap;
+
+struct xr_sendq;
+
+#define XR_SENDCTX_MAX_SGES	2
+
+/**
+ * struct xr_sendctx - one Send and its transport header buffer
+ * @sc_list: entry on the pool's free list
+ * @sc_pool: the pool the context belongs to
+ * @sc_cqe: completion entry
+ * @sc_wr: the Send work request
+ * @sc_sges: scatter/gather list; sge 0 is the buffer below
+ * @sc_buf: buffer, DMA-mapped once for the context's lifetime
+ * @sc_buf_dma: DMA address of @sc_buf
+ * @sc_buf_size: size of @sc_buf
+ * @sc_slots: send queue slots the posted chain took (its retirement
+ *	returns them)
+ * @sc_signaled: the Send asked for a completion (and pins the owner)
+ * @sc_cid: completion ID of the last Send posted (trace events)
+ */
+struct xr_sendctx {
+	struct list_head	sc_list;
+	struct xr_sendq		*sc_pool;
+	struct ib_cqe		sc_cqe;
+	struct ib_send_wr	sc_wr;
+	struct ib_sge		sc_sges[XR_SENDCTX_MAX_SGES];
+	void			*sc_buf;
+	u64			sc_buf_dma;
+	u32			sc_buf_size;
+	u32			sc_slots;
+	bool			sc_signaled;
+	struct xr_cid		sc_cid;
+};
+
+/**
+ * struct xr_sendq - the send contexts and send queue of one connection
+ * @sq_lock: protects @sq_free, @sq_posted and the unsignaled run; held
+ *	across ib_post_send() so that @sq_posted is in send queue order
+ * @sq_free: contexts ready for use
+ * @sq_posted: contexts posted and not yet retired, oldest first
+ * @sq_signal_every: a completion is requested at least every this many
+ *	Sends (1: every Send)
+ * @sq_unsig_count: Sends posted unsignaled since the last signaled one
+ * @sq_unsig_slots: send queue slots those hold
+ * @sq_ep: the endpoint the Sends go out on
+ * @sq_buf_size: size of each context's buffer
+ * @sq_avail: send queue slots not in use; may go below zero briefly
+ * @sq_wait: where posters wait for slots
+ * @sq_closing: set when the connection closes: waiters give up
+ * @sq_rw_failed: RDMA Read/Write sets whose chain failed to post, kept
+ *	(mapped) until the drain; under @sq_lock
+ * @sq_count_starves: the owner's counter of waits for a slot, or NULL
+ * @sq_count_ctx_waits: the owner's counter of waits for a send context
+ *	at the cap (@sq_max), or NULL
+ * @sq_count_signaled: the owner's counter of Sends that asked for a
+ *	completion, or NULL
+ * @sq_count_errors: the owner's counter of Send completion errors other
+ *	than flushes, or NULL
+ * @sq_allocated: contexts allocated
+ * @sq_max: most contexts to allocate, 0 for no limit; may change live
+ * @sq_on_close: called once on the first completion error
+ * @sq_owner: argument of @sq_on_close and of the owner's get/put
+ * @sq_get: pin the owner while a signaled Send is outstanding
+ * @sq_put: unpin the owner
+ * @sq_tryget: pin the owner unless its last reference is gone (for the
+ *	error completion of an unsignaled Send, which holds no pin); NULL
+ *	when @sq_get cannot fail
+ */
+struct xr_sendq {
+	spinlock_t		sq_lock;	/* see above */
+	struct list_head	sq_free;
+	struct list_head	sq_posted;
+	u32			sq_signal_every;
+	u32			sq_unsig_count;
+	u32			sq_unsig_slots;
+	struct xr_ep		*sq_ep;
+	u32			sq_buf_size;
+	atomic_t		sq_avail;
+	wait_queue_head_t	sq_wait;
+	bool			sq_closing;
+	struct list_head	sq_rw_failed;
+	atomic64_t		*sq_count_starves;
+	atomic64_t		*sq_count_ctx_waits;
+	atomic64_t		*sq_count_errors;
+	atomic64_t		*sq_count_signaled;
+	atomic_t		sq_allocated;
+	u32			sq_max;
+	void			(*sq_on_close)(void *owner);
+	void			*sq_owner;
+	void			(*sq_get)(void *owner);
+	void			(*sq_put)(void *owner);
+	bool			(*sq_tryget)(void *owner);
+};
+
+void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size);
+void xr_sendq_destroy(struct xr_sendq *sq);
+void xr_sendq_close(struct xr_sendq *sq);
+void xr_sendq_set_max(struct xr_sendq *sq, u32 max);
+void xr_sendq_set_signal_every(struct xr_sendq *sq, u32 every);
+u32 xr_sendq_signal_every(u32 interval, u32 sq_depth);
+int xr_sendq_reserve(struct xr_sendq *sq, u32 n);
+void xr_sendq_release(struct xr_sendq *sq, u32 n);
+struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq);
+void xr_sendctx_put(struct xr_sendctx *sc);
+void xr_sendctx_set_invalidate(struct xr_sendctx *sc, u32 rkey);
+int xr_sendctx_post(struct xr_sendctx *sc, u32 len);
+int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
+			  struct ib_send_wr *first, struct ib_send_wr *last,
+			  u32 count);
+void xr_sendq_snapshot(struct xr_sendq *sq, struct xr_conn_snap *cs);
+
+#endif /* _XRPCRDMA_SENDQ_H */
