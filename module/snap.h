@@ -162,7 +162,7 @@ int xr_device_set_enabled(const char *name, bool enabled);
 /* registry.c */
 int xr_xprt_snapshot(u32 id, bool next, struct xr_xprt_snap *snap);
 
-/* svc_transport.c */
+/* svc_snap.c */
 int xr_svc_listener_close_id(u32 id);
 int xr_svc_config_get(u32 id, struct xr_config *cfg);
 int xr_svc_config_set(u32 id, const struct xr_config *vals,

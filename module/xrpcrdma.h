@@ -820,11 +820,17 @@ int xr_svc_init(void);
 void xr_svc_exit(void);
 enum xrpcrdma_mode xr_svc_mode(void);
 void xr_svc_close(struct xr_svc_xprt *sx);
-void xr_svc_fill_snap(struct xr_svc_xprt *sx, struct xr_xprt_snap *snap);
 bool xr_svc_is_listener(struct xr_svc_xprt *sx);
 enum xrpcrdma_transport_state xr_svc_state(struct xr_svc_xprt *sx);
-void xr_svc_totals(u64 *sum);
 struct xr_svc_xprt *xr_svc_of_bc(struct svc_xprt *xprt);
+
+/* svc_snap.c */
+void xr_svc_fill_snap(struct xr_svc_xprt *sx, struct xr_xprt_snap *snap);
+void xr_svc_announce(struct xr_svc_xprt *sx, enum xr_xprt_event ev);
+void xr_svc_announce_reject(struct xr_svc_xprt *listener,
+			    const struct sockaddr *peer,
+			    enum xrpcrdma_reject_reason reason);
+void xr_svc_totals(u64 *sum);
 
 /* svc_backchannel.c */
 
