@@ -854,7 +854,10 @@ void xr_svc_release_ctxt(struct svc_xprt *xprt, void *ctxt);
 int xr_svc_sendto(struct svc_rqst *rqstp);
 int xr_svc_send_error(struct xr_svc_xprt *sx, __be32 xid, u32 err);
 
-/* xprt_transport.c, xprt_marshal.c, xprt_frwr.c: the client transport */
+/*
+ * xprt_transport.c, xprt_conn.c, xprt_marshal.c, xprt_frwr.c: the client
+ * transport
+ */
 
 struct xr_xprt;
 struct xr_xconn;
@@ -1128,13 +1131,23 @@ static inline void xr_xprt_count(struct xr_xprt *rx, enum xr_xprt_stat stat,
 	atomic64_add(n, &rx->rx_stats[stat]);
 }
 
+/*
+ * The client transport's workqueue (xprt_transport.c): connect workers,
+ * and the reply work and the freeing of connections (xprt_conn.c).
+ */
+extern struct workqueue_struct *xr_xprt_wq;
+
 int xr_xprt_init(void);
 void xr_xprt_exit(void);
+void xr_xprt_fill_snap(struct xr_xprt *rx, struct xr_xprt_snap *snap);
+
+/* xprt_conn.c */
+int xr_xconn_open(struct xr_xprt *rx, struct xr_xconn **conn);
+void xr_xconn_shutdown(struct xr_xconn *c);
 void xr_xconn_put(struct xr_xconn *c);
 void xr_xconn_fail(struct xr_xconn *c);
 void xr_xconn_recv_replace(struct xr_xconn *c, struct xr_recvctx *rc,
 			   bool settle);
-void xr_xprt_fill_snap(struct xr_xprt *rx, struct xr_xprt_snap *snap);
 
 /* xprt_marshal.c */
 
