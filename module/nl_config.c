@@ -2,7 +2,7 @@
 /*
  * nl_config.c - the tunables of the xrpcrdma family: config-get and
  * config-set, for the defaults (config.c) and for one server connection
- * (svc_transport.c keeps its live values). Range and live checks keep
+ * (svc_snap.c gets and sets its live values). Range and live checks keep
  * config.c's own messages, which name the limit: the policy only checks
  * types, or its generic "out of range" would come first.
  */

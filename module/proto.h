@@ -240,6 +240,7 @@ struct xr_limits {
 	u32 lm_flags;
 };
 
+bool xr_aligned(const void *buf);
 int xr_hdr_decode(const void *buf, size_t len, const struct xr_limits *lim,
 		  struct xr_hdr *hdr);
 int xr_hdr_encode(void *buf, size_t len, const struct xr_hdr *hdr);

@@ -164,6 +164,8 @@ int xr_xprt_snapshot(u32 id, bool next, struct xr_xprt_snap *snap);
 
 /* svc_transport.c */
 enum xrpcrdma_mode xr_svc_mode(void);
+
+/* svc_snap.c */
 void xr_svc_totals(u64 *sum);
 int xr_svc_listener_close_id(u32 id);
 int xr_svc_config_get(u32 id, struct xr_config *cfg);

@@ -12,7 +12,7 @@
  * already touches. Nothing global is written on the data path: when a
  * connection goes away its counts are added to the retired totals here,
  * and the module-wide view is those totals plus the live connections
- * (xr_svc_totals() in svc_transport.c).
+ * (xr_svc_totals() in svc_snap.c).
  */
 #include <linux/atomic.h>
 #include <linux/bug.h>

@@ -84,10 +84,16 @@ static inline void xr_svc_count(struct xr_svc_xprt *sx, enum xr_svc_stat stat,
 int xr_svc_init(void);
 void xr_svc_exit(void);
 void xr_svc_close(struct xr_svc_xprt *sx);
-void xr_svc_fill_snap(struct xr_svc_xprt *sx, struct xr_xprt_snap *snap);
 bool xr_svc_is_listener(struct xr_svc_xprt *sx);
 enum xrpcrdma_transport_state xr_svc_state(struct xr_svc_xprt *sx);
 struct xr_svc_xprt *xr_svc_of_bc(struct svc_xprt *xprt);
+
+/* svc_snap.c */
+void xr_svc_fill_snap(struct xr_svc_xprt *sx, struct xr_xprt_snap *snap);
+void xr_svc_announce(struct xr_svc_xprt *sx, enum xr_xprt_event ev);
+void xr_svc_announce_reject(struct xr_svc_xprt *listener,
+			    const struct sockaddr *peer,
+			    enum xrpcrdma_reject_reason reason);
 
 /* svc_backchannel.c */
 int xr_bc_init(int svc_ident);

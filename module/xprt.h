@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * xprt.h - the client role: the rpc_xprt class NFS mounts through
- * (xprt_transport.c), its connections, marshaling calls and handling
- * replies (xprt_marshal.c) and the NFSv4.1 backchannel
+ * (xprt_transport.c), its connections (xprt_conn.c), marshaling calls
+ * and handling replies (xprt_marshal.c) and the NFSv4.1 backchannel
  * (xprt_backchannel.c). Requests and their memory regions: xprt_req.h.
  */
 #ifndef _XRPCRDMA_XPRT_H
@@ -219,13 +219,23 @@ static inline void xr_xprt_count(struct xr_xprt *rx, enum xr_xprt_stat stat,
 	atomic64_add(n, &rx->rx_stats[stat]);
 }
 
+/*
+ * The client transport's workqueue (xprt_transport.c): connect workers,
+ * and the reply work and the freeing of connections (xprt_conn.c).
+ */
+extern struct workqueue_struct *xr_xprt_wq;
+
 int xr_xprt_init(void);
 void xr_xprt_exit(void);
+void xr_xprt_fill_snap(struct xr_xprt *rx, struct xr_xprt_snap *snap);
+
+/* xprt_conn.c */
+int xr_xconn_open(struct xr_xprt *rx, struct xr_xconn **conn);
+void xr_xconn_shutdown(struct xr_xconn *c);
 void xr_xconn_put(struct xr_xconn *c);
 void xr_xconn_fail(struct xr_xconn *c);
 void xr_xconn_recv_replace(struct xr_xconn *c, struct xr_recvctx *rc,
 			   bool settle);
-void xr_xprt_fill_snap(struct xr_xprt *rx, struct xr_xprt_snap *snap);
 
 /* xprt_marshal.c */
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // RPC-over-RDMA version 1 messages as the requester side of `rdmactl ping`
 // builds and reads them. The transport header codec is the module's own
-// (module/proto.c, compiled into the tool as C): nothing here knows the
+// (module/proto*.c, compiled into the tool as C): nothing here knows the
 // wire format of the header itself.
 #pragma once
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_decode.c - libFuzzer target for module/proto.c. Every input is
+ * fuzz_decode.c - libFuzzer target for module/proto*.c. Every input is
  * decoded as a transport header under tight and loose limits, as a call
  * and as a reply, and as RFC 8797 private data. Whatever decodes must
  * re-encode to the same bytes and decode again to the same header, and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kshim.h - the few kernel names module/proto.c uses, for building it in
+ * kshim.h - the few kernel names module/proto*.c use, for building it in
  * userspace (host unit tests and the fuzzer). Only proto.h includes this;
  * nothing here may be needed by the kernel build.
  */

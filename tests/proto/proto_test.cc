@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// Unit tests for module/proto.c: transport headers are built word by word
+// Unit tests for module/proto*.c: transport headers are built word by word
 // here (an encoder independent of the one under test), decoded field by
 // field, cut short at every byte, pushed one past every limit, and
 // re-encoded; the encoders are given every buffer size that is too small.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-fuzz.sh [SECONDS] - build the libFuzzer target for module/proto.c
+# run-fuzz.sh [SECONDS] - build the libFuzzer target for module/proto*.c
 # with clang (ASan + UBSan) into build/proto-fuzz and run it for SECONDS
 # (default 60), starting from the seed corpus in tests/proto/corpus.
 # New inputs go to build/proto-fuzz/corpus; a crash leaves its input in
@@ -22,7 +22,8 @@ mkdir -p "$out/corpus"
 "$cc" -std=gnu11 -g -O1 -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I"$top/module" -I"$here" \
-	"$here/fuzz_decode.c" "$top/module/proto.c" -o "$out/proto_fuzz"
+	"$here/fuzz_decode.c" "$top/module/proto.c" "$top/module/proto_encode.c" \
+	-o "$out/proto_fuzz"
 
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 exec "$out/proto_fuzz" -max_total_time="$secs" -print_final_stats=1 \
