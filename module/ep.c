@@ -9,7 +9,7 @@
 #include <rdma/rdma_cm.h>
 
 #include "xrpcrdma.h"
-#include "trace.h"
+#include "trace_ep.h"
 
 /*
  * The peer's RFC 8797 private data, or the defaults RFC 8797 prescribes

@@ -19,7 +19,7 @@
 #include <linux/slab.h>
 
 #include "xrpcrdma.h"
-#include "trace.h"
+#include "trace_ep.h"
 
 DEFINE_STATIC_KEY_FALSE(xr_fault_key);
 

@@ -9,7 +9,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "xrpcrdma.h"
-#include "trace.h"
+#include "trace_wr.h"
 
 static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc);
 

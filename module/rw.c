@@ -15,7 +15,7 @@
 #include <rdma/rw.h>
 
 #include "xrpcrdma.h"
-#include "trace.h"
+#include "trace_wr.h"
 
 /**
  * xr_rw_init - prepare a set of RDMA transfers in one direction

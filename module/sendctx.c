@@ -27,7 +27,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "xrpcrdma.h"
-#include "trace.h"
+#include "trace_wr.h"
 
 /**
  * xr_sendq_init - prepare the send contexts of a connection

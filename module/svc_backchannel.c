@@ -23,7 +23,7 @@
 #include <linux/sunrpc/xprt.h>
 
 #include "xrpcrdma.h"
-#include "trace.h"
+#include "trace_msg.h"
 
 /* The smallest RPC reply: xid, direction, reply_stat. */
 #define XR_BC_MIN_REPLY		12

@@ -16,7 +16,7 @@
 #include <linux/sunrpc/xdr.h>
 
 #include "xrpcrdma.h"
-#include "trace.h"
+#include "trace_svc.h"
 
 /**
  * struct xr_svc_reply - the reply as it goes on the wire

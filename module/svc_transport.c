@@ -24,7 +24,7 @@
 #include <linux/sunrpc/xprt.h>
 
 #include "xrpcrdma.h"
-#include "trace.h"
+#include "trace_svc.h"
 
 /* Large payloads move in chunks; nfsd clamps this further by memory. */
 #define XR_SVC_MAX_PAYLOAD	RPCSVC_MAXPAYLOAD

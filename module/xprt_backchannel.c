@@ -36,7 +36,7 @@
 #include <linux/sunrpc/xprt.h>
 
 #include "xrpcrdma.h"
-#include "trace.h"
+#include "trace_msg.h"
 
 /*
  * The shortest call worth handing on: xid, direction, RPC version,

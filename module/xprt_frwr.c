@@ -23,7 +23,8 @@
 #include <rdma/ib_verbs.h>
 
 #include "xrpcrdma.h"
-#include "trace.h"
+#include "trace_wr.h"
+#include "trace_xprt.h"
 
 static void xr_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {

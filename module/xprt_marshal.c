@@ -27,7 +27,8 @@
 #include <linux/sunrpc/xprt.h>
 
 #include "xrpcrdma.h"
-#include "trace.h"
+#include "trace_msg.h"
+#include "trace_xprt.h"
 
 static const struct xr_limits xr_reply_limits = {
 	.lm_max_read_segs	= 0,
