@@ -13,7 +13,7 @@
 #include "fault.h"
 #include "proto.h"
 #include "snap.h"
-#include "trace.h"
+#include "trace_ep.h"
 
 /*
  * The peer's RFC 8797 private data, or the defaults RFC 8797 prescribes

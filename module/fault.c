@@ -21,7 +21,7 @@
 #include "ep.h"
 #include "fault.h"
 #include "proto.h"
-#include "trace.h"
+#include "trace_ep.h"
 
 DEFINE_STATIC_KEY_FALSE(xr_fault_key);
 

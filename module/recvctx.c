@@ -14,7 +14,7 @@
 #include "proto.h"
 #include "recvq.h"
 #include "snap.h"
-#include "trace.h"
+#include "trace_wr.h"
 
 static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc);
 

@@ -20,7 +20,7 @@
 #include "proto.h"
 #include "rw.h"
 #include "sendq.h"
-#include "trace.h"
+#include "trace_wr.h"
 
 /**
  * xr_rw_init - prepare a set of RDMA transfers in one direction

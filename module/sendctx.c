@@ -32,7 +32,7 @@
 #include "rw.h"
 #include "sendq.h"
 #include "snap.h"
-#include "trace.h"
+#include "trace_wr.h"
 
 /**
  * xr_sendq_init - prepare the send contexts of a connection

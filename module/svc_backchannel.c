@@ -26,7 +26,7 @@
 #include "proto.h"
 #include "sendq.h"
 #include "svc.h"
-#include "trace.h"
+#include "trace_msg.h"
 
 /* The smallest RPC reply: xid, direction, reply_stat. */
 #define XR_BC_MIN_REPLY		12

@@ -23,7 +23,7 @@
 #include "recvq.h"
 #include "rw.h"
 #include "svc.h"
-#include "trace.h"
+#include "trace_msg.h"
 
 static const struct xr_limits xr_svc_call_limits = {
 	.lm_max_read_segs	= XR_SVC_MAX_READ_SEGS,

@@ -21,7 +21,7 @@
 #include "rw.h"
 #include "sendq.h"
 #include "svc.h"
-#include "trace.h"
+#include "trace_svc.h"
 
 /**
  * struct xr_svc_reply - the reply as it goes on the wire

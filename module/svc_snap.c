@@ -24,7 +24,6 @@
 #include "sendq.h"
 #include "snap.h"
 #include "svc.h"
-#include "trace.h"
 
 /* The name of server counter @pos, for snapshots. */
 static const char *xr_svc_snap_stat_name(unsigned int pos)

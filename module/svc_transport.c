@@ -33,7 +33,7 @@
 #include "sendq.h"
 #include "snap.h"
 #include "svc.h"
-#include "trace.h"
+#include "trace_svc.h"
 
 /* Large payloads move in chunks; nfsd clamps this further by memory. */
 #define XR_SVC_MAX_PAYLOAD	RPCSVC_MAXPAYLOAD

@@ -40,7 +40,7 @@
 #include "recvq.h"
 #include "sendq.h"
 #include "xprt.h"
-#include "trace.h"
+#include "trace_msg.h"
 
 /*
  * The shortest call worth handing on: xid, direction, RPC version,

@@ -29,7 +29,8 @@
 #include "sendq.h"
 #include "xprt.h"
 #include "xprt_req.h"
-#include "trace.h"
+#include "trace_wr.h"
+#include "trace_xprt.h"
 
 static void xr_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {

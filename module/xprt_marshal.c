@@ -32,7 +32,8 @@
 #include "sendq.h"
 #include "xprt.h"
 #include "xprt_req.h"
-#include "trace.h"
+#include "trace_msg.h"
+#include "trace_xprt.h"
 
 static const struct xr_limits xr_reply_limits = {
 	.lm_max_read_segs	= 0,
