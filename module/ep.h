@@ -23,7 +23,7 @@ struct xr_ep;
 
 /**
  * struct xr_cid - a completion ID: follows one work request (or chain)
- *	from its post to its completion in the trace events (trace.h)
+ *	from its post to its completion in the trace events (trace_wr.h)
  * @ci_queue_id: the completion queue's resource ID (cq->res.id)
  * @ci_completion_id: a number the CQ's endpoint handed out at post time
  *
