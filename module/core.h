@@ -31,7 +31,7 @@ struct ib_device;
  * @XR_OBJ_XCONN: struct xr_xconn, a connection of a client transport
  * @XR_OBJ_MR: struct xr_mr, a memory region of a client connection
  * @XR_OBJ_REQ: struct xr_req, the buffers of one client RPC
- * @XR_OBJ_BC_RQST: struct xr_xbc_rqst, a client's backchannel request
+ * @XR_OBJ_BC_RQST: struct xr_xprt_bc_rqst, a client's backchannel request
  *	with its two page buffers
  * @XR_OBJ_COUNT: number of kinds
  *

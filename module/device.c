@@ -5,6 +5,8 @@
  * This file does not touch rdma_cm or create verbs objects: that is ep.c's
  * business. Netlink sees devices only as copies (xr_device_snapshot()).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -157,7 +159,7 @@ int xr_device_set_enabled(const char *name, bool enabled)
 	xd = xr_device_find(name);
 	if (xd) {
 		if (xd->xd_enabled != enabled)
-			pr_info(XR_MODNAME ": device %s %s\n", name,
+			pr_info("device %s %s\n", name,
 				enabled ? "enabled" : "disabled");
 		xd->xd_enabled = enabled;
 		err = 0;
@@ -234,7 +236,7 @@ static int xr_ib_add_one(struct ib_device *ibdev)
 	mutex_unlock(&xr_devices_mutex);
 
 	ib_set_client_data(ibdev, &xr_ib_client, xd);
-	pr_info(XR_MODNAME ": device %s added\n", dev_name(&ibdev->dev));
+	pr_info("device %s added\n", dev_name(&ibdev->dev));
 	return 0;
 }
 
@@ -247,7 +249,7 @@ static void xr_ib_remove_one(struct ib_device *ibdev, void *client_data)
 	list_del(&xd->xd_list);
 	mutex_unlock(&xr_devices_mutex);
 
-	pr_info(XR_MODNAME ": device %s removed\n", dev_name(&ibdev->dev));
+	pr_info("device %s removed\n", dev_name(&ibdev->dev));
 	kfree(xd);
 	xr_obj_put(XR_OBJ_DEVICE);
 }

@@ -5,6 +5,8 @@
  * queues and the queue pair, and turns connection events into calls of
  * the owner's xr_ep_ops. It posts no work requests and knows no RPC.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <rdma/rdma_cm.h>
 
@@ -135,7 +137,7 @@ enum xrpcrdma_close_reason xr_ep_close_reason(struct xr_ep *ep)
  */
 static void xr_ep_relisten_soon(struct xr_ep *ep)
 {
-	pr_info(XR_MODNAME ": address change under a listener: listening again\n");
+	pr_info("address change under a listener: listening again\n");
 	mod_delayed_work(system_wq, &ep->ep_relisten, 0);
 }
 
@@ -192,7 +194,7 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_ADDR_CHANGE:
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
 		if (ev->event != RDMA_CM_EVENT_TIMEWAIT_EXIT)
-			pr_debug(XR_MODNAME ": cm event %s (%d)\n",
+			pr_debug("cm event %s (%d)\n",
 				 rdma_event_msg(ev->event), ev->status);
 		xr_ep_set_close_reason(ep, xr_ep_cm_reason(ev->event));
 		xr_ep_set_cm_error(ep, ev->event);
@@ -284,13 +286,13 @@ static void xr_ep_relisten_work(struct work_struct *work)
 		goto out;
 	}
 	if (++ep->ep_relisten_tries < XR_RELISTEN_TRIES) {
-		pr_debug(XR_MODNAME ": listening again after an address change: %ld, try %u\n",
+		pr_debug("listening again after an address change: %ld, try %u\n",
 			 PTR_ERR(id), ep->ep_relisten_tries);
 		schedule_delayed_work(&ep->ep_relisten,
 				      xr_ep_relisten_delay(ep->ep_relisten_tries));
 		goto out;
 	}
-	pr_warn(XR_MODNAME ": listening again after an address change: %ld, giving up after %u tries\n",
+	pr_warn("listening again after an address change: %ld, giving up after %u tries\n",
 		PTR_ERR(id), ep->ep_relisten_tries);
 	ep->ep_relisten_tries = 0;
 	xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_CM_ERROR);

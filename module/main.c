@@ -3,6 +3,8 @@
  * main.c - load and unload of xrpcrdma.ko: brings the layers up in order
  * and takes them down in reverse. Owns no state of its own.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 
 #include "bench.h"
@@ -32,7 +34,7 @@ static int __init xr_init(void)
 	if (xr_svc_mode() == XRPCRDMA_MODE_DROPIN) {
 		err = xr_sysctl_init();
 		if (err) {
-			pr_err(XR_MODNAME ": drop-in mode: cannot register the sunrpc rdma sysctls: %d\n",
+			pr_err("drop-in mode: cannot register the sunrpc rdma sysctls: %d\n",
 			       err);
 			goto out_xprt;
 		}
@@ -45,7 +47,7 @@ static int __init xr_init(void)
 	if (err)
 		goto out_sysctl;
 
-	pr_info(XR_MODNAME ": version " XR_MODULE_VERSION " loaded, %s mode\n",
+	pr_info("version " XR_MODULE_VERSION " loaded, %s mode\n",
 		xr_svc_mode() == XRPCRDMA_MODE_DROPIN ? "drop-in" : "side-by-side");
 	return 0;
 
@@ -72,7 +74,7 @@ static void __exit xr_exit(void)
 	xr_device_exit();
 	xr_fault_exit();
 	xr_obj_check_all_released();
-	pr_info(XR_MODNAME ": unloaded\n");
+	pr_info("unloaded\n");
 }
 
 module_init(xr_init);

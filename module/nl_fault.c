@@ -3,6 +3,8 @@
  * nl_fault.c - the fault point objects of the xrpcrdma family: fault-set
  * and fault-get, on fault.c's arming interface.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include "nl.h"
 
 /*
@@ -155,7 +157,7 @@ int xrpcrdma_nl_fault_set_doit(struct sk_buff *skb, struct genl_info *info)
 	err = xr_fault_set(point, &arm);
 	if (err)
 		goto out;
-	pr_info(XR_MODNAME ": fault point %s %s\n", xr_fault_name(point),
+	pr_info("fault point %s %s\n", xr_fault_name(point),
 		arm.fa_trigger == XRPCRDMA_FAULT_TRIGGER_OFF ?
 		"disarmed" : "armed");
 out:

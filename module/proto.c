@@ -550,15 +550,15 @@ bool xr_hdr_inv_rkey(const struct xr_hdr *hdr, u32 *rkey)
  * xr_read_chunk_get - find one Read chunk of a header
  * @hdr: a decoded header, or one being built
  * @index: which chunk, counting from 0 in Read list order
- * @rc: filled in with the chunk's position, segments and length
+ * @found: filled in with the chunk's position, segments and length
  *
  * Return values:
- *   %0: @rc describes Read chunk @index
+ *   %0: @found describes Read chunk @index
  *   %-ENOENT: the header has no more than @index Read chunks
  *   %-EOVERFLOW: the chunk's length does not fit in 32 bits
  */
 int xr_read_chunk_get(const struct xr_hdr *hdr, u32 index,
-		      struct xr_read_chunk *rc)
+		      struct xr_read_chunk *found)
 {
 	u32 n = xr_nreads(hdr), first = 0, chunk = 0, end;
 	u64 length;
@@ -573,10 +573,10 @@ int xr_read_chunk_get(const struct xr_hdr *hdr, u32 index,
 		if (chunk == index) {
 			if (length > U32_MAX)
 				return -EOVERFLOW;
-			rc->rc_position = pos;
-			rc->rc_first = first;
-			rc->rc_nsegs = end - first;
-			rc->rc_length = (u32)length;
+			found->rc_position = pos;
+			found->rc_first = first;
+			found->rc_nsegs = end - first;
+			found->rc_length = (u32)length;
 			return 0;
 		}
 		chunk++;

@@ -254,7 +254,7 @@ u32 xr_read_chunk_count(const struct xr_hdr *hdr);
 bool xr_read_has_pos_zero(const struct xr_hdr *hdr);
 bool xr_hdr_inv_rkey(const struct xr_hdr *hdr, u32 *rkey);
 int xr_read_chunk_get(const struct xr_hdr *hdr, u32 index,
-		      struct xr_read_chunk *rc);
+		      struct xr_read_chunk *found);
 
 /*
  * RDMA-CM private data for RPC-over-RDMA version 1 (RFC 8797, Section 4):

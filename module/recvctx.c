@@ -5,6 +5,8 @@
  * keeps as many posted as it grants credits. Nothing here parses what was
  * received.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
@@ -26,76 +28,76 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc);
  */
 void xr_recvq_init(struct xr_recvq *rq, struct xr_ep *ep, u32 buf_size)
 {
-	spin_lock_init(&rq->rq_lock);
-	INIT_LIST_HEAD(&rq->rq_free);
-	INIT_LIST_HEAD(&rq->rq_ready);
-	rq->rq_ep = ep;
-	rq->rq_buf_size = buf_size;
+	spin_lock_init(&rq->rcvq_lock);
+	INIT_LIST_HEAD(&rq->rcvq_free);
+	INIT_LIST_HEAD(&rq->rcvq_ready);
+	rq->rcvq_ep = ep;
+	rq->rcvq_buf_size = buf_size;
 }
 
 /* The header's lists go back to the storage in the context itself. */
 static void xr_recvctx_attach(struct xr_recvctx *rc)
 {
-	xr_hdr_attach(&rc->rc_hdr, rc->rc_writes, ARRAY_SIZE(rc->rc_writes),
-		      rc->rc_reads, ARRAY_SIZE(rc->rc_reads), rc->rc_segs,
-		      ARRAY_SIZE(rc->rc_segs));
+	xr_hdr_attach(&rc->rctx_hdr, rc->rctx_writes, ARRAY_SIZE(rc->rctx_writes),
+		      rc->rctx_reads, ARRAY_SIZE(rc->rctx_reads), rc->rctx_segs,
+		      ARRAY_SIZE(rc->rctx_segs));
 }
 
 /* Give up the larger list storage of the request that used @rc. */
 static void xr_recvctx_shrink(struct xr_recvctx *rc)
 {
-	if (!rc->rc_lists)
+	if (!rc->rctx_lists)
 		return;
-	kfree(rc->rc_lists);
-	rc->rc_lists = NULL;
-	atomic_dec(&rc->rc_pool->rq_lists);
+	kfree(rc->rctx_lists);
+	rc->rctx_lists = NULL;
+	atomic_dec(&rc->rctx_pool->rcvq_lists);
 	xr_recvctx_attach(rc);
 }
 
 static void xr_recvctx_free(struct xr_recvctx *rc)
 {
-	struct xr_recvq *rq = rc->rc_pool;
+	struct xr_recvq *rq = rc->rctx_pool;
 
 	xr_recvctx_shrink(rc);
-	ib_dma_unmap_single(rq->rq_ep->ep_pd->device, rc->rc_sge.addr,
-			    rq->rq_buf_size, DMA_FROM_DEVICE);
-	kfree(rc->rc_buf);
+	ib_dma_unmap_single(rq->rcvq_ep->ep_pd->device, rc->rctx_sge.addr,
+			    rq->rcvq_buf_size, DMA_FROM_DEVICE);
+	kfree(rc->rctx_buf);
 	kfree(rc);
-	atomic_dec(&rq->rq_allocated);
+	atomic_dec(&rq->rcvq_allocated);
 	xr_obj_put(XR_OBJ_RECVCTX);
 }
 
 static struct xr_recvctx *xr_recvctx_alloc(struct xr_recvq *rq)
 {
-	struct ib_device *dev = rq->rq_ep->ep_pd->device;
+	struct ib_device *dev = rq->rcvq_ep->ep_pd->device;
 	struct xr_recvctx *rc;
 
 	rc = kzalloc(sizeof(*rc), GFP_KERNEL);
 	if (!rc)
 		goto out;
-	rc->rc_buf = kmalloc(rq->rq_buf_size, GFP_KERNEL);
-	if (!rc->rc_buf)
+	rc->rctx_buf = kmalloc(rq->rcvq_buf_size, GFP_KERNEL);
+	if (!rc->rctx_buf)
 		goto out_free;
-	if (xr_fault_hit(XRPCRDMA_FAULT_POINT_DMA_MAP, rq->rq_ep))
+	if (xr_fault_hit(XRPCRDMA_FAULT_POINT_DMA_MAP, rq->rcvq_ep))
 		goto out_free_buf;
-	rc->rc_sge.addr = ib_dma_map_single(dev, rc->rc_buf, rq->rq_buf_size,
-					    DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(dev, rc->rc_sge.addr))
+	rc->rctx_sge.addr = ib_dma_map_single(dev, rc->rctx_buf, rq->rcvq_buf_size,
+					      DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(dev, rc->rctx_sge.addr))
 		goto out_free_buf;
-	rc->rc_sge.length = rq->rq_buf_size;
-	rc->rc_sge.lkey = rq->rq_ep->ep_pd->local_dma_lkey;
-	rc->rc_pool = rq;
+	rc->rctx_sge.length = rq->rcvq_buf_size;
+	rc->rctx_sge.lkey = rq->rcvq_ep->ep_pd->local_dma_lkey;
+	rc->rctx_pool = rq;
 	xr_recvctx_attach(rc);
-	rc->rc_cqe.done = xr_recvctx_done;
-	rc->rc_wr.wr_cqe = &rc->rc_cqe;
-	rc->rc_wr.sg_list = &rc->rc_sge;
-	rc->rc_wr.num_sge = 1;
-	atomic_inc(&rq->rq_allocated);
+	rc->rctx_cqe.done = xr_recvctx_done;
+	rc->rctx_wr.wr_cqe = &rc->rctx_cqe;
+	rc->rctx_wr.sg_list = &rc->rctx_sge;
+	rc->rctx_wr.num_sge = 1;
+	atomic_inc(&rq->rcvq_allocated);
 	xr_obj_get(XR_OBJ_RECVCTX);
 	return rc;
 
 out_free_buf:
-	kfree(rc->rc_buf);
+	kfree(rc->rctx_buf);
 out_free:
 	kfree(rc);
 out:
@@ -105,8 +107,8 @@ out:
 /* Make what the device wrote visible to the CPU. */
 static void xr_recvctx_sync(struct xr_recvctx *rc)
 {
-	ib_dma_sync_single_for_cpu(rc->rc_pool->rq_ep->ep_pd->device,
-				   rc->rc_sge.addr, rc->rc_byte_len,
+	ib_dma_sync_single_for_cpu(rc->rctx_pool->rcvq_ep->ep_pd->device,
+				   rc->rctx_sge.addr, rc->rctx_byte_len,
 				   DMA_FROM_DEVICE);
 }
 
@@ -114,12 +116,12 @@ static struct xr_recvctx *xr_recvctx_get(struct xr_recvq *rq)
 {
 	struct xr_recvctx *rc;
 
-	spin_lock(&rq->rq_lock);
-	rc = list_first_entry_or_null(&rq->rq_free, struct xr_recvctx,
-				      rc_list);
+	spin_lock(&rq->rcvq_lock);
+	rc = list_first_entry_or_null(&rq->rcvq_free, struct xr_recvctx,
+				      rctx_list);
 	if (rc)
-		list_del(&rc->rc_list);
-	spin_unlock(&rq->rq_lock);
+		list_del(&rc->rctx_list);
+	spin_unlock(&rq->rcvq_lock);
 	return rc ? rc : xr_recvctx_alloc(rq);
 }
 
@@ -131,12 +133,12 @@ static struct xr_recvctx *xr_recvctx_get(struct xr_recvq *rq)
  */
 void xr_recvctx_put(struct xr_recvctx *rc)
 {
-	struct xr_recvq *rq = rc->rc_pool;
+	struct xr_recvq *rq = rc->rctx_pool;
 
 	xr_recvctx_shrink(rc);
-	spin_lock(&rq->rq_lock);
-	list_add(&rc->rc_list, &rq->rq_free);
-	spin_unlock(&rq->rq_lock);
+	spin_lock(&rq->rcvq_lock);
+	list_add(&rc->rctx_list, &rq->rcvq_free);
+	spin_unlock(&rq->rcvq_lock);
 }
 
 /**
@@ -159,19 +161,19 @@ int xr_recvq_post(struct xr_recvq *rq, u32 count)
 		if (!rc)
 			return -ENOMEM;
 		/* Counted first: its completion may come at once. */
-		atomic_inc(&rq->rq_posted);
+		atomic_inc(&rq->rcvq_posted);
 		if (trace_xrpcrdma_post_recv_enabled() ||
 		    trace_xrpcrdma_wc_receive_enabled())
-			xr_cid_assign(&rc->rc_cid, rq->rq_ep->ep_rcq,
-				      &rq->rq_ep->ep_rcq_cids);
+			xr_cid_assign(&rc->rctx_cid, rq->rcvq_ep->ep_rcq,
+				      &rq->rcvq_ep->ep_rcq_cids);
 		trace_xrpcrdma_post_recv(rc);
-		err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_RECV, rq->rq_ep);
+		err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_RECV, rq->rcvq_ep);
 		if (!err)
-			err = ib_post_recv(rq->rq_ep->ep_qp, &rc->rc_wr, NULL);
+			err = ib_post_recv(rq->rcvq_ep->ep_qp, &rc->rctx_wr, NULL);
 		if (err) {
-			trace_xrpcrdma_post_err(rq->rq_ep, &rc->rc_cid,
+			trace_xrpcrdma_post_err(rq->rcvq_ep, &rc->rctx_cid,
 						XR_TRACE_WR_RECV, err);
-			atomic_dec(&rq->rq_posted);
+			atomic_dec(&rq->rcvq_posted);
 			xr_recvctx_put(rc);
 			return -ENOTCONN;
 		}
@@ -192,12 +194,12 @@ struct xr_recvctx *xr_recvq_next_ready(struct xr_recvq *rq)
 {
 	struct xr_recvctx *rc;
 
-	spin_lock(&rq->rq_lock);
-	rc = list_first_entry_or_null(&rq->rq_ready, struct xr_recvctx,
-				      rc_list);
+	spin_lock(&rq->rcvq_lock);
+	rc = list_first_entry_or_null(&rq->rcvq_ready, struct xr_recvctx,
+				      rctx_list);
 	if (rc)
-		list_del(&rc->rc_list);
-	spin_unlock(&rq->rq_lock);
+		list_del(&rc->rctx_list);
+	spin_unlock(&rq->rcvq_lock);
 	return rc;
 }
 
@@ -214,12 +216,12 @@ struct xr_recvctx *xr_recvq_next_ready(struct xr_recvq *rq)
  */
 bool xr_recvctx_drop(struct xr_recvctx *rc)
 {
-	return xr_fault_hit(XRPCRDMA_FAULT_POINT_RECV_DROP, rc->rc_pool->rq_ep);
+	return xr_fault_hit(XRPCRDMA_FAULT_POINT_RECV_DROP, rc->rctx_pool->rcvq_ep);
 }
 
 /**
  * xr_recvctx_decode - decode the transport header of a received message
- * @rc: the context, synced for the CPU; its header goes to @rc->rc_hdr
+ * @rc: the context, synced for the CPU; its header goes to @rc->rctx_hdr
  * @lim: what the owner accepts
  * @may_grow: the caller may sleep: a valid header whose lists do not fit
  *	the context's own storage is decoded again into storage for the
@@ -239,8 +241,8 @@ int xr_recvctx_decode(struct xr_recvctx *rc, const struct xr_limits *lim,
 	struct xr_hdr_lists *hl;
 	int err;
 
-	err = xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, lim, &rc->rc_hdr);
-	if (err != -ENOSPC || !may_grow || rc->rc_lists ||
+	err = xr_hdr_decode(rc->rctx_buf, rc->rctx_byte_len, lim, &rc->rctx_hdr);
+	if (err != -ENOSPC || !may_grow || rc->rctx_lists ||
 	    lim->lm_max_write_chunks > ARRAY_SIZE(hl->hl_writes) ||
 	    min(lim->lm_max_read_segs, lim->lm_max_segs) >
 	    ARRAY_SIZE(hl->hl_reads) ||
@@ -249,12 +251,12 @@ int xr_recvctx_decode(struct xr_recvctx *rc, const struct xr_limits *lim,
 	hl = kmalloc(sizeof(*hl), GFP_KERNEL);
 	if (!hl)
 		return -ENOMEM;
-	rc->rc_lists = hl;
-	atomic_inc(&rc->rc_pool->rq_lists);
-	xr_hdr_attach(&rc->rc_hdr, hl->hl_writes, ARRAY_SIZE(hl->hl_writes),
+	rc->rctx_lists = hl;
+	atomic_inc(&rc->rctx_pool->rcvq_lists);
+	xr_hdr_attach(&rc->rctx_hdr, hl->hl_writes, ARRAY_SIZE(hl->hl_writes),
 		      hl->hl_reads, ARRAY_SIZE(hl->hl_reads), hl->hl_segs,
 		      ARRAY_SIZE(hl->hl_segs));
-	return xr_hdr_decode(rc->rc_buf, rc->rc_byte_len, lim, &rc->rc_hdr);
+	return xr_hdr_decode(rc->rctx_buf, rc->rctx_byte_len, lim, &rc->rctx_hdr);
 }
 
 /*
@@ -266,41 +268,41 @@ int xr_recvctx_decode(struct xr_recvctx *rc, const struct xr_limits *lim,
 static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct xr_recvctx *rc = container_of(wc->wr_cqe, struct xr_recvctx,
-					     rc_cqe);
-	struct xr_recvq *rq = rc->rc_pool;
+					     rctx_cqe);
+	struct xr_recvq *rq = rc->rctx_pool;
 
-	xr_ep_check_wc(rq->rq_ep);
-	if (wc->status == IB_WC_SUCCESS && rq->rq_count_taken)
-		atomic_inc(rq->rq_count_taken);
-	atomic_dec(&rq->rq_posted);
-	xr_fault_wc(rq->rq_ep, wc);
-	trace_xrpcrdma_wc_receive(wc, &rc->rc_cid);
+	xr_ep_check_wc(rq->rcvq_ep);
+	if (wc->status == IB_WC_SUCCESS && rq->rcvq_count_taken)
+		atomic_inc(rq->rcvq_count_taken);
+	atomic_dec(&rq->rcvq_posted);
+	xr_fault_wc(rq->rcvq_ep, wc);
+	trace_xrpcrdma_wc_receive(wc, &rc->rctx_cid);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
-			xr_count(rq->rq_count_errors);
-			xr_ep_set_close_reason(rq->rq_ep,
+			xr_count(rq->rcvq_count_errors);
+			xr_ep_set_close_reason(rq->rcvq_ep,
 					       XRPCRDMA_CLOSE_REASON_RECV_ERROR);
-			xr_ep_report_wc_error(rq->rq_ep, XRPCRDMA_WC_KIND_RECV, wc);
-			pr_err_ratelimited(XR_MODNAME ": receive completion: %s (%d)\n",
+			xr_ep_report_wc_error(rq->rcvq_ep, XRPCRDMA_WC_KIND_RECV, wc);
+			pr_err_ratelimited("receive completion: %s (%d)\n",
 					   ib_wc_status_msg(wc->status),
 					   wc->status);
-			if (rq->rq_on_close)
-				rq->rq_on_close(rq->rq_owner);
+			if (rq->rcvq_on_close)
+				rq->rcvq_on_close(rq->rcvq_owner);
 		}
 		xr_recvctx_put(rc);
 		return;
 	}
-	rc->rc_byte_len = wc->byte_len;
-	rc->rc_remote_inv = wc->wc_flags & IB_WC_WITH_INVALIDATE;
-	rc->rc_inv_rkey = wc->ex.invalidate_rkey;
+	rc->rctx_byte_len = wc->byte_len;
+	rc->rctx_remote_inv = wc->wc_flags & IB_WC_WITH_INVALIDATE;
+	rc->rctx_inv_rkey = wc->ex.invalidate_rkey;
 	xr_recvctx_sync(rc);
-	if (rq->rq_on_recv && rq->rq_on_recv(rq->rq_owner, rc))
+	if (rq->rcvq_on_recv && rq->rcvq_on_recv(rq->rcvq_owner, rc))
 		return;
-	spin_lock(&rq->rq_lock);
-	list_add_tail(&rc->rc_list, &rq->rq_ready);
-	spin_unlock(&rq->rq_lock);
-	if (rq->rq_on_ready)
-		rq->rq_on_ready(rq->rq_owner);
+	spin_lock(&rq->rcvq_lock);
+	list_add_tail(&rc->rctx_list, &rq->rcvq_ready);
+	spin_unlock(&rq->rcvq_lock);
+	if (rq->rcvq_on_ready)
+		rq->rcvq_on_ready(rq->rcvq_owner);
 }
 
 /*
@@ -311,10 +313,10 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 static u32 xr_recvq_bytes(struct xr_recvq *rq)
 {
 	u64 each = kmalloc_size_roundup(sizeof(struct xr_recvctx)) +
-		   kmalloc_size_roundup(rq->rq_buf_size);
-	u64 bytes = each * (u32)atomic_read(&rq->rq_allocated) +
+		   kmalloc_size_roundup(rq->rcvq_buf_size);
+	u64 bytes = each * (u32)atomic_read(&rq->rcvq_allocated) +
 		    (u64)kmalloc_size_roundup(sizeof(struct xr_hdr_lists)) *
-		    (u32)atomic_read(&rq->rq_lists);
+		    (u32)atomic_read(&rq->rcvq_lists);
 
 	return min_t(u64, bytes, U32_MAX);
 }
@@ -326,8 +328,8 @@ static u32 xr_recvq_bytes(struct xr_recvq *rq)
  */
 void xr_recvq_snapshot(struct xr_recvq *rq, struct xr_conn_snap *cs)
 {
-	cs->cs_rq_depth = rq->rq_ep->ep_rq_depth;
-	cs->cs_recvctx_allocated = atomic_read(&rq->rq_allocated);
+	cs->cs_rq_depth = rq->rcvq_ep->ep_rq_depth;
+	cs->cs_recvctx_allocated = atomic_read(&rq->rcvq_allocated);
 	cs->cs_recvctx_bytes = xr_recvq_bytes(rq);
 }
 
@@ -339,11 +341,11 @@ void xr_recvq_destroy(struct xr_recvq *rq)
 {
 	struct xr_recvctx *rc, *next;
 
-	list_splice_init(&rq->rq_ready, &rq->rq_free);
-	list_for_each_entry_safe(rc, next, &rq->rq_free, rc_list) {
-		list_del(&rc->rc_list);
+	list_splice_init(&rq->rcvq_ready, &rq->rcvq_free);
+	list_for_each_entry_safe(rc, next, &rq->rcvq_free, rctx_list) {
+		list_del(&rc->rctx_list);
 		xr_recvctx_free(rc);
 	}
-	WARN_ON(atomic_read(&rq->rq_allocated));
-	WARN_ON(atomic_read(&rq->rq_lists));
+	WARN_ON(atomic_read(&rq->rcvq_allocated));
+	WARN_ON(atomic_read(&rq->rcvq_lists));
 }

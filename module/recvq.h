@@ -58,88 +58,88 @@ struct xr_payload {
 
 /**
  * struct xr_recvctx - one posted Receive and its buffer
- * @rc_list: on the pool's free list, or the owner's ready queue
- * @rc_pool: the pool the context belongs to
- * @rc_cqe: completion entry
- * @rc_wr: the Receive work request
- * @rc_sge: its single scatter/gather entry
- * @rc_buf: buffer, DMA-mapped once for the context's lifetime
- * @rc_byte_len: bytes received
- * @rc_inv_rkey: the R_key the sender invalidated (Send With Invalidate);
- *	valid when @rc_remote_inv
- * @rc_remote_inv: the message came With Invalidate
- * @rc_npayloads: entries of @rc_payloads used
- * @rc_payloads: the reply's result payloads (READ data), as svc reported
+ * @rctx_list: on the pool's free list, or the owner's ready queue
+ * @rctx_pool: the pool the context belongs to
+ * @rctx_cqe: completion entry
+ * @rctx_wr: the Receive work request
+ * @rctx_sge: its single scatter/gather entry
+ * @rctx_buf: buffer, DMA-mapped once for the context's lifetime
+ * @rctx_byte_len: bytes received
+ * @rctx_inv_rkey: the R_key the sender invalidated (Send With Invalidate);
+ *	valid when @rctx_remote_inv
+ * @rctx_remote_inv: the message came With Invalidate
+ * @rctx_npayloads: entries of @rctx_payloads used
+ * @rctx_payloads: the reply's result payloads (READ data), as svc reported
  *	them through xpo_result_payload, in order: the n-th goes into the
  *	call's n-th Write chunk
- * @rc_hdr: the decoded transport header; its lists are in @rc_writes,
- *	@rc_reads and @rc_segs, or in @rc_lists
- * @rc_lists: larger list storage for the request being processed, or
+ * @rctx_hdr: the decoded transport header; its lists are in @rctx_writes,
+ *	@rctx_reads and @rctx_segs, or in @rctx_lists
+ * @rctx_lists: larger list storage for the request being processed, or
  *	NULL; freed when the context goes back to its pool
- * @rc_writes: Write list storage in place
- * @rc_reads: Read list storage in place
- * @rc_segs: Write and Reply chunk segment storage in place
- * @rc_cid: completion ID of the Receive last posted (trace events)
+ * @rctx_writes: Write list storage in place
+ * @rctx_reads: Read list storage in place
+ * @rctx_segs: Write and Reply chunk segment storage in place
+ * @rctx_cid: completion ID of the Receive last posted (trace events)
  */
 struct xr_recvctx {
-	struct list_head	rc_list;
-	struct xr_recvq		*rc_pool;
-	struct ib_cqe		rc_cqe;
-	struct ib_recv_wr	rc_wr;
-	struct ib_sge		rc_sge;
-	void			*rc_buf;
-	u32			rc_byte_len;
-	u32			rc_inv_rkey;
-	bool			rc_remote_inv;
-	u32			rc_npayloads;
-	struct xr_payload	rc_payloads[XR_SVC_MAX_WRITE_CHUNKS];
-	struct xr_hdr		rc_hdr;
-	struct xr_hdr_lists	*rc_lists;
-	struct xr_write_chunk	rc_writes[XR_RC_WRITES];
-	struct xr_read_seg	rc_reads[XR_RC_READS];
-	struct xr_seg		rc_segs[XR_RC_SEGS];
-	struct xr_cid		rc_cid;
+	struct list_head	rctx_list;
+	struct xr_recvq		*rctx_pool;
+	struct ib_cqe		rctx_cqe;
+	struct ib_recv_wr	rctx_wr;
+	struct ib_sge		rctx_sge;
+	void			*rctx_buf;
+	u32			rctx_byte_len;
+	u32			rctx_inv_rkey;
+	bool			rctx_remote_inv;
+	u32			rctx_npayloads;
+	struct xr_payload	rctx_payloads[XR_SVC_MAX_WRITE_CHUNKS];
+	struct xr_hdr		rctx_hdr;
+	struct xr_hdr_lists	*rctx_lists;
+	struct xr_write_chunk	rctx_writes[XR_RC_WRITES];
+	struct xr_read_seg	rctx_reads[XR_RC_READS];
+	struct xr_seg		rctx_segs[XR_RC_SEGS];
+	struct xr_cid		rctx_cid;
 };
 
 /**
  * struct xr_recvq - the receive contexts of one connection
- * @rq_lock: protects @rq_free and @rq_ready
- * @rq_free: contexts not posted
- * @rq_ready: contexts received, waiting for the owner
- * @rq_ep: the endpoint
- * @rq_buf_size: size of each buffer (the largest inline message received)
- * @rq_allocated: contexts allocated
- * @rq_lists: larger list storage (&struct xr_hdr_lists) held by contexts
- * @rq_posted: Receives posted whose completion was not handled yet
- * @rq_count_taken: the owner's count of messages received and not yet
- *	settled, or NULL: raised before @rq_posted drops, so the two never
+ * @rcvq_lock: protects @rcvq_free and @rcvq_ready
+ * @rcvq_free: contexts not posted
+ * @rcvq_ready: contexts received, waiting for the owner
+ * @rcvq_ep: the endpoint
+ * @rcvq_buf_size: size of each buffer (the largest inline message received)
+ * @rcvq_allocated: contexts allocated
+ * @rcvq_lists: larger list storage (&struct xr_hdr_lists) held by contexts
+ * @rcvq_posted: Receives posted whose completion was not handled yet
+ * @rcvq_count_taken: the owner's count of messages received and not yet
+ *	settled, or NULL: raised before @rcvq_posted drops, so the two never
  *	both miss a message
- * @rq_count_errors: the owner's counter of Receive completion errors
+ * @rcvq_count_errors: the owner's counter of Receive completion errors
  *	other than flushes, or NULL
- * @rq_on_recv: optional; offered each received message first, from the
+ * @rcvq_on_recv: optional; offered each received message first, from the
  *	completion handler (process context, the completion queue's
  *	worker, so it must not wait for anything a completion brings).
  *	Returns true when it took the context, which is then not queued
- * @rq_on_ready: called after a context was added to @rq_ready
- * @rq_on_close: called on a completion error other than a flush
- * @rq_owner: argument of the callbacks
+ * @rcvq_on_ready: called after a context was added to @rcvq_ready
+ * @rcvq_on_close: called on a completion error other than a flush
+ * @rcvq_owner: argument of the callbacks
  */
 struct xr_recvq {
-	spinlock_t		rq_lock;	/* rq_free, rq_ready */
-	struct list_head	rq_free;
-	struct list_head	rq_ready;
-	struct xr_ep		*rq_ep;
-	u32			rq_buf_size;
-	atomic_t		rq_allocated;
-	atomic_t		rq_lists;
-	atomic_t		rq_posted;
-	atomic_t		*rq_count_taken;
-	atomic64_t		*rq_count_errors;
-	bool			(*rq_on_recv)(void *owner,
-					      struct xr_recvctx *rc);
-	void			(*rq_on_ready)(void *owner);
-	void			(*rq_on_close)(void *owner);
-	void			*rq_owner;
+	spinlock_t		rcvq_lock;	/* rcvq_free, rcvq_ready */
+	struct list_head	rcvq_free;
+	struct list_head	rcvq_ready;
+	struct xr_ep		*rcvq_ep;
+	u32			rcvq_buf_size;
+	atomic_t		rcvq_allocated;
+	atomic_t		rcvq_lists;
+	atomic_t		rcvq_posted;
+	atomic_t		*rcvq_count_taken;
+	atomic64_t		*rcvq_count_errors;
+	bool			(*rcvq_on_recv)(void *owner,
+						struct xr_recvctx *rc);
+	void			(*rcvq_on_ready)(void *owner);
+	void			(*rcvq_on_close)(void *owner);
+	void			*rcvq_owner;
 };
 
 void xr_recvq_init(struct xr_recvq *rq, struct xr_ep *ep, u32 buf_size);
@@ -155,7 +155,7 @@ void xr_recvq_snapshot(struct xr_recvq *rq, struct xr_conn_snap *cs);
 /* Receives posted and not yet seen completing. */
 static inline int xr_recvq_posted(struct xr_recvq *rq)
 {
-	return atomic_read(&rq->rq_posted);
+	return atomic_read(&rq->rcvq_posted);
 }
 
 #endif /* _XRPCRDMA_RECVQ_H */

@@ -8,6 +8,8 @@
  * reply) or over a page array (a call's incoming data); nothing is
  * copied. This file knows segments and buffers, not RPC-over-RDMA.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/highmem.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -276,7 +278,7 @@ int xr_rw_run(struct xr_rw *rw)
 					rw->rw_dir == DMA_TO_DEVICE ?
 					XR_TRACE_WR_WRITE : XR_TRACE_WR_READ,
 					err);
-		pr_warn_ratelimited(XR_MODNAME ": RDMA %s post: %d\n",
+		pr_warn_ratelimited("RDMA %s post: %d\n",
 				    rw->rw_dir == DMA_TO_DEVICE ? "Write" : "Read",
 				    err);
 		/*
@@ -295,7 +297,7 @@ int xr_rw_run(struct xr_rw *rw)
 	xr_sendq_release(sq, rw->rw_nwrs);
 	if (rw->rw_status != IB_WC_SUCCESS) {
 		if (rw->rw_status != IB_WC_WR_FLUSH_ERR)
-			pr_err_ratelimited(XR_MODNAME ": RDMA %s: %s (%d)\n",
+			pr_err_ratelimited("RDMA %s: %s (%d)\n",
 					   rw->rw_dir == DMA_TO_DEVICE ?
 					   "Write" : "Read",
 					   ib_wc_status_msg(rw->rw_status),

@@ -23,6 +23,8 @@
  * keeps a connection alive: the drain flushes it and xr_sendq_destroy()
  * retires it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
@@ -532,7 +534,7 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 		wake_up_all(&sq->sq_wait);
 	if (err) {
 		trace_xrpcrdma_post_err(ep, &sc->sc_cid, XR_TRACE_WR_SEND, err);
-		pr_warn_ratelimited(XR_MODNAME ": ib_post_send: %d\n", err);
+		pr_warn_ratelimited("ib_post_send: %d\n", err);
 		xr_sendq_release(sq, sc->sc_slots);
 		if (sc->sc_signaled && sq->sq_put)
 			sq->sq_put(sq->sq_owner);
@@ -583,7 +585,7 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 			xr_ep_set_close_reason(sq->sq_ep,
 					       XRPCRDMA_CLOSE_REASON_SEND_ERROR);
 			xr_ep_report_wc_error(sq->sq_ep, XRPCRDMA_WC_KIND_SEND, wc);
-			pr_err_ratelimited(XR_MODNAME ": send completion: %s (%d)\n",
+			pr_err_ratelimited("send completion: %s (%d)\n",
 					   ib_wc_status_msg(wc->status),
 					   wc->status);
 		}

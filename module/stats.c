@@ -14,6 +14,8 @@
  * and the module-wide view is those totals plus the live connections
  * (xr_svc_totals() in svc_snap.c).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/atomic.h>
 #include <linux/bug.h>
 #include <linux/kernel.h>
@@ -98,7 +100,7 @@ bool xr_obj_check_all_released(void)
 
 		if (!live)
 			continue;
-		pr_err(XR_MODNAME ": %lld %s object(s) leaked\n",
+		pr_err("%lld %s object(s) leaked\n",
 		       live, xr_obj_names[kind]);
 		clean = false;
 	}

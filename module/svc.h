@@ -96,12 +96,12 @@ void xr_svc_announce_reject(struct xr_svc_xprt *listener,
 			    enum xrpcrdma_reject_reason reason);
 
 /* svc_backchannel.c */
-int xr_bc_init(int svc_ident);
-void xr_bc_exit(void);
-void xr_bc_detach(struct xr_svc_xprt *sx);
-bool xr_bc_is_reply(const void *msg, u32 len);
-int xr_bc_reply(struct xr_svc_xprt *sx, const void *msg, u32 len,
-		u32 credits);
+int xr_svc_bc_init(int svc_ident);
+void xr_svc_bc_exit(void);
+void xr_svc_bc_detach(struct xr_svc_xprt *sx);
+bool xr_svc_bc_is_reply(const void *msg, u32 len);
+int xr_svc_bc_reply(struct xr_svc_xprt *sx, const void *msg, u32 len,
+		    u32 credits);
 
 /* svc_recv.c */
 int xr_svc_recvfrom(struct svc_rqst *rqstp);

@@ -5,13 +5,13 @@
  * nfsd finds it by the server class ident | XPRT_TRANSPORT_BC and passes
  * the svc_xprt as bc_xprt. Backward-direction calls go out inline as
  * RDMA_MSG on the connection's Send path; the client's replies arrive
- * among its calls, and svc_recv.c hands them to xr_bc_reply().
+ * among its calls, and svc_recv.c hands them to xr_svc_bc_reply().
  *
  * Lifetimes. svc holds a reference on the rpc_xprt in xpt_bc_xprt and
  * drops it when it frees the svc_xprt. The rpc_xprt points back at the
- * connection without a reference: xr_bc_detach(), called from xpo_detach
+ * connection without a reference: xr_svc_bc_detach(), called from xpo_detach
  * before svc can free the connection, clears the pointer under
- * xr_bc_lock, and a sender pins the connection under the same lock. The
+ * xr_svc_bc_lock, and a sender pins the connection under the same lock. The
  * rpc_xprt may outlive the connection (nfsd's callback client holds it);
  * it keeps the module loaded until its destroy.
  */
@@ -32,41 +32,41 @@
 #define XR_BC_MIN_REPLY		12
 
 /**
- * struct xr_bc_xprt - the backchannel of one server connection
+ * struct xr_svc_bc_xprt - the backchannel of one server connection
  * @bx_xprt: the RPC transport; first, as xprt_alloc() wants
  * @bx_sx: the connection, or NULL once it was detached
  */
-struct xr_bc_xprt {
+struct xr_svc_bc_xprt {
 	struct rpc_xprt		bx_xprt;
 	struct xr_svc_xprt	*bx_sx;
 };
 
-/* Protects every xr_bc_xprt.bx_sx and the detach of a connection. */
-static DEFINE_SPINLOCK(xr_bc_lock);
+/* Protects every xr_svc_bc_xprt.bx_sx and the detach of a connection. */
+static DEFINE_SPINLOCK(xr_svc_bc_lock);
 
-static const struct rpc_timeout xr_bc_timeout = {
+static const struct rpc_timeout xr_svc_bc_timeout = {
 	.to_initval	= 30 * HZ,
 	.to_maxval	= 30 * HZ,
 	.to_retries	= 2,
 };
 
-static inline struct xr_bc_xprt *xr_bc_of(struct rpc_xprt *xprt)
+static inline struct xr_svc_bc_xprt *xr_svc_bc_of(struct rpc_xprt *xprt)
 {
-	return container_of(xprt, struct xr_bc_xprt, bx_xprt);
+	return container_of(xprt, struct xr_svc_bc_xprt, bx_xprt);
 }
 
 /* The connection with a reference, or NULL when it is gone or closing. */
-static struct xr_svc_xprt *xr_bc_pin(struct xr_bc_xprt *bx)
+static struct xr_svc_xprt *xr_svc_bc_pin(struct xr_svc_bc_xprt *bx)
 {
 	struct xr_svc_xprt *sx;
 
-	spin_lock(&xr_bc_lock);
+	spin_lock(&xr_svc_bc_lock);
 	sx = bx->bx_sx;
 	if (sx && !test_bit(XPT_CLOSE, &sx->sx_xprt.xpt_flags))
 		svc_xprt_get(&sx->sx_xprt);
 	else
 		sx = NULL;
-	spin_unlock(&xr_bc_lock);
+	spin_unlock(&xr_svc_bc_lock);
 	return sx;
 }
 
@@ -74,7 +74,7 @@ static struct xr_svc_xprt *xr_bc_pin(struct xr_bc_xprt *bx)
  * Post one call, inline. Returns 0, -EIO when it cannot go inline (it
  * never will), or -ENOTCONN when the connection cannot carry it.
  */
-static int xr_bc_post_call(struct xr_svc_xprt *sx, struct rpc_rqst *rqst)
+static int xr_svc_bc_post_call(struct xr_svc_xprt *sx, struct rpc_rqst *rqst)
 {
 	const struct xdr_buf *snd = &rqst->rq_snd_buf;
 	struct xr_sendctx *sc;
@@ -110,14 +110,14 @@ out_put:
  * (callbacks never reconnect: nfsd probes again on another connection);
  * -EIO when the call does not fit inline.
  */
-static int xr_bc_send_request(struct rpc_rqst *rqst)
+static int xr_svc_bc_send_request(struct rpc_rqst *rqst)
 {
-	struct xr_svc_xprt *sx = xr_bc_pin(xr_bc_of(rqst->rq_xprt));
+	struct xr_svc_xprt *sx = xr_svc_bc_pin(xr_svc_bc_of(rqst->rq_xprt));
 	int err;
 
 	if (!sx)
 		return -ENOTCONN;
-	err = xr_bc_post_call(sx, rqst);
+	err = xr_svc_bc_post_call(sx, rqst);
 	if (err == -ENOTCONN)
 		xr_svc_close(sx);
 	svc_xprt_put(&sx->sx_xprt);
@@ -125,13 +125,13 @@ static int xr_bc_send_request(struct rpc_rqst *rqst)
 }
 
 /* A callback transport cannot connect: only its connection carries it. */
-static void xr_bc_connect(struct rpc_xprt *xprt, struct rpc_task *task)
+static void xr_svc_bc_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 {
 	xprt_clear_connecting(xprt);
 	xprt_wake_pending_tasks(xprt, -ENOTCONN);
 }
 
-static int xr_bc_buf_alloc(struct rpc_task *task)
+static int xr_svc_bc_buf_alloc(struct rpc_task *task)
 {
 	struct rpc_rqst *rqst = task->tk_rqstp;
 
@@ -147,7 +147,7 @@ static int xr_bc_buf_alloc(struct rpc_task *task)
 	return 0;
 }
 
-static void xr_bc_buf_free(struct rpc_task *task)
+static void xr_svc_bc_buf_free(struct rpc_task *task)
 {
 	struct rpc_rqst *rqst = task->tk_rqstp;
 
@@ -155,48 +155,48 @@ static void xr_bc_buf_free(struct rpc_task *task)
 	kfree(rqst->rq_rbuffer);
 }
 
-static void xr_bc_close(struct rpc_xprt *xprt)
+static void xr_svc_bc_close(struct rpc_xprt *xprt)
 {
 	xprt_disconnect_done(xprt);
 }
 
-static void xr_bc_free_addresses(struct rpc_xprt *xprt)
+static void xr_svc_bc_free_addresses(struct rpc_xprt *xprt)
 {
 	kfree(xprt->address_strings[RPC_DISPLAY_ADDR]);
 	kfree(xprt->address_strings[RPC_DISPLAY_PORT]);
 }
 
-static void xr_bc_destroy(struct rpc_xprt *xprt)
+static void xr_svc_bc_destroy(struct rpc_xprt *xprt)
 {
-	xr_bc_free_addresses(xprt);
+	xr_svc_bc_free_addresses(xprt);
 	xprt_free(xprt);
 	module_put(THIS_MODULE);
 }
 
-static void xr_bc_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
+static void xr_svc_bc_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 {
 	seq_printf(seq, "\txprt:\trdma-bc %lu %lu %lu %llu %llu\n",
 		   xprt->stat.sends, xprt->stat.recvs, xprt->stat.bad_xids,
 		   xprt->stat.req_u, xprt->stat.bklog_u);
 }
 
-static const struct rpc_xprt_ops xr_bc_ops = {
+static const struct rpc_xprt_ops xr_svc_bc_ops = {
 	.reserve_xprt		= xprt_reserve_xprt_cong,
 	.release_xprt		= xprt_release_xprt_cong,
 	.alloc_slot		= xprt_alloc_slot,
 	.free_slot		= xprt_free_slot,
 	.release_request	= xprt_release_rqst_cong,
-	.connect		= xr_bc_connect,
-	.buf_alloc		= xr_bc_buf_alloc,
-	.buf_free		= xr_bc_buf_free,
-	.send_request		= xr_bc_send_request,
+	.connect		= xr_svc_bc_connect,
+	.buf_alloc		= xr_svc_bc_buf_alloc,
+	.buf_free		= xr_svc_bc_buf_free,
+	.send_request		= xr_svc_bc_send_request,
 	.wait_for_reply_request	= xprt_wait_for_reply_request_def,
-	.close			= xr_bc_close,
-	.destroy		= xr_bc_destroy,
-	.print_stats		= xr_bc_print_stats,
+	.close			= xr_svc_bc_close,
+	.destroy		= xr_svc_bc_destroy,
+	.print_stats		= xr_svc_bc_print_stats,
 };
 
-static int xr_bc_format_addresses(struct rpc_xprt *xprt)
+static int xr_svc_bc_format_addresses(struct rpc_xprt *xprt)
 {
 	struct sockaddr *sa = (struct sockaddr *)&xprt->addr;
 
@@ -209,19 +209,19 @@ static int xr_bc_format_addresses(struct rpc_xprt *xprt)
 		sa->sa_family == AF_INET6 ? "rdma6" : "rdma";
 	if (!xprt->address_strings[RPC_DISPLAY_ADDR] ||
 	    !xprt->address_strings[RPC_DISPLAY_PORT]) {
-		xr_bc_free_addresses(xprt);
+		xr_svc_bc_free_addresses(xprt);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
 /* Tie @bx to its connection, unless svc already detached that. */
-static int xr_bc_attach(struct xr_bc_xprt *bx, struct xr_svc_xprt *sx)
+static int xr_svc_bc_attach(struct xr_svc_bc_xprt *bx, struct xr_svc_xprt *sx)
 {
 	struct svc_xprt *svc = &sx->sx_xprt;
 	int err = 0;
 
-	spin_lock(&xr_bc_lock);
+	spin_lock(&xr_svc_bc_lock);
 	if (test_bit(XPT_DEAD, &svc->xpt_flags))
 		err = -ENOTCONN;
 	else if (svc->xpt_bc_xprt)
@@ -232,11 +232,11 @@ static int xr_bc_attach(struct xr_bc_xprt *bx, struct xr_svc_xprt *sx)
 		/* svc's reference, dropped when it frees the connection */
 		svc->xpt_bc_xprt = xprt_get(&bx->bx_xprt);
 	}
-	spin_unlock(&xr_bc_lock);
+	spin_unlock(&xr_svc_bc_lock);
 	return err;
 }
 
-static struct rpc_xprt *xr_bc_setup(struct xprt_create *args)
+static struct rpc_xprt *xr_svc_bc_setup(struct xprt_create *args)
 {
 	struct xr_svc_xprt *sx = xr_svc_of_bc(args->bc_xprt);
 	struct rpc_xprt *xprt;
@@ -246,67 +246,67 @@ static struct rpc_xprt *xr_bc_setup(struct xprt_create *args)
 		return ERR_PTR(-EINVAL);
 	if (args->addrlen > sizeof(xprt->addr))
 		return ERR_PTR(-EBADF);
-	xprt = xprt_alloc(args->net, sizeof(struct xr_bc_xprt),
+	xprt = xprt_alloc(args->net, sizeof(struct xr_svc_bc_xprt),
 			  XR_BC_MAX_REQUESTS, XR_BC_MAX_REQUESTS);
 	if (!xprt)
 		return ERR_PTR(-ENOMEM);
 
-	xprt->timeout = &xr_bc_timeout;
+	xprt->timeout = &xr_svc_bc_timeout;
 	xprt->bind_timeout = 0;
 	xprt->reestablish_timeout = 0;
 	xprt->idle_timeout = 0;
 	xprt->prot = args->ident;
-	xprt->ops = &xr_bc_ops;
+	xprt->ops = &xr_svc_bc_ops;
 	xprt->resvport = 0;
 	xprt->max_payload = sx->sx_inline_send - XR_HDR_MIN_SIZE;
 	memcpy(&xprt->addr, args->dstaddr, args->addrlen);
 	xprt->addrlen = args->addrlen;
-	err = xr_bc_format_addresses(xprt);
+	err = xr_svc_bc_format_addresses(xprt);
 	if (err)
 		goto out_free;
 	xprt_set_bound(xprt);
 	xprt_set_connected(xprt);
 
-	err = xr_bc_attach(xr_bc_of(xprt), sx);
+	err = xr_svc_bc_attach(xr_svc_bc_of(xprt), sx);
 	if (err)
 		goto out_addresses;
-	/* Released by xr_bc_destroy(). */
+	/* Released by xr_svc_bc_destroy(). */
 	__module_get(THIS_MODULE);
 	return xprt;
 
 out_addresses:
-	xr_bc_free_addresses(xprt);
+	xr_svc_bc_free_addresses(xprt);
 out_free:
 	xprt_free(xprt);
 	return ERR_PTR(err);
 }
 
 /**
- * xr_bc_detach - a server connection is going: its backchannel stops
+ * xr_svc_bc_detach - a server connection is going: its backchannel stops
  * @sx: the connection; svc is detaching it (xpo_detach)
  *
  * Calls sent from now on fail with -ENOTCONN; svc closes the rpc_xprt
  * right after and drops its reference when it frees the connection.
  */
-void xr_bc_detach(struct xr_svc_xprt *sx)
+void xr_svc_bc_detach(struct xr_svc_xprt *sx)
 {
 	struct rpc_xprt *xprt;
 
-	spin_lock(&xr_bc_lock);
+	spin_lock(&xr_svc_bc_lock);
 	xprt = sx->sx_xprt.xpt_bc_xprt;
 	if (xprt)
-		xr_bc_of(xprt)->bx_sx = NULL;
-	spin_unlock(&xr_bc_lock);
+		xr_svc_bc_of(xprt)->bx_sx = NULL;
+	spin_unlock(&xr_svc_bc_lock);
 }
 
 /**
- * xr_bc_is_reply - whether a received RPC message is a backward reply
+ * xr_svc_bc_is_reply - whether a received RPC message is a backward reply
  * @msg: the RPC message, after the transport header
  * @len: its length in bytes
  *
  * Return: true when the message's direction field says REPLY.
  */
-bool xr_bc_is_reply(const void *msg, u32 len)
+bool xr_svc_bc_is_reply(const void *msg, u32 len)
 {
 	const __be32 *p = msg;
 
@@ -314,7 +314,7 @@ bool xr_bc_is_reply(const void *msg, u32 len)
 }
 
 /* Let the client's rdma_credit bound the callbacks in flight. */
-static void xr_bc_update_cwnd(struct rpc_xprt *xprt, u32 credits)
+static void xr_svc_bc_update_cwnd(struct rpc_xprt *xprt, u32 credits)
 {
 	credits = clamp_t(u32, credits, 1, xprt->max_reqs);
 	spin_lock(&xprt->transport_lock);
@@ -323,7 +323,7 @@ static void xr_bc_update_cwnd(struct rpc_xprt *xprt, u32 credits)
 }
 
 /**
- * xr_bc_reply - complete a callback with the client's reply
+ * xr_svc_bc_reply - complete a callback with the client's reply
  * @sx: the connection the reply arrived on
  * @msg: the RPC reply, after the transport header
  * @len: its length in bytes
@@ -335,7 +335,7 @@ static void xr_bc_update_cwnd(struct rpc_xprt *xprt, u32 credits)
  * waits for that XID or the connection has no backchannel, -EMSGSIZE
  * when the reply is too short or larger than the call's reply buffer.
  */
-int xr_bc_reply(struct xr_svc_xprt *sx, const void *msg, u32 len, u32 credits)
+int xr_svc_bc_reply(struct xr_svc_xprt *sx, const void *msg, u32 len, u32 credits)
 {
 	struct rpc_xprt *xprt = READ_ONCE(sx->sx_xprt.xpt_bc_xprt);
 	struct xdr_buf *buf;
@@ -362,7 +362,7 @@ int xr_bc_reply(struct xr_svc_xprt *sx, const void *msg, u32 len, u32 credits)
 	spin_unlock(&xprt->queue_lock);
 	trace_xrpcrdma_bc_reply(&sx->sx_ep, req->rq_xid, len);
 
-	xr_bc_update_cwnd(xprt, credits);
+	xr_svc_bc_update_cwnd(xprt, credits);
 
 	spin_lock(&xprt->queue_lock);
 	xprt_complete_rqst(req->rq_task, len);
@@ -372,36 +372,36 @@ int xr_bc_reply(struct xr_svc_xprt *sx, const void *msg, u32 len, u32 credits)
 	return 0;
 }
 
-static struct xprt_class xr_bc_class = {
-	.list		= LIST_HEAD_INIT(xr_bc_class.list),
+static struct xprt_class xr_svc_bc_class = {
+	.list		= LIST_HEAD_INIT(xr_svc_bc_class.list),
 	.owner		= THIS_MODULE,
-	.setup		= xr_bc_setup,
+	.setup		= xr_svc_bc_setup,
 	.netid		= { "" },
 };
 
 /**
- * xr_bc_init - register the backchannel class of the server class
+ * xr_svc_bc_init - register the backchannel class of the server class
  * @svc_ident: the server class's ident (drop-in or side-by-side)
  *
  * Return: 0, or the error of xprt_register_transport() (-EEXIST when a
  * class with that ident is already registered).
  */
-int xr_bc_init(int svc_ident)
+int xr_svc_bc_init(int svc_ident)
 {
-	xr_bc_class.ident = svc_ident | XPRT_TRANSPORT_BC;
-	strscpy(xr_bc_class.name,
+	xr_svc_bc_class.ident = svc_ident | XPRT_TRANSPORT_BC;
+	strscpy(xr_svc_bc_class.name,
 		svc_ident == XPRT_TRANSPORT_RDMA ? "rdma backchannel" :
 						   "xrdma backchannel",
-		sizeof(xr_bc_class.name));
-	return xprt_register_transport(&xr_bc_class);
+		sizeof(xr_svc_bc_class.name));
+	return xprt_register_transport(&xr_svc_bc_class);
 }
 
 /**
- * xr_bc_exit - unregister the backchannel class
+ * xr_svc_bc_exit - unregister the backchannel class
  *
  * Every callback transport holds the module, so none is left here.
  */
-void xr_bc_exit(void)
+void xr_svc_bc_exit(void)
 {
-	xprt_unregister_transport(&xr_bc_class);
+	xprt_unregister_transport(&xr_svc_bc_class);
 }

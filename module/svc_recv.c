@@ -62,14 +62,14 @@ static struct xr_recvctx *xr_svc_next_call(struct xr_svc_xprt *sx)
  */
 static int xr_svc_check_call(struct xr_svc_xprt *sx, struct xr_recvctx *rc)
 {
-	struct xr_hdr *hdr = &rc->rc_hdr;
+	struct xr_hdr *hdr = &rc->rctx_hdr;
 	int err;
 
 	/*
 	 * RFC 8166, Section 4.5: a call shorter than the smallest header
 	 * has no XID to trust, so there is nobody to answer: discard it.
 	 */
-	if (rc->rc_byte_len < XR_HDR_MIN_SIZE)
+	if (rc->rctx_byte_len < XR_HDR_MIN_SIZE)
 		return -1;
 	err = xr_recvctx_decode(rc, &xr_svc_call_limits, true);
 	if (err)
@@ -124,27 +124,27 @@ static bool xr_svc_chunk_fits(const struct svc_rqst *rqstp, u32 inline_len,
  */
 static int xr_svc_read_chunk(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 			     const struct xr_hdr *hdr,
-			     const struct xr_read_chunk *rc)
+			     const struct xr_read_chunk *chunk)
 {
-	u32 padded = rc->rc_length + xdr_pad_size(rc->rc_length);
+	u32 padded = chunk->rc_length + xdr_pad_size(chunk->rc_length);
 	u32 npages = DIV_ROUND_UP(padded, PAGE_SIZE), off = 0, i;
 	struct xdr_buf dst = {};
 	struct xr_rw rw;
 	int err;
 
 	/* Only the pages the call may fill. */
-	if (!rc->rc_length || npages > xr_compat_call_pages(rqstp))
+	if (!chunk->rc_length || npages > xr_compat_call_pages(rqstp))
 		return -EINVAL;
 	dst.pages = rqstp->rq_pages;
 	dst.page_len = padded;
 	dst.buflen = padded;
 	dst.len = padded;
 
-	err = xr_rw_init(&rw, &sx->sx_sq, DMA_FROM_DEVICE, rc->rc_nsegs);
+	err = xr_rw_init(&rw, &sx->sx_sq, DMA_FROM_DEVICE, chunk->rc_nsegs);
 	if (err)
 		return err;
-	for (i = 0; i < rc->rc_nsegs && !err; i++) {
-		const struct xr_seg *seg = &hdr->hd_reads[rc->rc_first + i].rs_seg;
+	for (i = 0; i < chunk->rc_nsegs && !err; i++) {
+		const struct xr_seg *seg = &hdr->hd_reads[chunk->rc_first + i].rs_seg;
 
 		err = xr_rw_add_xdr(&rw, seg, &dst, off, seg->sg_length);
 		off += seg->sg_length;
@@ -156,11 +156,11 @@ static int xr_svc_read_chunk(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 		return err == -E2BIG ? -EINVAL : err;
 
 	/* The XDR pad is not part of the chunk (RFC 8166, Section 3.5.3). */
-	xr_svc_count(sx, XR_SVC_STAT_RDMA_READ_BYTES, rc->rc_length);
-	if (padded > rc->rc_length)
-		memzero_page(rqstp->rq_pages[rc->rc_length >> PAGE_SHIFT],
-			     offset_in_page(rc->rc_length),
-			     padded - rc->rc_length);
+	xr_svc_count(sx, XR_SVC_STAT_RDMA_READ_BYTES, chunk->rc_length);
+	if (padded > chunk->rc_length)
+		memzero_page(rqstp->rq_pages[chunk->rc_length >> PAGE_SHIFT],
+			     offset_in_page(chunk->rc_length),
+			     padded - chunk->rc_length);
 	return npages;
 }
 
@@ -175,8 +175,8 @@ static void xr_svc_arg_with_chunk(struct svc_rqst *rqstp,
 {
 	struct xdr_buf *arg = &rqstp->rq_arg;
 	u32 padded = chunk->rc_length + xdr_pad_size(chunk->rc_length);
-	void *inline_start = rc->rc_buf + rc->rc_hdr.hd_hdr_len;
-	u32 inline_len = rc->rc_byte_len - rc->rc_hdr.hd_hdr_len;
+	void *inline_start = rc->rctx_buf + rc->rctx_hdr.hd_hdr_len;
+	u32 inline_len = rc->rctx_byte_len - rc->rctx_hdr.hd_hdr_len;
 
 	if (!chunk->rc_position) {
 		arg->head[0].iov_base = page_address(rqstp->rq_pages[0]);
@@ -204,8 +204,8 @@ static void xr_svc_arg_inline(struct svc_rqst *rqstp, struct xr_recvctx *rc)
 {
 	struct xdr_buf *arg = &rqstp->rq_arg;
 
-	arg->head[0].iov_base = rc->rc_buf + rc->rc_hdr.hd_hdr_len;
-	arg->head[0].iov_len = rc->rc_byte_len - rc->rc_hdr.hd_hdr_len;
+	arg->head[0].iov_base = rc->rctx_buf + rc->rctx_hdr.hd_hdr_len;
+	arg->head[0].iov_len = rc->rctx_byte_len - rc->rctx_hdr.hd_hdr_len;
 	arg->tail[0].iov_base = NULL;
 	arg->tail[0].iov_len = 0;
 	arg->pages = rqstp->rq_pages;
@@ -222,14 +222,14 @@ static void xr_svc_arg_inline(struct svc_rqst *rqstp, struct xr_recvctx *rc)
  */
 static bool xr_svc_take_bc_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc)
 {
-	const struct xr_hdr *hdr = &rc->rc_hdr;
-	void *msg = rc->rc_buf + hdr->hd_hdr_len;
-	u32 len = rc->rc_byte_len - hdr->hd_hdr_len;
+	const struct xr_hdr *hdr = &rc->rctx_hdr;
+	void *msg = rc->rctx_buf + hdr->hd_hdr_len;
+	u32 len = rc->rctx_byte_len - hdr->hd_hdr_len;
 
 	if (hdr->hd_proc != XR_RDMA_MSG || hdr->hd_nreads || hdr->hd_nwrites ||
-	    (hdr->hd_flags & XR_HDR_REPLY_CHUNK) || !xr_bc_is_reply(msg, len))
+	    (hdr->hd_flags & XR_HDR_REPLY_CHUNK) || !xr_svc_bc_is_reply(msg, len))
 		return false;
-	xr_bc_reply(sx, msg, len, hdr->hd_credits);
+	xr_svc_bc_reply(sx, msg, len, hdr->hd_credits);
 	return true;
 }
 
@@ -242,19 +242,19 @@ static int xr_svc_build_arg(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 			    struct xr_recvctx *rc)
 {
 	struct xr_read_chunk chunk;
-	u32 inline_len = rc->rc_byte_len - rc->rc_hdr.hd_hdr_len;
+	u32 inline_len = rc->rctx_byte_len - rc->rctx_hdr.hd_hdr_len;
 	int npages;
 
-	if (!rc->rc_hdr.hd_nreads) {
+	if (!rc->rctx_hdr.hd_nreads) {
 		xr_svc_arg_inline(rqstp, rc);
 		return 0;
 	}
-	if (xr_read_chunk_get(&rc->rc_hdr, 0, &chunk) ||
+	if (xr_read_chunk_get(&rc->rctx_hdr, 0, &chunk) ||
 	    chunk.rc_position > inline_len ||
 	    !xr_svc_chunk_fits(rqstp, inline_len,
 			       chunk.rc_length + xdr_pad_size(chunk.rc_length)))
 		return XR_ERR_CHUNK;
-	npages = xr_svc_read_chunk(sx, rqstp, &rc->rc_hdr, &chunk);
+	npages = xr_svc_read_chunk(sx, rqstp, &rc->rctx_hdr, &chunk);
 	if (npages == -EINVAL)
 		return XR_ERR_CHUNK;
 	if (npages < 0) {
@@ -277,7 +277,7 @@ static int xr_svc_build_arg(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 	 */
 	if (!chunk.rc_position && (chunk.rc_length < sizeof(__be32) ||
 				   *(__be32 *)rqstp->rq_arg.head[0].iov_base !=
-				   rc->rc_hdr.hd_xid))
+				   rc->rctx_hdr.hd_xid))
 		return XR_ERR_CHUNK;
 	return 0;
 }
@@ -331,12 +331,12 @@ int xr_svc_recvfrom(struct svc_rqst *rqstp)
 		if (verdict != -ENOTCONN)
 			xr_svc_count(sx, XR_SVC_STAT_BAD_HEADERS, 1);
 		if (verdict > 0)
-			xr_svc_send_error(sx, rc->rc_hdr.hd_xid, verdict);
+			xr_svc_send_error(sx, rc->rctx_hdr.hd_xid, verdict);
 		xr_recvctx_put(rc);
 		return 0;
 	}
 
-	rc->rc_npayloads = 0;
+	rc->rctx_npayloads = 0;
 	rqstp->rq_xprt_ctxt = rc;
 	rqstp->rq_prot = IPPROTO_MAX;
 	svc_xprt_copy_addrs(rqstp, xprt);
@@ -364,10 +364,10 @@ int xr_svc_result_payload(struct svc_rqst *rqstp, unsigned int offset,
 	struct xr_recvctx *rc = rqstp->rq_xprt_ctxt;
 	struct xr_payload *pl;
 
-	if (!rc || rc->rc_npayloads >= rc->rc_hdr.hd_nwrites ||
-	    rc->rc_npayloads >= ARRAY_SIZE(rc->rc_payloads))
+	if (!rc || rc->rctx_npayloads >= rc->rctx_hdr.hd_nwrites ||
+	    rc->rctx_npayloads >= ARRAY_SIZE(rc->rctx_payloads))
 		return 0;
-	pl = &rc->rc_payloads[rc->rc_npayloads++];
+	pl = &rc->rctx_payloads[rc->rctx_npayloads++];
 	pl->pl_off = offset;
 	pl->pl_len = length;
 	return 0;

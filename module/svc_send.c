@@ -106,13 +106,13 @@ static int xr_svc_write_reply(struct xr_svc_xprt *sx,
 static int xr_svc_check_payloads(const struct xr_recvctx *rc,
 				 const struct xdr_buf *res)
 {
-	const struct xr_hdr *hdr = &rc->rc_hdr;
+	const struct xr_hdr *hdr = &rc->rctx_hdr;
 	const struct xr_write_chunk *wc;
 	const struct xr_payload *pl;
 	u32 i, room, end = 0, nsegs = 0;
 
-	for (i = 0; i < rc->rc_npayloads; i++) {
-		pl = &rc->rc_payloads[i];
+	for (i = 0; i < rc->rctx_npayloads; i++) {
+		pl = &rc->rctx_payloads[i];
 		wc = &hdr->hd_writes[i];
 		if (xr_chunk_length(&hdr->hd_segs[wc->wc_first], wc->wc_nsegs,
 				    &room) || pl->pl_len > room ||
@@ -130,9 +130,9 @@ static int xr_svc_check_payloads(const struct xr_recvctx *rc,
 static int xr_svc_add_payload(struct xr_rw *rw, const struct xr_recvctx *rc,
 			      const struct xdr_buf *res, u32 i)
 {
-	const struct xr_write_chunk *wc = &rc->rc_hdr.hd_writes[i];
-	const struct xr_seg *segs = &rc->rc_hdr.hd_segs[wc->wc_first];
-	const struct xr_payload *pl = &rc->rc_payloads[i];
+	const struct xr_write_chunk *wc = &rc->rctx_hdr.hd_writes[i];
+	const struct xr_seg *segs = &rc->rctx_hdr.hd_segs[wc->wc_first];
+	const struct xr_payload *pl = &rc->rctx_payloads[i];
 	u32 done = 0, j, n;
 	int err = 0;
 
@@ -152,7 +152,7 @@ static int xr_svc_add_payload(struct xr_rw *rw, const struct xr_recvctx *rc,
 static int xr_svc_write_payloads(struct xr_svc_xprt *sx,
 				 struct xr_recvctx *rc, struct xr_svc_reply *sr)
 {
-	struct xr_hdr *hdr = &rc->rc_hdr;
+	struct xr_hdr *hdr = &rc->rctx_hdr;
 	const struct xdr_buf *res = sr->sr_res;
 	const struct xr_payload *pl;
 	struct xr_payload *hole;
@@ -161,7 +161,7 @@ static int xr_svc_write_payloads(struct xr_svc_xprt *sx,
 	int nsegs, err;
 	u32 i;
 
-	if (!rc->rc_npayloads)
+	if (!rc->rctx_npayloads)
 		return 0;
 	nsegs = xr_svc_check_payloads(rc, res);
 	if (nsegs < 0)
@@ -169,7 +169,7 @@ static int xr_svc_write_payloads(struct xr_svc_xprt *sx,
 	err = xr_rw_init(&rw, &sx->sx_sq, DMA_TO_DEVICE, nsegs);
 	if (err)
 		return err;
-	for (i = 0; i < rc->rc_npayloads && !err; i++)
+	for (i = 0; i < rc->rctx_npayloads && !err; i++)
 		err = xr_svc_add_payload(&rw, rc, res, i);
 	if (!err)
 		err = xr_rw_run(&rw);
@@ -177,8 +177,8 @@ static int xr_svc_write_payloads(struct xr_svc_xprt *sx,
 	if (err)
 		return err;
 
-	for (i = 0; i < rc->rc_npayloads; i++) {
-		pl = &rc->rc_payloads[i];
+	for (i = 0; i < rc->rctx_npayloads; i++) {
+		pl = &rc->rctx_payloads[i];
 		wc = &hdr->hd_writes[i];
 		hole = &sr->sr_holes[i];
 		hole->pl_off = pl->pl_off;
@@ -190,7 +190,7 @@ static int xr_svc_write_payloads(struct xr_svc_xprt *sx,
 		if (err)
 			return err;
 	}
-	sr->sr_nholes = rc->rc_npayloads;
+	sr->sr_nholes = rc->rctx_npayloads;
 	return 0;
 }
 
@@ -245,7 +245,7 @@ static int xr_svc_build_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
 			      const struct xr_svc_reply *sr,
 			      struct xr_sendctx *sc)
 {
-	struct xr_hdr *hdr = &rc->rc_hdr;
+	struct xr_hdr *hdr = &rc->rctx_hdr;
 	struct xr_seg *segs = &hdr->hd_segs[hdr->hd_reply.wc_first];
 	bool has_reply = hdr->hd_flags & XR_HDR_REPLY_CHUNK;
 	u32 nsegs = has_reply ? hdr->hd_reply.wc_nsegs : 0;
@@ -341,8 +341,8 @@ static void xr_svc_count_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
 		xr_svc_count(sx, XR_SVC_STAT_REPLIES_WRITE_CHUNK, 1);
 	for (i = 0; i < sr->sr_nholes; i++)
 		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_BYTES,
-			     rc->rc_payloads[i].pl_len);
-	if (rc->rc_hdr.hd_proc == XR_RDMA_NOMSG) {
+			     rc->rctx_payloads[i].pl_len);
+	if (rc->rctx_hdr.hd_proc == XR_RDMA_NOMSG) {
 		xr_svc_count(sx, XR_SVC_STAT_REPLIES_REPLY_CHUNK, 1);
 		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_BYTES, sr->sr_len);
 	} else if (!sr->sr_nholes) {
@@ -360,7 +360,7 @@ static void xr_svc_count_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
 static bool xr_svc_reply_inv_rkey(struct xr_svc_xprt *sx,
 				  struct xr_recvctx *rc, u32 *rkey)
 {
-	return sx->sx_remote_inv && xr_hdr_inv_rkey(&rc->rc_hdr, rkey);
+	return sx->sx_remote_inv && xr_hdr_inv_rkey(&rc->rctx_hdr, rkey);
 }
 
 /**
@@ -398,7 +398,7 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 	inv = xr_svc_reply_inv_rkey(sx, rc, &rkey);
 	len = xr_svc_write_payloads(sx, rc, &sr);
 	if (!len)
-		len = xr_svc_reply_hdr(sx, &rc->rc_hdr, sr.sr_nholes);
+		len = xr_svc_reply_hdr(sx, &rc->rctx_hdr, sr.sr_nholes);
 	if (!len)
 		len = xr_svc_build_reply(sx, rc, &sr, sc);
 	if (len >= 0) {
@@ -410,7 +410,7 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 			xr_svc_count_reply(sx, rc, &sr, inv);
 	} else if (len == -EMSGSIZE || len == -EOVERFLOW || len == -EINVAL ||
 		   len == -E2BIG) {
-		err = xr_svc_post_error(sx, sc, rc->rc_hdr.hd_xid,
+		err = xr_svc_post_error(sx, sc, rc->rctx_hdr.hd_xid,
 					XR_ERR_CHUNK);
 	} else {
 		err = len;

@@ -8,6 +8,8 @@
  * through the registry (registry.c) and under its lock; the transports'
  * lifetimes are in svc_transport.c.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -229,7 +231,7 @@ int xr_svc_listener_close_id(u32 id)
 		goto out;
 	}
 	xprt = &sx->sx_xprt;
-	pr_info(XR_MODNAME ": closing listener %u (%s %pISpc)\n",
+	pr_info("closing listener %u (%s %pISpc)\n",
 		sx->sx_id, sx->sx_serv_name, &xprt->xpt_local);
 	/* No reference left: svc is already freeing it. */
 	if (kref_get_unless_zero(&xprt->xpt_ref)) {

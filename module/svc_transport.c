@@ -17,6 +17,8 @@
  * Listeners and connections are numbered in the registry (registry.c)
  * from svc_xprt_init() until before anything of them is freed.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -417,11 +419,11 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx,
 		&sx->sx_stats.ss_count[XR_SVC_STAT_SEND_ERRORS];
 
 	xr_recvq_init(&sx->sx_rq, &sx->sx_ep, sx->sx_inline_recv);
-	sx->sx_rq.rq_count_errors =
+	sx->sx_rq.rcvq_count_errors =
 		&sx->sx_stats.ss_count[XR_SVC_STAT_RECV_ERRORS];
-	sx->sx_rq.rq_owner = sx;
-	sx->sx_rq.rq_on_ready = xr_svc_owner_data_ready;
-	sx->sx_rq.rq_on_close = xr_svc_owner_close;
+	sx->sx_rq.rcvq_owner = sx;
+	sx->sx_rq.rcvq_on_ready = xr_svc_owner_data_ready;
+	sx->sx_rq.rcvq_on_close = xr_svc_owner_close;
 	return 0;
 }
 
@@ -433,7 +435,7 @@ static void xr_svc_conn_destroy(struct xr_svc_xprt *sx)
 	xr_svc_registry_del(sx);
 	if (sx->sx_sq.sq_ep)
 		xr_sendq_destroy(&sx->sx_sq);
-	if (sx->sx_rq.rq_ep)
+	if (sx->sx_rq.rcvq_ep)
 		xr_recvq_destroy(&sx->sx_rq);
 	xr_ep_destroy(&sx->sx_ep);
 	xr_svc_xprt_free(sx);
@@ -456,7 +458,7 @@ static void xr_svc_conn_start(struct xr_svc_xprt *sx)
 	if (!err)
 		err = xr_ep_accept(&sx->sx_ep, &ours);
 	if (err) {
-		pr_warn_ratelimited(XR_MODNAME ": accept failed: %d\n", err);
+		pr_warn_ratelimited("accept failed: %d\n", err);
 		xr_svc_close(sx);
 	}
 }
@@ -542,7 +544,7 @@ static void xr_svc_detach(struct svc_xprt *xprt)
 	xr_ep_set_close_reason(&sx->sx_ep, XRPCRDMA_CLOSE_REASON_LOCAL);
 	if (test_bit(XPT_LISTENER, &xprt->xpt_flags))
 		return;
-	xr_bc_detach(sx);
+	xr_svc_bc_detach(sx);
 	xr_sendq_close(&sx->sx_sq);
 	xr_ep_disconnect(&sx->sx_ep);
 }
@@ -631,11 +633,11 @@ static int xr_svc_register(void)
 		err = svc_reg_xprt_class(&xr_svc_class);
 		if (!err || !auto_mode) {
 			if (err)
-				pr_err(XR_MODNAME ": drop-in mode: an rdma transport is already registered (unload rpcrdma)\n");
+				pr_err("drop-in mode: an rdma transport is already registered (unload rpcrdma)\n");
 			return err;
 		}
 	} else if (strcmp(mode, "sidebyside")) {
-		pr_err(XR_MODNAME ": mode=%s: use auto, dropin or sidebyside\n",
+		pr_err("mode=%s: use auto, dropin or sidebyside\n",
 		       mode);
 		return -EINVAL;
 	}
@@ -670,9 +672,9 @@ int xr_svc_init(void)
 	err = xr_svc_register();
 	if (err)
 		goto out_wq;
-	err = xr_bc_init(xr_svc_class.xcl_ident);
+	err = xr_svc_bc_init(xr_svc_class.xcl_ident);
 	if (err) {
-		pr_err(XR_MODNAME ": backchannel class for ident %d: %d\n",
+		pr_err("backchannel class for ident %d: %d\n",
 		       xr_svc_class.xcl_ident, err);
 		goto out_class;
 	}
@@ -692,7 +694,7 @@ out_wq:
  */
 void xr_svc_exit(void)
 {
-	xr_bc_exit();
+	xr_svc_bc_exit();
 	svc_unreg_xprt_class(&xr_svc_class);
 	destroy_workqueue(xr_svc_wq);
 	xr_reg_exit();

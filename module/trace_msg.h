@@ -47,18 +47,19 @@ DECLARE_EVENT_CLASS(xrpcrdma_hdr_class,
 				     __field(u32, nwrites)
 				     __field(bool, reply_chunk)
 		    ),
-		    TP_fast_assign(__entry->cq_id = rc->rc_cid.ci_queue_id;
-				   __entry->completion_id = rc->rc_cid.ci_completion_id;
-				   __entry->xprt_id = READ_ONCE(rc->rc_pool->rq_ep->ep_owner_id);
-				   __entry->xid = be32_to_cpu(rc->rc_hdr.hd_xid);
-				   __entry->vers = rc->rc_hdr.hd_vers;
-				   __entry->credits = rc->rc_hdr.hd_credits;
-				   __entry->proc = rc->rc_hdr.hd_proc;
-				   __entry->hdrlen = rc->rc_hdr.hd_hdr_len;
-				   __entry->len = rc->rc_byte_len;
-				   __entry->nreads = rc->rc_hdr.hd_nreads;
-				   __entry->nwrites = rc->rc_hdr.hd_nwrites;
-				   __entry->reply_chunk = rc->rc_hdr.hd_flags &
+		    TP_fast_assign(__entry->cq_id = rc->rctx_cid.ci_queue_id;
+				   __entry->completion_id = rc->rctx_cid.ci_completion_id;
+				   __entry->xprt_id =
+					READ_ONCE(rc->rctx_pool->rcvq_ep->ep_owner_id);
+				   __entry->xid = be32_to_cpu(rc->rctx_hdr.hd_xid);
+				   __entry->vers = rc->rctx_hdr.hd_vers;
+				   __entry->credits = rc->rctx_hdr.hd_credits;
+				   __entry->proc = rc->rctx_hdr.hd_proc;
+				   __entry->hdrlen = rc->rctx_hdr.hd_hdr_len;
+				   __entry->len = rc->rctx_byte_len;
+				   __entry->nreads = rc->rctx_hdr.hd_nreads;
+				   __entry->nwrites = rc->rctx_hdr.hd_nwrites;
+				   __entry->reply_chunk = rc->rctx_hdr.hd_flags &
 							  XR_HDR_REPLY_CHUNK;
 		    ),
 		    TP_printk("cq.id=%u cid=%d xprt.id=%u xid=0x%08x vers=%u credits=%u proc=%s hdrlen=%u len=%u read_segs=%u write_chunks=%u reply_chunk=%d",
@@ -84,12 +85,12 @@ TRACE_EVENT(xrpcrdma_bad_hdr,
 			     __field(u32, len)
 			     __field(int, err)
 	    ),
-	    TP_fast_assign(__entry->cq_id = rc->rc_cid.ci_queue_id;
-			   __entry->completion_id = rc->rc_cid.ci_completion_id;
-			   __entry->xprt_id = READ_ONCE(rc->rc_pool->rq_ep->ep_owner_id);
-			   __entry->xid = rc->rc_byte_len >= 4 ?
-					  be32_to_cpup((__be32 *)rc->rc_buf) : 0;
-			   __entry->len = rc->rc_byte_len;
+	    TP_fast_assign(__entry->cq_id = rc->rctx_cid.ci_queue_id;
+			   __entry->completion_id = rc->rctx_cid.ci_completion_id;
+			   __entry->xprt_id = READ_ONCE(rc->rctx_pool->rcvq_ep->ep_owner_id);
+			   __entry->xid = rc->rctx_byte_len >= 4 ?
+					  be32_to_cpup((__be32 *)rc->rctx_buf) : 0;
+			   __entry->len = rc->rctx_byte_len;
 			   __entry->err = err;
 	    ),
 	    TP_printk("cq.id=%u cid=%d xprt.id=%u xid=0x%08x len=%u err=%d",

@@ -27,8 +27,8 @@ static inline u32 xr_trace_payload(const struct xr_recvctx *rc, u32 n)
 {
 	u32 i, bytes = 0;
 
-	for (i = 0; i < n && i < ARRAY_SIZE(rc->rc_payloads); i++)
-		bytes += rc->rc_payloads[i].pl_len;
+	for (i = 0; i < n && i < ARRAY_SIZE(rc->rctx_payloads); i++)
+		bytes += rc->rctx_payloads[i].pl_len;
 	return bytes;
 }
 
@@ -88,7 +88,7 @@ TRACE_EVENT(xrpcrdma_svc_reply,
 			     __field(u32, payload)
 			     __field(u32, inv_rkey)
 	    ),
-	    TP_fast_assign(const struct xr_hdr *hdr = &rc->rc_hdr;
+	    TP_fast_assign(const struct xr_hdr *hdr = &rc->rctx_hdr;
 
 			   __entry->xprt_id = READ_ONCE(sc->sc_pool->sq_ep->ep_owner_id);
 			   __entry->xid = be32_to_cpu(hdr->hd_xid);

@@ -182,10 +182,10 @@ TRACE_EVENT(xrpcrdma_post_recv,
 			     __field(u32, xprt_id)
 			     __field(unsigned int, role)
 	    ),
-	    TP_fast_assign(const struct xr_ep *ep = rc->rc_pool->rq_ep;
+	    TP_fast_assign(const struct xr_ep *ep = rc->rctx_pool->rcvq_ep;
 
-			   __entry->cq_id = rc->rc_cid.ci_queue_id;
-			   __entry->completion_id = rc->rc_cid.ci_completion_id;
+			   __entry->cq_id = rc->rctx_cid.ci_queue_id;
+			   __entry->completion_id = rc->rctx_cid.ci_completion_id;
 			   __entry->xprt_id = READ_ONCE(ep->ep_owner_id);
 			   __entry->role = xr_trace_role(ep);
 	    ),

@@ -186,11 +186,11 @@ TRACE_EVENT(xrpcrdma_reply_rdma_error,
 			     __field(u32, low)
 			     __field(u32, high)
 	    ),
-	    TP_fast_assign(__entry->xprt_id = READ_ONCE(rc->rc_pool->rq_ep->ep_owner_id);
-			   __entry->xid = be32_to_cpu(rc->rc_hdr.hd_xid);
-			   __entry->err = rc->rc_hdr.hd_err;
-			   __entry->low = rc->rc_hdr.hd_vers_low;
-			   __entry->high = rc->rc_hdr.hd_vers_high;
+	    TP_fast_assign(__entry->xprt_id = READ_ONCE(rc->rctx_pool->rcvq_ep->ep_owner_id);
+			   __entry->xid = be32_to_cpu(rc->rctx_hdr.hd_xid);
+			   __entry->err = rc->rctx_hdr.hd_err;
+			   __entry->low = rc->rctx_hdr.hd_vers_low;
+			   __entry->high = rc->rctx_hdr.hd_vers_high;
 	    ),
 	    TP_printk("xprt.id=%u xid=0x%08x err=%s vers=%u-%u",
 		      __entry->xprt_id, __entry->xid, xr_show_err(__entry->err),

@@ -253,14 +253,14 @@ bool xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc);
 bool xr_reply_try_direct(struct xr_xconn *c, struct xr_recvctx *rc);
 
 /* xprt_backchannel.c */
-size_t xr_xbc_maxpayload(struct rpc_xprt *xprt);
-unsigned int xr_xbc_num_slots(struct rpc_xprt *xprt);
-int xr_xbc_setup(struct rpc_xprt *xprt, unsigned int reqs);
-void xr_xbc_destroy(struct rpc_xprt *xprt, unsigned int reqs);
-void xr_xbc_free_rqst(struct rpc_rqst *rqst);
-bool xr_xbc_is_call(const struct xr_recvctx *rc);
-void xr_xbc_receive_call(struct xr_xconn *c, struct xr_recvctx *rc);
-int xr_xbc_send_reply(struct xr_xprt *rx, struct xr_xconn *c,
-		      struct rpc_rqst *rqst);
+size_t xr_xprt_bc_maxpayload(struct rpc_xprt *xprt);
+unsigned int xr_xprt_bc_num_slots(struct rpc_xprt *xprt);
+int xr_xprt_bc_setup(struct rpc_xprt *xprt, unsigned int reqs);
+void xr_xprt_bc_destroy(struct rpc_xprt *xprt, unsigned int reqs);
+void xr_xprt_bc_free_rqst(struct rpc_rqst *rqst);
+bool xr_xprt_bc_is_call(const struct xr_recvctx *rc);
+void xr_xprt_bc_receive_call(struct xr_xconn *c, struct xr_recvctx *rc);
+int xr_xprt_bc_send_reply(struct xr_xprt *rx, struct xr_xconn *c,
+			  struct rpc_rqst *rqst);
 
 #endif /* _XRPCRDMA_XPRT_H */

@@ -16,7 +16,7 @@
  * Receive is posted again at once), which is queued to the callback
  * service with a reference on the transport. The service decodes and runs
  * it and sends the reply through the transport's send_request
- * (xr_xbc_send_reply()), then gives the request back through bc_free_rqst,
+ * (xr_xprt_bc_send_reply()), then gives the request back through bc_free_rqst,
  * which drops that reference. A call that is malformed, longer than a
  * page, finds no free request or no callback service is dropped and
  * counted: the server times out and retries, as after a lost message.
@@ -28,6 +28,8 @@
  * XR_BC_MAX_REQUESTS slots to the server (bc_num_slots, and the credit
  * field of every reply).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/gfp.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/bc_xprt.h>
@@ -49,31 +51,31 @@
 #define XR_XBC_MIN_CALL		(10 * XR_XDR_UNIT)
 
 /**
- * struct xr_xbc_rqst - one backchannel request of a client transport
+ * struct xr_xprt_bc_rqst - one backchannel request of a client transport
  * @br_rqst: what SUNRPC and the callback service see
  * @br_call: the call's page (rq_rcv_buf)
  * @br_reply: the reply's page (rq_snd_buf)
  * @br_cookie: the transport's connect_cookie when the call arrived: the
  *	reply goes out on that connection or not at all
  */
-struct xr_xbc_rqst {
+struct xr_xprt_bc_rqst {
 	struct rpc_rqst		br_rqst;
 	void			*br_call;
 	void			*br_reply;
 	unsigned int		br_cookie;
 };
 
-static struct xr_xprt *xr_xbc_xprt(struct rpc_xprt *xprt)
+static struct xr_xprt *xr_xprt_bc_xprt(struct rpc_xprt *xprt)
 {
 	return container_of(xprt, struct xr_xprt, rx_xprt);
 }
 
-static struct xr_xbc_rqst *xr_xbc_of(struct rpc_rqst *rqst)
+static struct xr_xprt_bc_rqst *xr_xprt_bc_of(struct rpc_rqst *rqst)
 {
-	return container_of(rqst, struct xr_xbc_rqst, br_rqst);
+	return container_of(rqst, struct xr_xprt_bc_rqst, br_rqst);
 }
 
-static void xr_xbc_free(struct xr_xbc_rqst *br)
+static void xr_xprt_bc_free(struct xr_xprt_bc_rqst *br)
 {
 	free_page((unsigned long)br->br_call);
 	free_page((unsigned long)br->br_reply);
@@ -81,9 +83,9 @@ static void xr_xbc_free(struct xr_xbc_rqst *br)
 	xr_obj_put(XR_OBJ_BC_RQST);
 }
 
-static struct xr_xbc_rqst *xr_xbc_alloc(struct rpc_xprt *xprt)
+static struct xr_xprt_bc_rqst *xr_xprt_bc_alloc(struct rpc_xprt *xprt)
 {
-	struct xr_xbc_rqst *br;
+	struct xr_xprt_bc_rqst *br;
 
 	br = kzalloc(sizeof(*br), GFP_KERNEL);
 	if (!br)
@@ -92,7 +94,7 @@ static struct xr_xbc_rqst *xr_xbc_alloc(struct rpc_xprt *xprt)
 	br->br_call = (void *)__get_free_page(GFP_KERNEL);
 	br->br_reply = (void *)__get_free_page(GFP_KERNEL);
 	if (!br->br_call || !br->br_reply) {
-		xr_xbc_free(br);
+		xr_xprt_bc_free(br);
 		return NULL;
 	}
 	br->br_rqst.rq_xprt = xprt;
@@ -101,30 +103,30 @@ static struct xr_xbc_rqst *xr_xbc_alloc(struct rpc_xprt *xprt)
 }
 
 /**
- * xr_xbc_maxpayload - largest backchannel call or reply (bc_maxpayload)
+ * xr_xprt_bc_maxpayload - largest backchannel call or reply (bc_maxpayload)
  * @xprt: the client transport
  *
  * Return: bytes of RPC message: what fits inline after the transport
  * header, and in the page the callback service encodes a reply into.
  */
-size_t xr_xbc_maxpayload(struct rpc_xprt *xprt)
+size_t xr_xprt_bc_maxpayload(struct rpc_xprt *xprt)
 {
 	return min_t(size_t, XR_XPRT_INLINE_SIZE, PAGE_SIZE) - XR_HDR_MIN_SIZE;
 }
 
 /**
- * xr_xbc_num_slots - backchannel calls the server may have outstanding
+ * xr_xprt_bc_num_slots - backchannel calls the server may have outstanding
  * @xprt: the client transport
  *
  * Return: XR_BC_MAX_REQUESTS (bc_num_slots).
  */
-unsigned int xr_xbc_num_slots(struct rpc_xprt *xprt)
+unsigned int xr_xprt_bc_num_slots(struct rpc_xprt *xprt)
 {
 	return XR_BC_MAX_REQUESTS;
 }
 
 /**
- * xr_xbc_setup - a session uses the transport's backchannel (bc_setup)
+ * xr_xprt_bc_setup - a session uses the transport's backchannel (bc_setup)
  * @xprt: the client transport
  * @reqs: calls the session expects at once; the transport keeps
  *	XR_BC_MAX_REQUESTS whatever is asked
@@ -134,10 +136,10 @@ unsigned int xr_xbc_num_slots(struct rpc_xprt *xprt)
  * Return: 0, or -ENOMEM when the requests could not all be allocated
  * (the session is then not counted as a user).
  */
-int xr_xbc_setup(struct rpc_xprt *xprt, unsigned int reqs)
+int xr_xprt_bc_setup(struct rpc_xprt *xprt, unsigned int reqs)
 {
-	struct xr_xprt *rx = xr_xbc_xprt(xprt);
-	struct xr_xbc_rqst *br;
+	struct xr_xprt *rx = xr_xprt_bc_xprt(xprt);
+	struct xr_xprt_bc_rqst *br;
 	LIST_HEAD(fresh);
 	u32 need, made;
 
@@ -150,7 +152,7 @@ int xr_xbc_setup(struct rpc_xprt *xprt, unsigned int reqs)
 	spin_unlock_bh(&xprt->bc_pa_lock);
 
 	for (made = 0; made < need; made++) {
-		br = xr_xbc_alloc(xprt);
+		br = xr_xprt_bc_alloc(xprt);
 		if (!br)
 			break;
 		list_add(&br->br_rqst.rq_bc_pa_list, &fresh);
@@ -166,7 +168,7 @@ int xr_xbc_setup(struct rpc_xprt *xprt, unsigned int reqs)
 }
 
 /* With bc_pa_lock: move free requests the transport no longer keeps. */
-static void xr_xbc_trim(struct xr_xprt *rx, struct list_head *out)
+static void xr_xprt_bc_trim(struct xr_xprt *rx, struct list_head *out)
 {
 	struct rpc_xprt *xprt = &rx->rx_xprt;
 	struct rpc_rqst *rqst;
@@ -182,16 +184,16 @@ static void xr_xbc_trim(struct xr_xprt *rx, struct list_head *out)
 }
 
 /**
- * xr_xbc_destroy - a session lets go of the backchannel (bc_destroy)
+ * xr_xprt_bc_destroy - a session lets go of the backchannel (bc_destroy)
  * @xprt: the client transport
  * @reqs: what the session asked for; UINT_MAX when the transport goes
  *
  * With the last user gone the free requests are freed; those the callback
  * service still holds are freed when it gives them back.
  */
-void xr_xbc_destroy(struct rpc_xprt *xprt, unsigned int reqs)
+void xr_xprt_bc_destroy(struct rpc_xprt *xprt, unsigned int reqs)
 {
-	struct xr_xprt *rx = xr_xbc_xprt(xprt);
+	struct xr_xprt *rx = xr_xprt_bc_xprt(xprt);
 	struct rpc_rqst *rqst, *next;
 	LIST_HEAD(gone);
 
@@ -202,17 +204,17 @@ void xr_xbc_destroy(struct rpc_xprt *xprt, unsigned int reqs)
 		rx->rx_bc_users--;
 	if (!rx->rx_bc_users)
 		rx->rx_bc_want = 0;
-	xr_xbc_trim(rx, &gone);
+	xr_xprt_bc_trim(rx, &gone);
 	spin_unlock_bh(&xprt->bc_pa_lock);
 
 	list_for_each_entry_safe(rqst, next, &gone, rq_bc_pa_list) {
 		list_del(&rqst->rq_bc_pa_list);
-		xr_xbc_free(xr_xbc_of(rqst));
+		xr_xprt_bc_free(xr_xprt_bc_of(rqst));
 	}
 }
 
 /**
- * xr_xbc_free_rqst - the callback service is done with a request
+ * xr_xprt_bc_free_rqst - the callback service is done with a request
  *	(bc_free_rqst)
  * @rqst: a backchannel request of this transport
  *
@@ -220,10 +222,10 @@ void xr_xbc_destroy(struct rpc_xprt *xprt, unsigned int reqs)
  * no longer keeps that many, and drops the reference taken when it was
  * queued to the callback service (possibly the last one).
  */
-void xr_xbc_free_rqst(struct rpc_rqst *rqst)
+void xr_xprt_bc_free_rqst(struct rpc_rqst *rqst)
 {
 	struct rpc_xprt *xprt = rqst->rq_xprt;
-	struct xr_xprt *rx = xr_xbc_xprt(xprt);
+	struct xr_xprt *rx = xr_xprt_bc_xprt(xprt);
 	bool keep;
 
 	clear_bit(RPC_BC_PA_IN_USE, &rqst->rq_bc_pa_state);
@@ -235,30 +237,30 @@ void xr_xbc_free_rqst(struct rpc_rqst *rqst)
 		rx->rx_bc_allocated--;
 	spin_unlock_bh(&xprt->bc_pa_lock);
 	if (!keep)
-		xr_xbc_free(xr_xbc_of(rqst));
+		xr_xprt_bc_free(xr_xprt_bc_of(rqst));
 	xprt_put(xprt);
 }
 
 /**
- * xr_xbc_is_call - whether a received message is a backward-direction call
+ * xr_xprt_bc_is_call - whether a received message is a backward-direction call
  * @rc: the Receive, its transport header decoded
  *
  * Return: true for an RDMA_MSG whose RPC message says CALL; forward
  * replies say REPLY.
  */
-bool xr_xbc_is_call(const struct xr_recvctx *rc)
+bool xr_xprt_bc_is_call(const struct xr_recvctx *rc)
 {
-	const struct xr_hdr *hdr = &rc->rc_hdr;
-	const __be32 *p = rc->rc_buf + hdr->hd_hdr_len;
+	const struct xr_hdr *hdr = &rc->rctx_hdr;
+	const __be32 *p = rc->rctx_buf + hdr->hd_hdr_len;
 
 	if (hdr->hd_proc != XR_RDMA_MSG ||
-	    rc->rc_byte_len < hdr->hd_hdr_len + 2 * XR_XDR_UNIT)
+	    rc->rctx_byte_len < hdr->hd_hdr_len + 2 * XR_XDR_UNIT)
 		return false;
 	return p[1] == cpu_to_be32(RPC_CALL);
 }
 
 /* With bc_pa_lock: a free request, or NULL (the server sent too many). */
-static struct xr_xbc_rqst *xr_xbc_get_locked(struct rpc_xprt *xprt)
+static struct xr_xprt_bc_rqst *xr_xprt_bc_get_locked(struct rpc_xprt *xprt)
 {
 	struct rpc_rqst *rqst;
 
@@ -267,11 +269,11 @@ static struct xr_xbc_rqst *xr_xbc_get_locked(struct rpc_xprt *xprt)
 	if (!rqst)
 		return NULL;
 	list_del_init(&rqst->rq_bc_pa_list);
-	return xr_xbc_of(rqst);
+	return xr_xprt_bc_of(rqst);
 }
 
 /* Only a plain inline call is accepted: no chunks, a sane length. */
-static int xr_xbc_check_call(const struct xr_hdr *hdr, u32 len)
+static int xr_xprt_bc_check_call(const struct xr_hdr *hdr, u32 len)
 {
 	if (hdr->hd_nreads || hdr->hd_nwrites ||
 	    (hdr->hd_flags & XR_HDR_REPLY_CHUNK))
@@ -284,7 +286,7 @@ static int xr_xbc_check_call(const struct xr_hdr *hdr, u32 len)
 }
 
 /* Make @br carry the call @msg of @len bytes, ready for the service. */
-static void xr_xbc_fill(struct xr_xbc_rqst *br, const void *msg, u32 len)
+static void xr_xprt_bc_fill(struct xr_xprt_bc_rqst *br, const void *msg, u32 len)
 {
 	struct rpc_rqst *rqst = &br->br_rqst;
 	struct xdr_buf *call = &rqst->rq_rcv_buf;
@@ -306,16 +308,16 @@ static void xr_xbc_fill(struct xr_xbc_rqst *br, const void *msg, u32 len)
 /*
  * Queue the call @msg of @len bytes to the callback service. Under
  * bc_pa_lock, so that once the last session let go of the backchannel
- * (xr_xbc_destroy(), before the NFS client stops its callback service)
+ * (xr_xprt_bc_destroy(), before the NFS client stops its callback service)
  * nothing is queued any more. Returns 0, -ESRCH when no session or no
  * callback service uses the transport, -ENOBUFS when every request is in
  * use.
  */
-static int xr_xbc_queue(struct xr_xprt *rx, const void *msg, u32 len)
+static int xr_xprt_bc_queue(struct xr_xprt *rx, const void *msg, u32 len)
 {
 	struct rpc_xprt *xprt = &rx->rx_xprt;
 	struct svc_serv *serv;
-	struct xr_xbc_rqst *br;
+	struct xr_xprt_bc_rqst *br;
 	int err = -ESRCH;
 
 	spin_lock_bh(&xprt->bc_pa_lock);
@@ -323,13 +325,13 @@ static int xr_xbc_queue(struct xr_xprt *rx, const void *msg, u32 len)
 	if (!serv || !rx->rx_bc_users)
 		goto out;
 	err = -ENOBUFS;
-	br = xr_xbc_get_locked(xprt);
+	br = xr_xprt_bc_get_locked(xprt);
 	if (!br)
 		goto out;
 	err = 0;
-	xr_xbc_fill(br, msg, len);
+	xr_xprt_bc_fill(br, msg, len);
 	set_bit(RPC_BC_PA_IN_USE, &br->br_rqst.rq_bc_pa_state);
-	/* Dropped by xr_xbc_free_rqst(). */
+	/* Dropped by xr_xprt_bc_free_rqst(). */
 	xprt_get(xprt);
 	/* The service counts it down when it has processed it. */
 	atomic_inc(&xprt->bc_slot_count);
@@ -340,36 +342,36 @@ out:
 }
 
 /**
- * xr_xbc_receive_call - hand a backward-direction call to the callback
+ * xr_xprt_bc_receive_call - hand a backward-direction call to the callback
  *	service
  * @c: the connection it arrived on
- * @rc: the Receive, for which xr_xbc_is_call() is true; the caller posts
+ * @rc: the Receive, for which xr_xprt_bc_is_call() is true; the caller posts
  *	it again afterwards, as the call is copied
  *
  * Context: the connection's reply worker.
  */
-void xr_xbc_receive_call(struct xr_xconn *c, struct xr_recvctx *rc)
+void xr_xprt_bc_receive_call(struct xr_xconn *c, struct xr_recvctx *rc)
 {
 	struct xr_xprt *rx = c->xc_xprt;
-	const struct xr_hdr *hdr = &rc->rc_hdr;
-	u32 len = rc->rc_byte_len - hdr->hd_hdr_len;
+	const struct xr_hdr *hdr = &rc->rctx_hdr;
+	u32 len = rc->rctx_byte_len - hdr->hd_hdr_len;
 	int err;
 
 	trace_xrpcrdma_cb_call(&c->xc_ep, hdr->hd_xid, len);
-	err = xr_xbc_check_call(hdr, len);
+	err = xr_xprt_bc_check_call(hdr, len);
 	if (!err)
-		err = xr_xbc_queue(rx, rc->rc_buf + hdr->hd_hdr_len, len);
+		err = xr_xprt_bc_queue(rx, rc->rctx_buf + hdr->hd_hdr_len, len);
 	if (!err) {
 		xr_xprt_count(rx, XR_XPRT_STAT_BC_CALLS_RECEIVED, 1);
 		return;
 	}
 	xr_xprt_count(rx, XR_XPRT_STAT_BC_CALLS_DROPPED, 1);
-	pr_warn_ratelimited(XR_MODNAME ": backchannel call (xid %08x) dropped: %d\n",
+	pr_warn_ratelimited("backchannel call (xid %08x) dropped: %d\n",
 			    be32_to_cpu(hdr->hd_xid), err);
 }
 
 /**
- * xr_xbc_send_reply - send the callback service's reply to a backchannel
+ * xr_xprt_bc_send_reply - send the callback service's reply to a backchannel
  *	call, inline
  * @rx: the transport; the caller holds its write lock
  * @c: its connected connection
@@ -385,14 +387,14 @@ void xr_xbc_receive_call(struct xr_xconn *c, struct xr_recvctx *rc)
  *   %-ENOTCONN: the connection is going away
  *   %-EIO: the reply does not fit inline (dropped)
  */
-int xr_xbc_send_reply(struct xr_xprt *rx, struct xr_xconn *c,
-		      struct rpc_rqst *rqst)
+int xr_xprt_bc_send_reply(struct xr_xprt *rx, struct xr_xconn *c,
+			  struct rpc_rqst *rqst)
 {
 	const struct xdr_buf *snd = &rqst->rq_snd_buf;
 	struct xr_sendctx *sc;
 	int hlen;
 
-	if (xr_xbc_of(rqst)->br_cookie != rx->rx_xprt.connect_cookie)
+	if (xr_xprt_bc_of(rqst)->br_cookie != rx->rx_xprt.connect_cookie)
 		return -ECONNRESET;
 	sc = xr_sendctx_get(&c->xc_sq);
 	if (!sc) {

@@ -111,7 +111,7 @@ void xr_xconn_shutdown(struct xr_xconn *c)
 	xr_frwr_pool_orphan(c);
 	if (c->xc_sq.sq_ep)
 		xr_sendq_destroy(&c->xc_sq);
-	if (c->xc_rq.rq_ep)
+	if (c->xc_rq.rcvq_ep)
 		xr_recvq_destroy(&c->xc_rq);
 	xr_ep_destroy(&c->xc_ep);
 }
@@ -282,11 +282,11 @@ static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
 
 	c->xc_inline_recv = c->xc_xprt->rx_config.cf_val[XR_CFG_INLINE_RECV];
 	xr_recvq_init(&c->xc_rq, &c->xc_ep, c->xc_inline_recv);
-	c->xc_rq.rq_owner = c;
-	c->xc_rq.rq_on_recv = xr_xconn_recv;
-	c->xc_rq.rq_on_ready = xr_xconn_data_ready;
-	c->xc_rq.rq_on_close = xr_xconn_owner_fail;
-	c->xc_rq.rq_count_taken = &c->xc_unsettled;
+	c->xc_rq.rcvq_owner = c;
+	c->xc_rq.rcvq_on_recv = xr_xconn_recv;
+	c->xc_rq.rcvq_on_ready = xr_xconn_data_ready;
+	c->xc_rq.rcvq_on_close = xr_xconn_owner_fail;
+	c->xc_rq.rcvq_count_taken = &c->xc_unsettled;
 	/* One Receive for every call that may be in flight, either way. */
 	c->xc_recvs = recvs;
 	return xr_recvq_post(&c->xc_rq, recvs);

@@ -16,6 +16,8 @@
  * invalidated, and the close unmaps and deregisters even those requests
  * still hold, so the device can go away.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/highmem.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -39,7 +41,7 @@ static void xr_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 	/* Unsignaled: only errors arrive here. */
 	trace_xrpcrdma_wc_fastreg(wc, &mr->mr_reg_cid);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
-		pr_err_ratelimited(XR_MODNAME ": registration: %s (%d)\n",
+		pr_err_ratelimited("registration: %s (%d)\n",
 				   ib_wc_status_msg(wc->status), wc->status);
 		xr_ep_set_close_reason(&mr->mr_conn->xc_ep,
 				       XRPCRDMA_CLOSE_REASON_SEND_ERROR);
@@ -54,7 +56,7 @@ static void xr_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	/* Unsignaled but for the last of a batch: only errors arrive here. */
 	trace_xrpcrdma_wc_localinv(wc, &mr->mr_inv_cid);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
-		pr_err_ratelimited(XR_MODNAME ": invalidation: %s (%d)\n",
+		pr_err_ratelimited("invalidation: %s (%d)\n",
 				   ib_wc_status_msg(wc->status), wc->status);
 		xr_ep_set_close_reason(&mr->mr_conn->xc_ep,
 				       XRPCRDMA_CLOSE_REASON_SEND_ERROR);
@@ -82,7 +84,7 @@ static void xr_frwr_inv_last_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	trace_xrpcrdma_wc_localinv(wc, &b->ib_cid);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
-		pr_err_ratelimited(XR_MODNAME ": invalidation: %s (%d)\n",
+		pr_err_ratelimited("invalidation: %s (%d)\n",
 				   ib_wc_status_msg(wc->status), wc->status);
 	xr_sendq_release(b->ib_sq, b->ib_slots);
 	complete(&b->ib_done);

@@ -21,6 +21,8 @@
  * A bad reply is counted and dropped; its RPC times out and is retried on
  * a new connection. An RDMA_ERROR fails its RPC with -EIO.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/highmem.h>
 #include <linux/sunrpc/auth.h>
 #include <linux/sunrpc/xdr.h>
@@ -512,10 +514,10 @@ static int xr_fixup_write(struct xdr_buf *buf, const u8 *src, u32 len,
 static int xr_reply_fixup(struct xr_req *req, struct xr_recvctx *rc,
 			  struct rpc_rqst *rqst)
 {
-	const struct xr_hdr *hdr = &rc->rc_hdr;
+	const struct xr_hdr *hdr = &rc->rctx_hdr;
 	struct xdr_buf *buf = &rqst->rq_rcv_buf;
-	const u8 *src = (u8 *)rc->rc_buf + hdr->hd_hdr_len;
-	u32 len = rc->rc_byte_len - hdr->hd_hdr_len, written = 0;
+	const u8 *src = (u8 *)rc->rctx_buf + hdr->hd_hdr_len;
+	u32 len = rc->rctx_byte_len - hdr->hd_hdr_len, written = 0;
 	int err;
 
 	if (hdr->hd_proc == XR_RDMA_NOMSG) {
@@ -571,7 +573,7 @@ static struct rpc_rqst *xr_reply_find(struct rpc_xprt *xprt, __be32 xid)
 static void xr_reply_bad(struct xr_xprt *rx, __be32 xid, int err)
 {
 	xr_xprt_count(rx, XR_XPRT_STAT_BAD_REPLIES, 1);
-	pr_warn_ratelimited(XR_MODNAME ": bad reply (xid %08x): %d\n",
+	pr_warn_ratelimited("bad reply (xid %08x): %d\n",
 			    be32_to_cpu(xid), err);
 }
 
@@ -614,8 +616,8 @@ static bool xr_reply_error(struct xr_xconn *c, struct xr_recvctx *rc)
 {
 	struct xr_xprt *rx = c->xc_xprt;
 	struct rpc_xprt *xprt = &rx->rx_xprt;
-	__be32 xid = rc->rc_hdr.hd_xid;
-	u32 credits = rc->rc_hdr.hd_credits;
+	__be32 xid = rc->rctx_hdr.hd_xid;
+	u32 credits = rc->rctx_hdr.hd_credits;
 	struct rpc_rqst *rqst;
 	struct xr_req *req;
 
@@ -663,17 +665,17 @@ static void xr_reply_finish(struct xr_xconn *c, struct xr_recvctx *rc,
 	struct xr_xprt *rx = c->xc_xprt;
 	struct rpc_xprt *xprt = &rx->rx_xprt;
 	struct xr_req *req = xr_req_of(rqst);
-	__be32 xid = rc->rc_hdr.hd_xid;
-	u32 credits = rc->rc_hdr.hd_credits;
-	u32 inline_len = rc->rc_byte_len - rc->rc_hdr.hd_hdr_len;
+	__be32 xid = rc->rctx_hdr.hd_xid;
+	u32 credits = rc->rctx_hdr.hd_credits;
+	u32 inline_len = rc->rctx_byte_len - rc->rctx_hdr.hd_hdr_len;
 	int len;
 
 	if (req->rr_conn && req->rr_conn != c) {
 		len = -EBADMSG;
 	} else {
 		/* Nobody may reach the memory once the RPC layer has it. */
-		if (rc->rc_remote_inv)
-			xr_frwr_remote_inv(req, rc->rc_inv_rkey);
+		if (rc->rctx_remote_inv)
+			xr_frwr_remote_inv(req, rc->rctx_inv_rkey);
 		xr_frwr_release(req);
 		len = xr_reply_fixup(req, rc, rqst);
 	}
@@ -703,21 +705,21 @@ static void xr_reply_finish(struct xr_xconn *c, struct xr_recvctx *rc,
 /**
  * xr_reply_decode - decode the transport header of a received message
  * @c: the connection it arrived on
- * @rc: the receive context, synced for the CPU; rc_hdr is filled
+ * @rc: the receive context, synced for the CPU; rctx_hdr is filled
  *
  * A header that does not decode is counted and reported as a bad reply.
  *
- * Return: true when rc_hdr holds the decoded header; false when the
+ * Return: true when rctx_hdr holds the decoded header; false when the
  * message is to be dropped.
  */
 bool xr_reply_decode(struct xr_xconn *c, struct xr_recvctx *rc)
 {
-	struct xr_hdr *hdr = &rc->rc_hdr;
+	struct xr_hdr *hdr = &rc->rctx_hdr;
 	int err;
 
 	/* A reply's lists fit the context: nothing to allocate here. */
-	BUILD_BUG_ON(ARRAY_SIZE(rc->rc_segs) < XR_REQ_MAX_WSEGS ||
-		     !ARRAY_SIZE(rc->rc_writes));
+	BUILD_BUG_ON(ARRAY_SIZE(rc->rctx_segs) < XR_REQ_MAX_WSEGS ||
+		     !ARRAY_SIZE(rc->rctx_writes));
 	err = xr_recvctx_decode(rc, &xr_reply_limits, false);
 	if (err) {
 		trace_xrpcrdma_bad_hdr(rc, err);
@@ -742,14 +744,14 @@ bool xr_reply_decode(struct xr_xconn *c, struct xr_recvctx *rc)
 bool xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
 {
 	struct rpc_xprt *xprt = &c->xc_xprt->rx_xprt;
-	struct xr_hdr *hdr = &rc->rc_hdr;
+	struct xr_hdr *hdr = &rc->rctx_hdr;
 	struct rpc_rqst *rqst;
 
 	if (hdr->hd_proc == XR_RDMA_ERROR)
 		return xr_reply_error(c, rc);
 	/* The server's NFSv4.1 callbacks come the same way. */
-	if (xr_xbc_is_call(rc)) {
-		xr_xbc_receive_call(c, rc);
+	if (xr_xprt_bc_is_call(rc)) {
+		xr_xprt_bc_receive_call(c, rc);
 		return false;
 	}
 	rqst = xr_reply_find(xprt, hdr->hd_xid);
@@ -779,11 +781,11 @@ bool xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
 bool xr_reply_try_direct(struct xr_xconn *c, struct xr_recvctx *rc)
 {
 	struct rpc_xprt *xprt = &c->xc_xprt->rx_xprt;
-	struct xr_hdr *hdr = &rc->rc_hdr;
+	struct xr_hdr *hdr = &rc->rctx_hdr;
 	struct rpc_rqst *rqst;
 	struct xr_req *req;
 
-	if (hdr->hd_proc == XR_RDMA_ERROR || xr_xbc_is_call(rc))
+	if (hdr->hd_proc == XR_RDMA_ERROR || xr_xprt_bc_is_call(rc))
 		return false;
 	rqst = xr_reply_find(xprt, hdr->hd_xid);
 	if (!rqst)
@@ -794,8 +796,8 @@ bool xr_reply_try_direct(struct xr_xconn *c, struct xr_recvctx *rc)
 		goto out_unpin;
 	/* Regions left to invalidate mean waiting: not here. */
 	if (req->rr_conn &&
-	    !(rc->rc_remote_inv &&
-	      xr_frwr_release_invalidated(req, c, rc->rc_inv_rkey))) {
+	    !(rc->rctx_remote_inv &&
+	      xr_frwr_release_invalidated(req, c, rc->rctx_inv_rkey))) {
 		mutex_unlock(&req->rr_mutex);
 		goto out_unpin;
 	}

@@ -34,6 +34,8 @@
  * for their replies, which send_request recognises (bc_prealloc()) and
  * sends without a forward credit.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/addr.h>
@@ -188,7 +190,7 @@ static void xr_xprt_connect_worker(struct work_struct *work)
 		xr_xprt_announce(rx, c, true);
 		xr_xconn_put(c);
 	} else {
-		pr_debug(XR_MODNAME ": connect to %s: %d\n",
+		pr_debug("connect to %s: %d\n",
 			 xprt->address_strings[RPC_DISPLAY_ADDR], err);
 	}
 	xprt_clear_connecting(xprt);
@@ -364,7 +366,7 @@ static int xr_xprt_send_request(struct rpc_rqst *rqst)
 	if (!xprt_connected(xprt) || !c)
 		return -ENOTCONN;
 	if (bc_prealloc(rqst)) {
-		err = xr_xbc_send_reply(rx, c, rqst);
+		err = xr_xprt_bc_send_reply(rx, c, rqst);
 	} else {
 		if (!xprt_request_get_cong(xprt, rqst))
 			return -EBADSLT;
@@ -452,7 +454,7 @@ static void xr_xprt_destroy(struct rpc_xprt *xprt)
 	cancel_delayed_work_sync(&rx->rx_connect_work);
 	xr_xprt_close(xprt);
 	/* SUNRPC did this already; nothing is left to free then. */
-	xr_xbc_destroy(xprt, UINT_MAX);
+	xr_xprt_bc_destroy(xprt, UINT_MAX);
 	xr_xprt_free_addresses(xprt);
 	mutex_destroy(&rx->rx_mutex);
 	xprt_free(xprt);
@@ -477,11 +479,11 @@ static const struct rpc_xprt_ops xr_xprt_ops = {
 	.close			= xr_xprt_close,
 	.destroy		= xr_xprt_destroy,
 	.print_stats		= xr_xprt_print_stats,
-	.bc_setup		= xr_xbc_setup,
-	.bc_maxpayload		= xr_xbc_maxpayload,
-	.bc_num_slots		= xr_xbc_num_slots,
-	.bc_free_rqst		= xr_xbc_free_rqst,
-	.bc_destroy		= xr_xbc_destroy,
+	.bc_setup		= xr_xprt_bc_setup,
+	.bc_maxpayload		= xr_xprt_bc_maxpayload,
+	.bc_num_slots		= xr_xprt_bc_num_slots,
+	.bc_free_rqst		= xr_xprt_bc_free_rqst,
+	.bc_destroy		= xr_xprt_bc_destroy,
 };
 
 /* The timeouts of a new transport, from its snapshot of the tunables. */
@@ -599,7 +601,7 @@ int xr_xprt_init(void)
 	strscpy(xr_xprt_class.name, "rdma", sizeof(xr_xprt_class.name));
 	err = xprt_register_transport(&xr_xprt_class);
 	if (err) {
-		pr_err(XR_MODNAME ": drop-in mode: an rdma client transport is already registered (unload rpcrdma)\n");
+		pr_err("drop-in mode: an rdma client transport is already registered (unload rpcrdma)\n");
 		destroy_workqueue(xr_xprt_wq);
 		return err;
 	}

@@ -40,7 +40,7 @@ import tempfile
 
 # Field prefixes of structs owned by layers other than netlink.
 # (struct xr_config and the snapshots are values netlink may read.)
-FOREIGN_FIELDS = ('sx', 'rx', 'xc', 'xd', 'ep', 'sq', 'rq', 'rc', 'sc', 'rw',
+FOREIGN_FIELDS = ('sx', 'rx', 'xc', 'xd', 'ep', 'sq', 'rcvq', 'rctx', 'sc', 'rw',
                   'mr', 'hd', 'xb', 'bc')
 # The local headers each module header may include: the layers below it.
 HEADER_DEPS = {
