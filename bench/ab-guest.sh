@@ -49,7 +49,10 @@ for k, v in json.load(sys.stdin).items():
 rpc_null() {
 	local c=$1 n=$2
 
-	"$RDMACTL" -j bench run "$XR_ADDR:20049" transport rdma count "$n" concurrency "$c" |
+	# stderr through a pipe: no progress bar on the console, whose lines
+	# the report reads, and the errors still shown.
+	"$RDMACTL" -j bench run "$XR_ADDR:20049" transport rdma count "$n" concurrency "$c" \
+		2> >(cat >&2) |
 		python3 -c '
 import json, sys
 d = json.load(sys.stdin)

@@ -20,7 +20,6 @@
 #include <net/net_namespace.h>
 
 #include "bench.h"
-#include "proto.h"
 
 #define XR_BENCH_KEEP		8	/* finished benchmarks kept */
 #define XR_BENCH_TIMEOUT	(10 * HZ)	/* one RPC, and one slot wait */

@@ -64,67 +64,7 @@ static inline void xr_count(atomic64_t *counter)
 		atomic64_inc(counter);
 }
 
-/**
- * enum xr_svc_stat - what the server counts for each connection
- * @XR_SVC_STAT_CALLS_RECEIVED: messages taken from the receive queue
- * @XR_SVC_STAT_REPLIES_INLINE: replies sent entirely inline
- * @XR_SVC_STAT_REPLIES_WRITE_CHUNK: replies whose payload went in Write chunks
- * @XR_SVC_STAT_REPLIES_REPLY_CHUNK: replies sent through a Reply chunk
- * @XR_SVC_STAT_RDMA_READ_BYTES: bytes pulled from the client by RDMA Read
- * @XR_SVC_STAT_RDMA_WRITE_BYTES: bytes pushed to the client by RDMA Write
- * @XR_SVC_STAT_SQ_STARVES: times a sender waited for a send queue slot
- * @XR_SVC_STAT_SEND_ERRORS: Send completions with an error (not flushes)
- * @XR_SVC_STAT_SENDS_SIGNALED: Sends that asked for a completion
- * @XR_SVC_STAT_REMOTE_INVS: replies sent With Invalidate of the client's region
- * @XR_SVC_STAT_SENDCTX_WAITS: waits for a send context at the sendctx-max cap
- * @XR_SVC_STAT_RECV_ERRORS: Receive completions with an error (not flushes)
- * @XR_SVC_STAT_BAD_HEADERS: calls answered with RDMA_ERROR or dropped
- *	because of their transport header
- * @XR_SVC_STAT_RDMA_ERRORS_SENT: RDMA_ERROR replies posted
- * @XR_SVC_STAT_BC_CALLS_SENT: backchannel (NFSv4.1 callback) calls posted
- * @XR_SVC_STAT_BC_REPLIES_RECEIVED: backchannel replies that completed a
- *	callback
- * @XR_SVC_STAT_CONNECTS_REJECTED: connection requests a listener refused
- * @XR_SVC_STAT_COUNT: number of counters
- *
- * The names shown through netlink are in stats.c. Add new counters at
- * the end: the order is the order they are listed in.
- */
-enum xr_svc_stat {
-	XR_SVC_STAT_CALLS_RECEIVED,
-	XR_SVC_STAT_REPLIES_INLINE,
-	XR_SVC_STAT_REPLIES_WRITE_CHUNK,
-	XR_SVC_STAT_REPLIES_REPLY_CHUNK,
-	XR_SVC_STAT_RDMA_READ_BYTES,
-	XR_SVC_STAT_RDMA_WRITE_BYTES,
-	XR_SVC_STAT_SQ_STARVES,
-	XR_SVC_STAT_SEND_ERRORS,
-	XR_SVC_STAT_RECV_ERRORS,
-	XR_SVC_STAT_BAD_HEADERS,
-	XR_SVC_STAT_RDMA_ERRORS_SENT,
-	XR_SVC_STAT_BC_CALLS_SENT,
-	XR_SVC_STAT_BC_REPLIES_RECEIVED,
-	XR_SVC_STAT_SENDS_SIGNALED,
-	XR_SVC_STAT_REMOTE_INVS,
-	XR_SVC_STAT_SENDCTX_WAITS,
-	XR_SVC_STAT_CONNECTS_REJECTED,
-	XR_SVC_STAT_COUNT
-};
-
-/**
- * struct xr_svc_stats - the counters of one server connection
- * @ss_count: one per &enum xr_svc_stat
- */
-struct xr_svc_stats {
-	atomic64_t		ss_count[XR_SVC_STAT_COUNT];
-};
-
-const char *xr_svc_stat_name(enum xr_svc_stat stat);
-void xr_svc_stats_sum(const struct xr_svc_stats *ss, u64 *sum);
-void xr_svc_stats_retire(const struct xr_svc_stats *ss);
-void xr_svc_stats_retired(u64 *sum);
-
-/* Receives and Sends each connection keeps for backchannel traffic. */
+/* Both roles: Receives and Sends each connection keeps for backchannel traffic. */
 #define XR_BC_MAX_REQUESTS	2
 
 /* config.c */

@@ -10,7 +10,6 @@
 #include <linux/slab.h>
 #include <rdma/rdma_cm.h>
 
-#include "core.h"
 #include "ep.h"
 #include "fault.h"
 #include "proto.h"

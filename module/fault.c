@@ -20,7 +20,6 @@
 
 #include "ep.h"
 #include "fault.h"
-#include "proto.h"
 #include "trace_ep.h"
 
 DEFINE_STATIC_KEY_FALSE(xr_fault_key);

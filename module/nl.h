@@ -15,6 +15,7 @@
 #include "core.h"
 #include "fault.h"
 #include "snap.h"
+#include "stats.h"
 
 #if XR_HAVE_GENL_SPLIT_OPS
 #include "nl-gen.h"

@@ -130,20 +130,6 @@ static bool xr_limits_ok(const struct xr_limits *lim)
 	       lim->lm_max_segs <= XR_MAX_SEGS;
 }
 
-/**
- * xr_aligned - is a wire buffer 4-byte (XDR word) aligned?
- * @buf: the buffer a header is decoded from or encoded into
- *
- * The decoder and the encoders (proto_encode.c) read and write whole XDR
- * words, so they refuse a buffer that is not aligned.
- *
- * Return values: true if @buf is aligned to %XR_XDR_UNIT.
- */
-bool xr_aligned(const void *buf)
-{
-	return !((unsigned long)buf & (XR_XDR_UNIT - 1));
-}
-
 /* A Read chunk ended: judge its total length. */
 static int xr_read_chunk_done(u32 position, u64 length,
 			      const struct xr_limits *lim)

@@ -240,16 +240,23 @@ struct xr_limits {
 	u32 lm_flags;
 };
 
-bool xr_aligned(const void *buf);
-int xr_hdr_decode(const void *buf, size_t len, const struct xr_limits *lim,
-		  struct xr_hdr *hdr);
+/* Is a wire buffer XDR word aligned? The codec takes no other. */
+static inline bool xr_aligned(const void *buf)
+{
+	return !((unsigned long)buf & (XR_XDR_UNIT - 1));
+}
+
+/* proto_encode.c */
 int xr_hdr_encode(void *buf, size_t len, const struct xr_hdr *hdr);
 int xr_hdr_encode_error(void *buf, size_t len, __be32 xid, u32 credits,
 			u32 err);
 int xr_hdr_encode_msg(void *buf, size_t len, __be32 xid, u32 credits);
-
 int xr_chunk_length(const struct xr_seg *segs, u32 nsegs, u32 *length);
 int xr_chunk_fill(struct xr_seg *segs, u32 nsegs, u32 written);
+
+/* proto.c: decoding, and the chunks of a decoded header */
+int xr_hdr_decode(const void *buf, size_t len, const struct xr_limits *lim,
+		  struct xr_hdr *hdr);
 u32 xr_read_chunk_count(const struct xr_hdr *hdr);
 bool xr_read_has_pos_zero(const struct xr_hdr *hdr);
 bool xr_hdr_inv_rkey(const struct xr_hdr *hdr, u32 *rkey);

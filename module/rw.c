@@ -16,7 +16,6 @@
 #include <linux/sunrpc/xdr.h>
 #include <rdma/rw.h>
 
-#include "core.h"
 #include "ep.h"
 #include "fault.h"
 #include "proto.h"

@@ -176,7 +176,7 @@ int xr_svc_config_set(u32 id, const struct xr_config *vals,
 int xr_nl_init(void);
 void xr_nl_exit(void);
 
-/* nl*.c: the notify interface (nl_device.c, nl_xprt.c, nl_bench.c) */
+/* nl.c, nl_device.c, nl_xprt.c: the notify interface (bench.h: nl_bench.c's) */
 bool xr_nl_listening(struct net *net);
 void xr_nl_notify_device(struct net *net, const struct xr_device_snap *snap,
 			 bool add);

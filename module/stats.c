@@ -22,7 +22,7 @@
 #include <linux/printk.h>
 
 #include "core.h"
-#include "xprt.h"
+#include "stats.h"
 
 static const char * const xr_obj_names[XR_OBJ_COUNT] = {
 	[XR_OBJ_DEVICE]		= "device",

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * svc.h - the server role: the svc_xprt class nfsd listens on
- * (svc_transport.c), receiving calls (svc_recv.c), sending replies
+ * (svc_transport.c), what observers see and change of its transports
+ * (svc_snap.c), receiving calls (svc_recv.c), sending replies
  * (svc_send.c) and the NFSv4.1 backchannel (svc_backchannel.c).
  */
 #ifndef _XRPCRDMA_SVC_H
@@ -14,6 +15,7 @@
 #include "recvq.h"
 #include "sendq.h"
 #include "snap.h"
+#include "stats.h"
 
 /* svc_transport.c */
 

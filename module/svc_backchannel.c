@@ -25,6 +25,7 @@
 #include "core.h"
 #include "proto.h"
 #include "sendq.h"
+#include "stats.h"
 #include "svc.h"
 #include "trace_msg.h"
 

@@ -18,10 +18,10 @@
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/svc_xprt.h>
 
-#include "core.h"
 #include "proto.h"
 #include "recvq.h"
 #include "rw.h"
+#include "stats.h"
 #include "svc.h"
 #include "trace_msg.h"
 

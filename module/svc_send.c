@@ -15,11 +15,11 @@
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xdr.h>
 
-#include "core.h"
 #include "proto.h"
 #include "recvq.h"
 #include "rw.h"
 #include "sendq.h"
+#include "stats.h"
 #include "svc.h"
 #include "trace_svc.h"
 

@@ -20,11 +20,11 @@
 
 #include "core.h"
 #include "ep.h"
-#include "proto.h"
 #include "recvq.h"
 #include "registry.h"
 #include "sendq.h"
 #include "snap.h"
+#include "stats.h"
 #include "svc.h"
 
 /* The name of server counter @pos, for snapshots. */

@@ -34,6 +34,7 @@
 #include "registry.h"
 #include "sendq.h"
 #include "snap.h"
+#include "stats.h"
 #include "svc.h"
 #include "trace_svc.h"
 

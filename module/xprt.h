@@ -19,86 +19,10 @@
 #include "recvq.h"
 #include "sendq.h"
 #include "snap.h"
+#include "stats.h"
 
 struct xr_xprt;
 struct xr_xconn;
-
-/**
- * enum xr_xprt_stat - what the client counts for each transport
- * @XR_XPRT_STAT_READ_SEGS: segments offered in Read lists
- * @XR_XPRT_STAT_WRITE_SEGS: segments offered in Write lists
- * @XR_XPRT_STAT_REPLY_SEGS: segments offered in Reply chunks
- * @XR_XPRT_STAT_RDMA_REQ_BYTES: call bytes the server pulls by RDMA Read
- * @XR_XPRT_STAT_RDMA_REPLY_BYTES: reply bytes the server pushed by RDMA
- *	Write
- * @XR_XPRT_STAT_PULLUP_BYTES: call bytes copied into Send buffers
- * @XR_XPRT_STAT_FIXUP_BYTES: reply bytes copied out of Receive buffers
- * @XR_XPRT_STAT_FAILED_MARSHAL: calls that could not be marshaled
- * @XR_XPRT_STAT_BAD_REPLIES: replies dropped because of their header
- * @XR_XPRT_STAT_NOMSG_CALLS: calls sent as RDMA_NOMSG
- * @XR_XPRT_STAT_MRS_ALLOCATED: memory regions allocated
- * @XR_XPRT_STAT_LOCAL_INVS: LOCAL_INV work requests posted
- * @XR_XPRT_STAT_EMPTY_SENDCTX: sends that found no send context
- * @XR_XPRT_STAT_INLINE_CALLS: calls sent entirely inline
- * @XR_XPRT_STAT_TIMEOUTS: RPC timeouts that forced a disconnect
- * @XR_XPRT_STAT_RECONNECTS: connections made after the first
- * @XR_XPRT_STAT_ENOBUFS: send_request returns of -ENOBUFS
- * @XR_XPRT_STAT_RPCS_SENT: calls posted
- * @XR_XPRT_STAT_READ_CHUNK_CALLS: calls posted with a Read list
- * @XR_XPRT_STAT_WRITE_CHUNK_CALLS: calls posted offering a Write chunk
- * @XR_XPRT_STAT_REPLY_CHUNK_CALLS: calls posted offering a Reply chunk
- * @XR_XPRT_STAT_REGISTRATIONS: FastReg work requests posted
- * @XR_XPRT_STAT_BC_CALLS_RECEIVED: backchannel (NFSv4.1 callback) calls
- *	from the server handed to the callback service
- * @XR_XPRT_STAT_BC_CALLS_DROPPED: backchannel calls dropped: malformed,
- *	too long, no free backchannel request, or no callback service
- * @XR_XPRT_STAT_BC_REPLIES_SENT: replies to backchannel calls posted
- * @XR_XPRT_STAT_SENDS_SIGNALED: Sends that asked for a completion
- * @XR_XPRT_STAT_REMOTE_INVS: regions the server invalidated (Send With
- *	Invalidate), so no LOCAL_INV was needed
- * @XR_XPRT_STAT_DIRECT_REPLIES: replies completed in the Receive
- *	completion handler, with no hand-off to the reply worker
- * @XR_XPRT_STAT_RECV_SHORT_COMPLETIONS: RPCs completed while fewer
- *	Receives were posted than the connection keeps posted (xc_recvs)
- * @XR_XPRT_STAT_COUNT: number of counters
- *
- * The names shown through netlink are in stats.c. Add new counters at
- * the end: print_stats (mountstats) reads them by name here.
- */
-enum xr_xprt_stat {
-	XR_XPRT_STAT_READ_SEGS,
-	XR_XPRT_STAT_WRITE_SEGS,
-	XR_XPRT_STAT_REPLY_SEGS,
-	XR_XPRT_STAT_RDMA_REQ_BYTES,
-	XR_XPRT_STAT_RDMA_REPLY_BYTES,
-	XR_XPRT_STAT_PULLUP_BYTES,
-	XR_XPRT_STAT_FIXUP_BYTES,
-	XR_XPRT_STAT_FAILED_MARSHAL,
-	XR_XPRT_STAT_BAD_REPLIES,
-	XR_XPRT_STAT_NOMSG_CALLS,
-	XR_XPRT_STAT_MRS_ALLOCATED,
-	XR_XPRT_STAT_LOCAL_INVS,
-	XR_XPRT_STAT_EMPTY_SENDCTX,
-	XR_XPRT_STAT_INLINE_CALLS,
-	XR_XPRT_STAT_TIMEOUTS,
-	XR_XPRT_STAT_RECONNECTS,
-	XR_XPRT_STAT_ENOBUFS,
-	XR_XPRT_STAT_RPCS_SENT,
-	XR_XPRT_STAT_READ_CHUNK_CALLS,
-	XR_XPRT_STAT_WRITE_CHUNK_CALLS,
-	XR_XPRT_STAT_REPLY_CHUNK_CALLS,
-	XR_XPRT_STAT_REGISTRATIONS,
-	XR_XPRT_STAT_BC_CALLS_RECEIVED,
-	XR_XPRT_STAT_BC_CALLS_DROPPED,
-	XR_XPRT_STAT_BC_REPLIES_SENT,
-	XR_XPRT_STAT_SENDS_SIGNALED,
-	XR_XPRT_STAT_REMOTE_INVS,
-	XR_XPRT_STAT_DIRECT_REPLIES,
-	XR_XPRT_STAT_RECV_SHORT_COMPLETIONS,
-	XR_XPRT_STAT_COUNT
-};
-
-const char *xr_xprt_stat_at(unsigned int pos, enum xr_xprt_stat *stat);
 
 /* Largest message either side sends inline (RFC 8797 private data). */
 #define XR_XPRT_INLINE_SIZE	4096
@@ -110,6 +34,7 @@ const char *xr_xprt_stat_at(unsigned int pos, enum xr_xprt_stat *stat);
 /* Segments the Read list of one call may carry. */
 #define XR_CALL_MAX_READ_SEGS	8
 
+/* Bits of xr_xconn.xc_flags */
 enum {
 	XR_XC_ESTABLISHED,	/* the connection manager said so */
 	XR_XC_PUBLISHED,	/* the transport uses it (xr_xprt.rx_conn) */

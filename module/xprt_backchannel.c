@@ -24,7 +24,7 @@
  * Credits. The server keeps XR_BC_MAX_REQUESTS Receives for backward
  * traffic beyond the credits it grants, so a reply never takes a forward
  * credit; this side posts as many extra Receives for calls and keeps as
- * many extra send queue slots for replies (xprt_transport.c), and offers
+ * many extra send queue slots for replies (xprt_conn.c), and offers
  * XR_BC_MAX_REQUESTS slots to the server (bc_num_slots, and the credit
  * field of every reply).
  */
@@ -41,6 +41,7 @@
 #include "proto.h"
 #include "recvq.h"
 #include "sendq.h"
+#include "stats.h"
 #include "xprt.h"
 #include "trace_msg.h"
 

@@ -27,6 +27,7 @@
 #include "proto.h"
 #include "recvq.h"
 #include "sendq.h"
+#include "stats.h"
 #include "xprt.h"
 #include "xprt_req.h"
 

@@ -29,6 +29,7 @@
 #include "fault.h"
 #include "proto.h"
 #include "sendq.h"
+#include "stats.h"
 #include "xprt.h"
 #include "xprt_req.h"
 #include "trace_wr.h"

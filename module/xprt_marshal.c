@@ -28,10 +28,10 @@
 #include <linux/sunrpc/xdr.h>
 #include <linux/sunrpc/xprt.h>
 
-#include "core.h"
 #include "proto.h"
 #include "recvq.h"
 #include "sendq.h"
+#include "stats.h"
 #include "xprt.h"
 #include "xprt_req.h"
 #include "trace_msg.h"

@@ -53,6 +53,7 @@ struct xr_mr {
 	struct xr_cid		mr_inv_cid;
 };
 
+/* How a request's reply comes back. */
 enum xr_reply_kind {
 	XR_REPLY_INLINE,	/* inline only */
 	XR_REPLY_WRITE,		/* READ payload into a Write chunk */

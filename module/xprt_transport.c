@@ -50,6 +50,7 @@
 #include "registry.h"
 #include "sendq.h"
 #include "snap.h"
+#include "stats.h"
 #include "xprt.h"
 #include "xprt_req.h"
 

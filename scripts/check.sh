@@ -4,9 +4,10 @@
 # module builds for every installed kernel with -Werror, sparse, the DKMS
 # build, the Debian packages (lintian), rdmactl and its unit tests, the
 # header codec's tests and fuzzer, checkpatch, the documentation (Sphinx,
-# warnings as errors; its commands tested), the layering rules, the
-# selftests in a test host (and the two-guest ones in a pair of test
-# hosts) for each kernel line, the test host's own detector test, and
+# warnings as errors; its commands tested), the layering rules, each
+# module header compiled alone, the selftests in a test host (and the
+# two-guest ones in a pair of test hosts) for each kernel line, the test
+# host's own detector test, and
 # last a reliability report from their logs. The steps that keep to one
 # core (each test host: single-threaded TCG) run side by side, one per
 # host core; the pairs follow one at a time. Each step logs to
@@ -375,6 +376,7 @@ pool "proto-fuzz one tests/proto/run-fuzz.sh ${XR_FUZZ_SECONDS:-60}" \
 	"docs one docs" \
 	"doc-commands one scripts/doc-commands.py" \
 	"layering one scripts/layering-check.py --selftest" \
+	"headers one scripts/header-check.sh" \
 	"selftests-build one selftests_build" \
 	"reliability-unit one tests/reliability/run.sh" \
 	"bench-unit one tests/bench/run.sh"
