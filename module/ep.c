@@ -638,12 +638,6 @@ void xr_ep_drain(struct xr_ep *ep)
 	smp_store_release(&ep->ep_drained, XR_EP_DRAINED);
 }
 
-/**
- * xr_ep_destroy - release everything the endpoint holds
- * @ep: endpoint; never from its own connection manager callback
- *
- * Drains the queue pair first if xr_ep_drain() was not called.
- */
 /* Stop a listener's ID replacement: none runs or is queued after this. */
 static void xr_ep_stop_listening(struct xr_ep *ep)
 {
@@ -660,6 +654,12 @@ static void xr_ep_stop_listening(struct xr_ep *ep)
 	cancel_delayed_work_sync(&ep->ep_relisten);
 }
 
+/**
+ * xr_ep_destroy - release everything the endpoint holds
+ * @ep: endpoint; never from its own connection manager callback
+ *
+ * Drains the queue pair first if xr_ep_drain() was not called.
+ */
 void xr_ep_destroy(struct xr_ep *ep)
 {
 	if (ep->ep_listening)
