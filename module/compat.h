@@ -63,10 +63,11 @@ extern struct genl_family xrpcrdma_nl_family;
  * transport's send_request; none has the bc_up op or an "rdma-bc"
  * svc_xprt class. Probe: XR_HAVE_SVC_CB_LWQ (both members are lwq ones).
  */
-#if XR_HAVE_SVC_CB_LWQ
-#include <linux/lwq.h>
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xprt.h>
+
+#if XR_HAVE_SVC_CB_LWQ
+#include <linux/lwq.h>
 
 static inline void xr_compat_bc_queue(struct svc_serv *serv,
 				      struct rpc_rqst *rqst)
@@ -75,9 +76,6 @@ static inline void xr_compat_bc_queue(struct svc_serv *serv,
 	svc_pool_wake_idle_thread(&serv->sv_pools[0]);
 }
 #else
-#include <linux/sunrpc/svc.h>
-#include <linux/sunrpc/xprt.h>
-
 static inline void xr_compat_bc_queue(struct svc_serv *serv,
 				      struct rpc_rqst *rqst)
 {

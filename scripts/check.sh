@@ -7,12 +7,11 @@
 # warnings as errors; its commands tested), the layering rules, each
 # module header compiled alone, the selftests in a test host (and the
 # two-guest ones in a pair of test hosts) for each kernel line, the test
-# host's own detector test, and
-# last a reliability report from their logs. The steps that keep to one
-# core (each test host: single-threaded TCG) run side by side, one per
-# host core; the pairs follow one at a time. Each step logs to
-# build/check/; the closing line counts every test: "N passed, N failed,
-# N skipped".
+# host's own detector test, and last a reliability report from their
+# logs. The steps that keep to one core (each test host: single-threaded
+# TCG) run side by side, one per host core; the pairs follow one at a
+# time. Each step logs to build/check/; the closing line counts every
+# test: "N passed, N failed, N skipped".
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)

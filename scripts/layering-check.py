@@ -40,8 +40,8 @@ import tempfile
 
 # Field prefixes of structs owned by layers other than netlink.
 # (struct xr_config and the snapshots are values netlink may read.)
-FOREIGN_FIELDS = ('sx', 'rx', 'xc', 'xd', 'ep', 'sq', 'rcvq', 'rctx', 'rc', 'sc', 'rw',
-                  'mr', 'hd', 'xb', 'bc')
+FOREIGN_FIELDS = ('sx', 'rx', 'xc', 'xd', 'ep', 'sq', 'rcvq', 'rctx', 'rc',
+                  'sc', 'rw', 'mr', 'hd', 'xb', 'bc')
 # The local headers each module header may include: the layers below it.
 HEADER_DEPS = {
     'compat.h': {'conftest.h'},
@@ -129,10 +129,13 @@ def check(moddir):
     raw = {f: open(os.path.join(moddir, f)).read() for f in files}
     src = {f: strip_comments(t) for f, t in raw.items()}
 
-    # 1. includes
+    # The module's own headers each file includes.
     local = set(os.listdir(moddir))
+    includes = {f: set(INCLUDE.findall(raw[f])) & local for f in files}
+
+    # 1. includes
     for f in files:
-        for inc in set(INCLUDE.findall(raw[f])) & local:
+        for inc in includes[f]:
             if is_nl(f) and f.endswith('.c') and \
                     inc not in ('nl.h',) and not inc.startswith('nl-gen'):
                 errors.append('%s: includes "%s"; netlink files include '
@@ -143,7 +146,7 @@ def check(moddir):
 
     # 5. headers by layer
     for f in files:
-        incs = set(INCLUDE.findall(raw[f])) & local
+        incs = includes[f]
         if f.endswith('.h'):
             if f not in HEADER_DEPS:
                 errors.append('%s: a header with no place in HEADER_DEPS '
