@@ -74,6 +74,18 @@ int xr_rw_add_xdr(struct xr_rw *rw, const struct xr_seg *seg,
 		  const struct xdr_buf *buf, u32 off, u32 len);
 int xr_rw_run(struct xr_rw *rw);
 void xr_rw_destroy(struct xr_rw *rw);
+
+/**
+ * xr_rw_nops - the transfers added to @rw, one per xr_rw_add_xdr()
+ * @rw: the set, before xr_rw_destroy()
+ *
+ * Return: the count.
+ */
+static inline u32 xr_rw_nops(const struct xr_rw *rw)
+{
+	return rw->rw_nops;
+}
+
 void xr_rw_reap(struct xr_sendq *sq);
 
 #endif /* _XRPCRDMA_RW_H */

@@ -126,6 +126,8 @@ static const char * const xr_svc_stat_names[XR_SVC_STAT_COUNT] = {
 	[XR_SVC_STAT_REMOTE_INVS]		= "remote-invs",
 	[XR_SVC_STAT_SENDCTX_WAITS]		= "sendctx-waits",
 	[XR_SVC_STAT_CONNECTS_REJECTED]		= "connects-rejected",
+	[XR_SVC_STAT_RDMA_READ_SEGS]		= "rdma-read-segs",
+	[XR_SVC_STAT_RDMA_WRITE_SEGS]		= "rdma-write-segs",
 };
 
 /* What the connections that are gone counted, added up. */

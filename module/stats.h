@@ -31,6 +31,9 @@
  * @XR_SVC_STAT_BC_REPLIES_RECEIVED: backchannel replies that completed a
  *	callback
  * @XR_SVC_STAT_CONNECTS_REJECTED: connection requests a listener refused
+ * @XR_SVC_STAT_RDMA_READ_SEGS: Read chunk segments pulled by RDMA Read
+ * @XR_SVC_STAT_RDMA_WRITE_SEGS: RDMA Writes into Write and Reply chunk
+ *	segments (a segment the reply's holes split takes one per part)
  * @XR_SVC_STAT_COUNT: number of counters
  *
  * The names shown through netlink are in stats.c. Add new counters at
@@ -54,6 +57,8 @@ enum xr_svc_stat {
 	XR_SVC_STAT_REMOTE_INVS,
 	XR_SVC_STAT_SENDCTX_WAITS,
 	XR_SVC_STAT_CONNECTS_REJECTED,
+	XR_SVC_STAT_RDMA_READ_SEGS,
+	XR_SVC_STAT_RDMA_WRITE_SEGS,
 	XR_SVC_STAT_COUNT
 };
 

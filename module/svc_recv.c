@@ -151,6 +151,8 @@ static int xr_svc_read_chunk(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 	}
 	if (!err)
 		err = xr_rw_run(&rw);
+	if (!err)
+		xr_svc_count(sx, XR_SVC_STAT_RDMA_READ_SEGS, xr_rw_nops(&rw));
 	xr_rw_destroy(&rw);
 	if (err)
 		return err == -E2BIG ? -EINVAL : err;

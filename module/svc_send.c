@@ -94,6 +94,8 @@ static int xr_svc_write_reply(struct xr_svc_xprt *sx,
 	}
 	if (!err)
 		err = xr_rw_run(&rw);
+	if (!err)
+		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_SEGS, xr_rw_nops(&rw));
 	xr_rw_destroy(&rw);
 	return err;
 }
@@ -173,6 +175,8 @@ static int xr_svc_write_payloads(struct xr_svc_xprt *sx,
 		err = xr_svc_add_payload(&rw, rc, res, i);
 	if (!err)
 		err = xr_rw_run(&rw);
+	if (!err)
+		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_SEGS, xr_rw_nops(&rw));
 	xr_rw_destroy(&rw);
 	if (err)
 		return err;

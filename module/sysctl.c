@@ -20,17 +20,33 @@
  * - rdma_memreg_strategy: fast registration (5) is the only strategy of
  *   either client; other values are refused;
  * - max_bc_requests: the backchannel credits xrpcrdma's server grants,
- *   fixed: read-only.
+ *   fixed: read-only;
+ * - max_outbound_read_requests: the in-tree server keeps it (1 to 255)
+ *   and uses it no more; so does xrpcrdma.
+ *
+ * The server's counters, rdma_stat_*: those the in-tree server still
+ * keeps read xrpcrdma's server counters of the same meaning, module-wide
+ * (xr_svc_totals()), less what they were when last reset: a write of any
+ * value resets the sysctl's view, never the netlink counters.
+ * rdma_stat_{rq,sq}_{poll,prod} and rdma_stat_rq_starve read 0, as
+ * in-tree.
  */
 #include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/mutex.h>
 #include <linux/sysctl.h>
 
 #include "core.h"
+#include "snap.h"
+#include "stats.h"
 
 /* The in-tree client's value for fast registration (FRWR). */
 #define XR_SYSCTL_MEMREG_FRWR	5
 /* The in-tree client's bound on rdma_inline_write_padding. */
 #define XR_SYSCTL_MAX_PADDING	65536
+/* The in-tree server's default and bound for max_outbound_read_requests. */
+#define XR_SYSCTL_ORD		16
+#define XR_SYSCTL_MAX_ORD	255
 
 /*
  * Read or write the default of the tunable @table->extra1 points to,
@@ -65,6 +81,74 @@ static int xr_sysctl_tunable(XR_CTL_TABLE *table, int write, void *buffer,
 	return 0;
 }
 
+/* What each server counter read when its sysctl was last written. */
+static u64 xr_sysctl_stat_base[XR_SVC_STAT_COUNT];
+static DEFINE_MUTEX(xr_sysctl_stat_lock);
+
+/*
+ * Read the server counter @table->extra1 points to, since its last
+ * reset; a write, whatever its value, resets it.
+ */
+static int xr_sysctl_stat(XR_CTL_TABLE *table, int write, void *buffer,
+			  size_t *lenp, loff_t *ppos)
+{
+	enum xr_svc_stat stat = *(const enum xr_svc_stat *)table->extra1;
+	u64 sum[XR_SVC_STAT_COUNT];
+	unsigned long val;
+	struct ctl_table tmp = {
+		.procname	= table->procname,
+		.data		= &val,
+		.maxlen		= sizeof(val),
+		.mode		= table->mode,
+	};
+
+	xr_svc_totals(sum);
+	mutex_lock(&xr_sysctl_stat_lock);
+	if (write)
+		xr_sysctl_stat_base[stat] = sum[stat];
+	/* Below the base only while a connection's counts are retiring. */
+	val = sum[stat] - min(sum[stat], xr_sysctl_stat_base[stat]);
+	mutex_unlock(&xr_sysctl_stat_lock);
+	if (write)
+		return 0;
+	return proc_doulongvec_minmax(&tmp, 0, buffer, lenp, ppos);
+}
+
+/* The server counters behind the rdma_stat_* names (ctl_table.extra1). */
+enum {
+	XR_SS_READ,
+	XR_SS_RECV,
+	XR_SS_WRITE,
+	XR_SS_SQ_STARVE,
+	XR_SS_COUNT
+};
+
+static const enum xr_svc_stat xr_sysctl_stats[XR_SS_COUNT] = {
+	[XR_SS_READ]		= XR_SVC_STAT_RDMA_READ_SEGS,
+	[XR_SS_RECV]		= XR_SVC_STAT_CALLS_RECEIVED,
+	[XR_SS_WRITE]		= XR_SVC_STAT_RDMA_WRITE_SEGS,
+	[XR_SS_SQ_STARVE]	= XR_SVC_STAT_SQ_STARVES,
+};
+
+#define XR_SYSCTL_STAT(name, i) {				\
+	.procname	= name,					\
+	.maxlen		= sizeof(unsigned long),		\
+	.mode		= 0644,					\
+	.proc_handler	= xr_sysctl_stat,			\
+	.extra1		= (void *)&xr_sysctl_stats[i],		\
+}
+
+/* A counter the in-tree server keeps no more: 0, and only 0 is taken. */
+#define XR_SYSCTL_STAT_UNUSED(name) {				\
+	.procname	= name,					\
+	.data		= &xr_sysctl_unused,			\
+	.maxlen		= sizeof(unsigned int),			\
+	.mode		= 0644,					\
+	.proc_handler	= proc_douintvec_minmax,		\
+	.extra1		= SYSCTL_ZERO,				\
+	.extra2		= SYSCTL_ZERO,				\
+}
+
 /* The tunables behind the names, for the handler (ctl_table.extra1). */
 enum {
 	XR_SC_CREDITS,
@@ -95,6 +179,9 @@ static unsigned int xr_sysctl_memreg = XR_SYSCTL_MEMREG_FRWR;
 static const unsigned int xr_sysctl_memreg_frwr = XR_SYSCTL_MEMREG_FRWR;
 static const unsigned int xr_sysctl_max_padding = XR_SYSCTL_MAX_PADDING;
 static unsigned int xr_sysctl_bc_requests = XR_BC_MAX_REQUESTS;
+static unsigned int xr_sysctl_ord = XR_SYSCTL_ORD;
+static const unsigned int xr_sysctl_max_ord = XR_SYSCTL_MAX_ORD;
+static unsigned int xr_sysctl_unused;
 
 static struct ctl_table xr_sysctl_client[] = {
 	XR_SYSCTL_TUNABLE("rdma_slot_table_entries", XR_SC_CLIENT_CREDITS),
@@ -138,6 +225,24 @@ static struct ctl_table xr_sysctl_server[] = {
 		.mode		= 0444,
 		.proc_handler	= proc_douintvec,
 	},
+	{
+		.procname	= "max_outbound_read_requests",
+		.data		= &xr_sysctl_ord,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= (void *)&xr_sysctl_max_ord,
+	},
+	XR_SYSCTL_STAT("rdma_stat_read", XR_SS_READ),
+	XR_SYSCTL_STAT("rdma_stat_recv", XR_SS_RECV),
+	XR_SYSCTL_STAT("rdma_stat_write", XR_SS_WRITE),
+	XR_SYSCTL_STAT("rdma_stat_sq_starve", XR_SS_SQ_STARVE),
+	XR_SYSCTL_STAT_UNUSED("rdma_stat_rq_starve"),
+	XR_SYSCTL_STAT_UNUSED("rdma_stat_rq_poll"),
+	XR_SYSCTL_STAT_UNUSED("rdma_stat_rq_prod"),
+	XR_SYSCTL_STAT_UNUSED("rdma_stat_sq_poll"),
+	XR_SYSCTL_STAT_UNUSED("rdma_stat_sq_prod"),
 	XR_SYSCTL_TABLE_END
 };
 

@@ -32,8 +32,12 @@ $CLIENT/rdma_max_inline_read=inline-recv
 $CLIENT/rdma_max_inline_write=inline-send
 $SERVER/max_requests=credits
 $SERVER/max_req_size=inline-recv"
+# The server's counters (the in-tree's rdma_stat_*), those xrpcrdma
+# keeps, and those the in-tree keeps no more, which read 0.
+STATS="rdma_stat_read rdma_stat_recv rdma_stat_write rdma_stat_sq_starve"
+UNUSED="rdma_stat_rq_starve rdma_stat_rq_poll rdma_stat_rq_prod rdma_stat_sq_poll rdma_stat_sq_prod"
 
-ktap_header 7
+ktap_header 8
 
 config_value() {
 	"$RDMACTL" -j config show | jq -r --arg k "$1" '.[$k]'
@@ -57,7 +61,7 @@ dropin() {
 
 # Every name exists, and each mapped one reads as its tunable.
 names_match_config() {
-	local pair file tunable got want rc=0
+	local pair file tunable got want name rc=0
 
 	dropin || return 1
 	while IFS== read -r file tunable; do
@@ -72,6 +76,17 @@ names_match_config() {
 	done
 	[ "$(cat "$SERVER/max_bc_requests" 2>/dev/null)" = 2 ] ||
 		fail "max_bc_requests: $(cat "$SERVER/max_bc_requests" 2>&1)" || rc=1
+	[ "$(cat "$SERVER/max_outbound_read_requests" 2>/dev/null)" = 16 ] ||
+		fail "max_outbound_read_requests: $(cat "$SERVER/max_outbound_read_requests" 2>&1)" ||
+		rc=1
+	for name in $STATS; do
+		got=$(cat "$SERVER/$name") || { fail "no $SERVER/$name"; rc=1; continue; }
+		[[ $got =~ ^[0-9]+$ ]] || fail "$name reads '$got'" || rc=1
+	done
+	for name in $UNUSED; do
+		[ "$(cat "$SERVER/$name" 2>/dev/null)" = 0 ] ||
+			fail "$name: $(cat "$SERVER/$name" 2>&1)" || rc=1
+	done
 	return $rc
 }
 
@@ -128,6 +143,9 @@ out_of_range_refused() {
 	sysctl_refused "$CLIENT/rdma_memreg_strategy" 4 || rc=1
 	sysctl_refused "$CLIENT/rdma_inline_write_padding" 65537 || rc=1
 	sysctl_refused "$SERVER/max_bc_requests" 4 || rc=1
+	sysctl_refused "$SERVER/max_outbound_read_requests" 0 || rc=1
+	sysctl_refused "$SERVER/max_outbound_read_requests" 256 || rc=1
+	sysctl_refused "$SERVER/rdma_stat_rq_poll" 1 || rc=1
 	return $rc
 }
 
@@ -157,6 +175,44 @@ new_transports_take_them() {
 	return $rc
 }
 
+# The counters: after a write to each (any value resets it, as in-tree),
+# NFS traffic through our server shows in them: rdma_stat_recv is the
+# messages received (the calls-received the netlink counters add up
+# meanwhile), rdma_stat_read and rdma_stat_write the segments pulled by
+# RDMA Read (a 1 MiB WRITE's Read chunk) and pushed by RDMA Write (a
+# 1 MiB READ's Write chunk). A reset is of the sysctl's view alone: the
+# netlink counters go on.
+stat_counters() {
+	local port=20049 name calls0 calls recv reads writes rc=0
+
+	for name in $STATS; do
+		sysctl_write "$SERVER/$name" 0 || return 1
+		[ "$(cat "$SERVER/$name")" = 0 ] || fail "$name reads $(cat "$SERVER/$name") after a reset" ||
+			return 1
+	done
+	calls0=$(server_counter calls-received) || return 1
+	nfs_our_server_start || return 1
+	nfs_mount 3 "$port" "$MNT" || return 1
+	nfs_write_verify "$MNT" 1 xr-stat || rc=1
+	nfs_umount "$MNT" || rc=1
+	nfs_server_stop || rc=1
+	calls=$(($(server_counter calls-received) - calls0))
+	recv=$(cat "$SERVER/rdma_stat_recv")
+	reads=$(cat "$SERVER/rdma_stat_read")
+	writes=$(cat "$SERVER/rdma_stat_write")
+	echo "# rdma_stat_recv $recv, rdma_stat_read $reads, rdma_stat_write $writes;" \
+		"calls-received +$calls"
+	[ "$recv" = "$calls" ] || fail "rdma_stat_recv $recv, calls-received grew by $calls" || rc=1
+	[ "$reads" -ge 1 ] || fail "rdma_stat_read $reads after a 1 MiB WRITE" || rc=1
+	[ "$writes" -ge 1 ] || fail "rdma_stat_write $writes after a 1 MiB READ" || rc=1
+	sysctl_write "$SERVER/rdma_stat_recv" 7 || rc=1
+	[ "$(cat "$SERVER/rdma_stat_recv")" = 0 ] ||
+		fail "rdma_stat_recv reads $(cat "$SERVER/rdma_stat_recv") after a reset" || rc=1
+	[ "$(server_counter calls-received)" = $((calls0 + calls)) ] ||
+		fail "calls-received $(server_counter calls-received) after the sysctl's reset" || rc=1
+	return $rc
+}
+
 # Side by side: none of the names is the module's. With rpcrdma loaded
 # they are rpcrdma's; without it they do not exist.
 sidebyside_registers_none() {
@@ -182,6 +238,7 @@ run_test writes_reach_config writes_reach_config
 run_test config_reaches_sysctl config_reaches_sysctl
 run_test out_of_range_refused out_of_range_refused
 run_test new_transports_take_them new_transports_take_them
+run_test stat_counters stat_counters
 run_test sidebyside_registers_none sidebyside_registers_none
 run_test mode_restored restore_mode
 ktap_finish
