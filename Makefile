@@ -5,7 +5,8 @@
 #   make deps     install every Debian package the project needs (root)
 #   make          build module/xrpcrdma.ko (newest installed kernel) and rdmactl
 #   make module KVER=<version> | KDIR=<dir>   the module for another kernel
-#                 (WERROR=y: warnings are errors, as make check builds it)
+#                 (WERROR=y: warnings are errors, as make check builds it;
+#                 NOTRACE=y: no trace events, to measure their cost against)
 #   make modules-all   the module for every installed kernel and every
 #                 kernel of the Debian 13 root (build/trixie-root)
 #   make regen    regenerate the files that come from the netlink spec
@@ -75,12 +76,14 @@ module:
 	@for f in $(MODULE_SRCS); do cp -p $$f $(KMOD_DIR)/$$f; done
 ifeq ($(IN_ROOT),)
 	$(MAKE) -C $(KDIR) M=$(KMOD_DIR) modules $(if $(C),C=$(C)) \
-		$(if $(filter y,$(WERROR)),XR_WERROR=y)
+		$(if $(filter y,$(WERROR)),XR_WERROR=y) \
+		$(if $(filter y,$(NOTRACE)),XR_NOTRACE=y)
 else
 	scripts/root-make.sh $(TRIXIE_ROOT) $(KVER) $(KMOD_DIR) modules $(if $(C),C=$(C)) \
-		$(if $(filter y,$(WERROR)),XR_WERROR=y)
+		$(if $(filter y,$(WERROR)),XR_WERROR=y) \
+		$(if $(filter y,$(NOTRACE)),XR_NOTRACE=y)
 endif
-	@if [ "$(KVER)" = "$(lastword $(KVERS_HOST))" ]; then \
+	@if [ "$(KVER)" = "$(lastword $(KVERS_HOST))" ] && [ "$(NOTRACE)" != y ]; then \
 		cp $(KMOD_DIR)/module/xrpcrdma.ko module/xrpcrdma.ko; fi
 
 modules-all:

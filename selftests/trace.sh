@@ -11,8 +11,11 @@
 # event, from both roles where both post; sane fields (lengths, sizes,
 # statuses, the RPC-over-RDMA version and credits); every completion's
 # "cq.id=N cid=M" must pair with an earlier post event of the same kind,
-# and no two posts may share a completion ID. The module is left loaded
-# as auto mode finds it.
+# and no two posts may share a completion ID. Every example line of
+# Documentation/tracing.rst must have the form of a recorded line of its
+# event (the same fields and words; numbers may differ), so the recipe
+# cannot drift from the events. The module is left loaded as auto mode
+# finds it.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
@@ -28,6 +31,7 @@ DIRENTS=${XR_TRACE_DIRENTS:-100}
 TRACEFS=/sys/kernel/tracing
 EVENTS=$TRACEFS/events/xrpcrdma
 LOG=$NFS_RUN/trace.txt
+DOC=$(dirname "$0")/../Documentation/tracing.rst
 BUF_KB_ORIG=
 
 cleanup() {
@@ -262,6 +266,33 @@ completion_ids_pair() {
 	echo "# $out"
 }
 
+# form: a trace line from its event name on, numbers and hex values
+# replaced by N and H.
+form() {
+	sed -E 's/^.* (xrpcrdma_[a-z_]+: )/\1/; s/0x[0-9a-f]+/H/g; s/[0-9]+/N/g'
+}
+
+# The example lines of the tracing recipe (its text blocks' lines that
+# start with an xrpcrdma event) each have the form of a recorded line.
+doc_example_matches() {
+	local forms line want ev n=0 rc=0
+
+	[ -r "$DOC" ] || fail "cannot read $DOC" || return 1
+	forms=$(grep ' xrpcrdma_' "$LOG" | form | sort -u)
+	while read -r line; do
+		n=$((n + 1))
+		want=$(form <<<"$line")
+		grep -qxF -- "$want" <<<"$forms" && continue
+		ev=${want%%:*}
+		fail "tracing.rst: no recorded $ev line has the form of: $line"
+		grep -F -m2 -- "$ev: " <<<"$forms" | sed 's/^/#   recorded: /'
+		rc=1
+	done < <(sed -nE 's/^ +(xrpcrdma_[a-z_]+: )/\1/p' "$DOC")
+	[ "$n" -gt 0 ] || fail "no example lines in $DOC" || rc=1
+	echo "# $n example lines"
+	return $rc
+}
+
 # The events left disabled record nothing while the module works.
 disabled_again() {
 	local n
@@ -284,7 +315,7 @@ unload() {
 	insmod "$XR_MODULE" || fail "insmod again"
 }
 
-ktap_header 12
+ktap_header 13
 run_test tracefs_ready tracefs_ready
 run_test reload_dropin reload_dropin
 run_test events_declared events_declared
@@ -298,8 +329,10 @@ if [ -s "$LOG" ]; then
 	run_test both_roles both_roles
 	run_test sane_fields sane_fields
 	run_test completion_ids_pair completion_ids_pair
+	run_test doc_example_matches doc_example_matches
 else
-	for t in every_main_event both_roles sane_fields completion_ids_pair; do
+	for t in every_main_event both_roles sane_fields completion_ids_pair \
+		doc_example_matches; do
 		log_test 1 "$t"
 	done
 fi
