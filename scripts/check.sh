@@ -95,14 +95,25 @@ count_ctest() {
 }
 
 # run_step NAME CMD...: run CMD with its output in build/check/NAME.log;
-# its exit status and duration go to NAME.rc and NAME.secs.
+# its exit status, duration and the CPU time it and its children used
+# (user and system seconds) go to NAME.rc, NAME.secs and NAME.cpu. A step
+# whose CPU time is well under its duration left a core idle: where the
+# time of make check can be found.
 run_step() {
-	local name=$1 rc=0 start=$SECONDS
+	local name=$1 rc=0 start=$SECONDS TIMEFORMAT='%U %S'
 
 	shift
-	"$@" >"$logs/$name.log" 2>&1 || rc=$?
+	{ time "$@" >"$logs/$name.log" 2>&1 || rc=$?; } 2>"$logs/$name.cpu"
 	echo "$rc" >"$logs/$name.rc"
 	echo "$((SECONDS - start))" >"$logs/$name.secs"
+}
+
+# step_cpu NAME: the CPU seconds a step used, rounded.
+step_cpu() {
+	local user sys
+
+	read -r user sys <"$logs/$1.cpu" 2>/dev/null || { echo "?"; return; }
+	awk -v u="$user" -v s="$sys" 'BEGIN { printf "%d", u + s + 0.5 }'
 }
 
 # report_step NAME KIND: count the results of a step run_step ran. KIND
@@ -120,7 +131,7 @@ report_step() {
 	esac
 	[ "$rc" -eq 0 ] || ok=1
 	if [ "$ok" -eq 0 ]; then
-		echo "ok $name ($(cat "$logs/$name.secs") s)"
+		echo "ok $name ($(cat "$logs/$name.secs") s, CPU $(step_cpu "$name") s)"
 	else
 		echo "not ok $name (exit $rc, $(cat "$logs/$name.secs") s)"
 		# What failed first: a long log may be cut short where it is

@@ -114,6 +114,36 @@ json_check() {
 	jq -e "${JSON_DEFS:-}$1" "$OUT" >/dev/null || fail "JSON check failed: $1: $(cat "$OUT")"
 }
 
+# json_schema_check SCHEMA:FILE[:lines]...: each FILE is valid under the
+# JSON Schema ctl/schema/SCHEMA (with ":lines", each line of FILE is a
+# document of its own, as rdmactl -j monitor writes them); prints what is
+# not. Python and its jsonschema take seconds to start under emulation:
+# check every file of a test in one call.
+json_schema_check() {
+	local dir
+
+	dir=$XR_TOP/ctl/schema
+	python3 - "$dir" "$@" <<-'EOF' || fail "not valid under the schema: $*"
+		import json, sys
+		from jsonschema import Draft202012Validator as Validator
+		bad = 0
+		for arg in sys.argv[2:]:
+		    name, path, *mode = arg.split(":")
+		    schema = json.load(open(f"{sys.argv[1]}/{name}"))
+		    Validator.check_schema(schema)
+		    text = open(path).read()
+		    docs = text.splitlines() if mode == ["lines"] else [text]
+		    for n, doc in enumerate(docs, 1):
+		        for err in Validator(schema).iter_errors(json.loads(doc)):
+		            where = "/".join(str(p) for p in err.absolute_path) or "(top)"
+		            print(f"# {path}, document {n}: {where}: {err.message}")
+		            bad += 1
+		    print(f"# {path}: {len(docs)} document(s) checked against {schema['$id']}")
+		    bad += not docs
+		sys.exit(1 if bad else 0)
+	EOF
+}
+
 # The mode the module runs in: dropin or sidebyside.
 module_mode() {
 	"$RDMACTL" -j module show | jq -r .mode

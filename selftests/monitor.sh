@@ -7,7 +7,8 @@
 # by a completion error, one refused (a client offering no RDMA Read), a
 # kernel-side benchmark over TCP to nfsd; then the
 # module is unloaded and loaded again, and the same daemon must say so and
-# go on logging.
+# go on logging. Every line logged, and rdmactl -j stats show, must be
+# valid under the published schemas (ctl/schema).
 #
 # A completion error comes from a Send larger than the server's receive
 # buffers (rdmactl ping --raw). Not covered: a device removed under a live
@@ -258,6 +259,10 @@ every_line_json_with_time() {
 		[ "$n" -eq "$(wc -l <"$LOG")" ] ||
 		fail "the log is not one JSON object a line with a time" || return 1
 	echo "# $n events logged"
+	# Each line as the published schema (ctl/schema) has it; stats show
+	# too, checked here to start Python once.
+	"$RDMACTL" -j stats show >"$OUT" || fail "rdmactl -j stats show" || return 1
+	json_schema_check "monitor.v1.json:$LOG:lines" "stats-show.v1.json:$OUT"
 }
 
 monitor_stops_on_sigterm() {

@@ -31,7 +31,7 @@ DIRENTS=${XR_TRACE_DIRENTS:-100}
 TRACEFS=/sys/kernel/tracing
 EVENTS=$TRACEFS/events/xrpcrdma
 LOG=$NFS_RUN/trace.txt
-DOC=$(dirname "$0")/../Documentation/tracing.rst
+DOC=$XR_TOP/Documentation/tracing.rst
 BUF_KB_ORIG=
 
 cleanup() {

@@ -232,11 +232,35 @@ device_removal_mid_transfer() {
 	[ "$got" = "$sum" ] || fail "sha256 $got, expected $sum"
 }
 
+# The rules by which exporters read the mount's xprt line (Prometheus'
+# procfs package, which node_exporter's mountstats collector uses): the
+# device line ends "statvers=1.1"; after the protocol "rdma" come 20 to 31
+# fields, each an unsigned 64-bit decimal. Prints what breaks a rule.
+exporter_rules_accept() {
+	awk -v mnt="$MNT" '
+		$1 == "device" { here = ($5 == mnt); if (here) vers = $NF }
+		here && $1 == "xprt:" && $2 == "rdma" {
+			found = 1
+			if (vers != "statvers=1.1") { print "the device line ends " vers; bad = 1 }
+			if (NF - 2 < 20 || NF - 2 > 31) { print NF - 2 " fields"; bad = 1 }
+			for (i = 3; i <= NF; i++)
+				if ($i !~ /^[0-9]+$/ || length($i) > 20 ||
+				    (length($i) == 20 && $i "" > "18446744073709551615")) {
+					print "field " i - 2 " is " $i; bad = 1
+				}
+			exit
+		}
+		END {
+			if (!found) print "no rdma xprt line for " mnt
+			exit !found || bad
+		}' /proc/self/mountstats
+}
+
 # The standard tools read the mount: mountstats parses the xprt line
 # with every counter the 64 MiB transfer and the listing must have moved
-# above zero, the line has the in-tree transport's 27 fields (what
-# exporters' mountstats parsers take), and nfsiostat reports the mount's
-# reads and writes.
+# above zero, the line has the in-tree transport's 27 fields and passes
+# the exporters' rules, and nfsiostat reports the mount's reads and
+# writes.
 mountstats_parses() {
 	local out n what rc=0
 
@@ -253,6 +277,7 @@ mountstats_parses() {
 		here && $1 == "xprt:" && $2 == "rdma" { print NF - 2; exit }
 	' /proc/self/mountstats)
 	[ "$n" = 27 ] || fail "the xprt line has ${n:-no} counters, the in-tree's has 27" || rc=1
+	out=$(exporter_rules_accept) || fail "exporters would refuse the xprt line: $out" || rc=1
 	out=$(nfsiostat "$MNT" 2>&1) || { fail "nfsiostat: $out"; return 1; }
 	echo "$out" | sed 's/^/# /' | grep -E "mounted on|^# *(read|write):" -A1 | head -n 6
 	grep -q "mounted on $MNT:" <<<"$out" || fail "nfsiostat does not list $MNT" || rc=1
