@@ -6,7 +6,8 @@
 #   make          build module/xrpcrdma.ko (newest installed kernel) and rdmactl
 #   make module KVER=<version> | KDIR=<dir>   the module for another kernel
 #                 (WERROR=y: warnings are errors, as make check builds it;
-#                 NOTRACE=y: no trace events, to measure their cost against)
+#                 NOTRACE=y: no trace events, into build/kmod-notrace/, to
+#                 measure their cost against)
 #   make modules-all   the module for every installed kernel and every
 #                 kernel of the Debian 13 root (build/trixie-root)
 #   make regen    regenerate the files that come from the netlink spec
@@ -50,7 +51,9 @@ KDIR ?= /lib/modules/$(KVER)/build
 IN_ROOT = $(and $(filter $(KVER),$(KVERS_ROOT)),$(filter-out $(KVERS_HOST),$(KVER)))
 
 KSRC := $(BUILD)/linux-src
-KMOD_DIR = $(BUILD)/kmod/$(KVER)
+# A build without trace events (NOTRACE=y) goes elsewhere: nothing that
+# takes build/kmod/KVER may find it.
+KMOD_DIR = $(BUILD)/kmod$(if $(filter y,$(NOTRACE)),-notrace)/$(KVER)
 RDMACTL := $(BUILD)/ctl/rdmactl
 
 MODULE_SRCS := Kbuild VERSION $(wildcard module/*.c module/*.h) module/Kbuild \

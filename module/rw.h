@@ -76,7 +76,8 @@ int xr_rw_run(struct xr_rw *rw);
 void xr_rw_destroy(struct xr_rw *rw);
 
 /**
- * xr_rw_nops - the transfers added to @rw, one per xr_rw_add_xdr()
+ * xr_rw_nops - the transfers added to @rw, one per xr_rw_add_xdr() of
+ *	a non-empty range
  * @rw: the set, before xr_rw_destroy()
  *
  * Return: the count.

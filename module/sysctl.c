@@ -106,7 +106,7 @@ static int xr_sysctl_stat(XR_CTL_TABLE *table, int write, void *buffer,
 	mutex_lock(&xr_sysctl_stat_lock);
 	if (write)
 		xr_sysctl_stat_base[stat] = sum[stat];
-	/* Below the base only while a connection's counts are retiring. */
+	/* Below the base only when a reset raced this read. */
 	val = sum[stat] - min(sum[stat], xr_sysctl_stat_base[stat]);
 	mutex_unlock(&xr_sysctl_stat_lock);
 	if (write)

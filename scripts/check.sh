@@ -112,7 +112,8 @@ run_step() {
 step_cpu() {
 	local user sys
 
-	read -r user sys <"$logs/$1.cpu" 2>/dev/null || { echo "?"; return; }
+	[ -r "$logs/$1.cpu" ] && read -r user sys < <(tr , . <"$logs/$1.cpu") ||
+		{ echo "?"; return; }
 	awk -v u="$user" -v s="$sys" 'BEGIN { printf "%d", u + s + 0.5 }'
 }
 

@@ -116,9 +116,12 @@ json_check() {
 
 # json_schema_check SCHEMA:FILE[:lines]...: each FILE is valid under the
 # JSON Schema ctl/schema/SCHEMA (with ":lines", each line of FILE is a
-# document of its own, as rdmactl -j monitor writes them); prints what is
-# not. Python and its jsonschema take seconds to start under emulation:
-# check every file of a test in one call.
+# document of its own, as rdmactl -j monitor writes them), strictly: the
+# published schemas accept what a later version may add, so here the
+# schema's $defs/strict applies too, and no key it does not list may be
+# at the top. Prints what is not valid. Python and its jsonschema take
+# seconds to start under emulation: check every file of a test in one
+# call.
 json_schema_check() {
 	local dir
 
@@ -131,6 +134,8 @@ json_schema_check() {
 		    name, path, *mode = arg.split(":")
 		    schema = json.load(open(f"{sys.argv[1]}/{name}"))
 		    Validator.check_schema(schema)
+		    schema.setdefault("allOf", []).append({"$ref": "#/$defs/strict"})
+		    schema["unevaluatedProperties"] = False
 		    text = open(path).read()
 		    docs = text.splitlines() if mode == ["lines"] else [text]
 		    for n, doc in enumerate(docs, 1):

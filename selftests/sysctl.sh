@@ -190,13 +190,20 @@ stat_counters() {
 		[ "$(cat "$SERVER/$name")" = 0 ] || fail "$name reads $(cat "$SERVER/$name") after a reset" ||
 			return 1
 	done
-	calls0=$(server_counter calls-received) || return 1
+	calls0=$(server_counter calls-received)
+	[[ $calls0 =~ ^[0-9]+$ ]] || fail "calls-received: '$calls0'" || return 1
 	nfs_our_server_start || return 1
-	nfs_mount 3 "$port" "$MNT" || return 1
-	nfs_write_verify "$MNT" 1 xr-stat || rc=1
-	nfs_umount "$MNT" || rc=1
+	if nfs_mount 3 "$port" "$MNT"; then
+		nfs_write_verify "$MNT" 1 xr-stat || rc=1
+		nfs_umount "$MNT" || rc=1
+	else
+		rc=1
+	fi
 	nfs_server_stop || rc=1
-	calls=$(($(server_counter calls-received) - calls0))
+	[ "$rc" -eq 0 ] || return 1
+	calls=$(server_counter calls-received)
+	[[ $calls =~ ^[0-9]+$ ]] || fail "calls-received: '$calls'" || return 1
+	calls=$((calls - calls0))
 	recv=$(cat "$SERVER/rdma_stat_recv")
 	reads=$(cat "$SERVER/rdma_stat_read")
 	writes=$(cat "$SERVER/rdma_stat_write")

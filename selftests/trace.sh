@@ -267,9 +267,10 @@ completion_ids_pair() {
 }
 
 # form: a trace line from its event name on, numbers and hex values
-# replaced by N and H.
+# replaced by N and H (task IDs are hex without 0x).
 form() {
-	sed -E 's/^.* (xrpcrdma_[a-z_]+: )/\1/; s/0x[0-9a-f]+/H/g; s/[0-9]+/N/g'
+	sed -E 's/^.* (xrpcrdma_[a-z_]+: )/\1/; s/task:[0-9a-f]+@[0-9a-f]+/task:H@H/g
+		s/0x[0-9a-f]+/H/g; s/[0-9]+/N/g'
 }
 
 # The example lines of the tracing recipe (its text blocks' lines that
