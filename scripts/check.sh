@@ -390,7 +390,8 @@ pool "proto-fuzz one tests/proto/run-fuzz.sh ${XR_FUZZ_SECONDS:-60}" \
 	"headers one scripts/header-check.sh" \
 	"selftests-build one selftests_build" \
 	"reliability-unit one tests/reliability/run.sh" \
-	"bench-unit one tests/bench/run.sh"
+	"bench-unit one tests/bench/run.sh" \
+	"trixie-root-unit one tests/trixie-root/run.sh"
 # The single-guest steps; then the pairs, one at a time (each is two
 # guests, a core each).
 # Longest first, so the two cores end together: both parts of the

@@ -13,7 +13,9 @@
 # symbolic link to it: a fresh clone of the repository on the same machine
 # (as CI makes) finds it there and does not build it again; a change of the
 # package list builds a new one. With the root present, nothing here
-# touches the network.
+# touches the network. A new root (about 900 MB) retires the older ones
+# but the newest of them, which a checkout of an earlier commit may
+# still link to, and leftovers of builds cut short a day ago or more.
 #
 # usage: trixie-root.sh TOP   (the top of the work tree)
 
@@ -164,6 +166,27 @@ build_root() {
 	echo "trixie-root: built in $((SECONDS - start)) s, $(du -sh "$dir" | cut -f1)" >&2
 }
 
+# prune_roots CACHE DIR: after DIR was built in CACHE, delete the roots
+# of CACHE but DIR and the newest other one, and unfinished builds
+# (*.tmp) older than a day. Prints what it deletes.
+prune_roots() {
+	local cache=$1 keep=$2 d
+	local -a old=()
+
+	while IFS= read -r d; do
+		[[ $d == "$keep" ]] || old+=("$d")
+	done < <(find "$cache" -mindepth 1 -maxdepth 1 -type d -name "$SUITE-root-*" \
+		! -name '*.tmp' -printf '%T@ %p\n' | sort -rn | cut -d' ' -f2-)
+	for d in "${old[@]:1}"; do
+		echo "trixie-root: removing the older root $d" >&2
+		rm -rf -- "$d"
+	done
+	while IFS= read -r d; do
+		echo "trixie-root: removing the unfinished $d" >&2
+		rm -rf -- "$d"
+	done < <(find "$cache" -mindepth 1 -maxdepth 1 -type d -name "$SUITE-root-*.tmp" -mtime +0)
+}
+
 main() {
 	local top=$1 dir link
 
@@ -175,9 +198,11 @@ main() {
 		[[ $(id -u) == 0 ]] || die "building the root needs root"
 		mkdir -p "$CACHE"
 		build_root "$dir"
+		prune_roots "$CACHE" "$dir"
 	fi
 	mkdir -p "$top/build"
 	[[ $(readlink "$link" 2>/dev/null) == "$dir" ]] || ln -sfn "$dir" "$link"
 }
 
-main "$@"
+# Sourced (tests/trixie-root/run.sh), it only defines the functions.
+[[ ${BASH_SOURCE[0]} != "$0" ]] || main "$@"
