@@ -6,14 +6,8 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rep=$top/bench/ab-report.py
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+# shellcheck source=tests/unit.sh
+source "$top/tests/unit.sh"
 
 # Three rounds of two modules: medians 200 and 300 (ratio 1.500), while
 # the rounds' own ratios are 1.10, 2.00 and 1.00.

@@ -8,15 +8,9 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 gen=$top/scripts/reliability-report.py
 spec=$top/Documentation/netlink/specs/xrpcrdma.yaml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+# shellcheck source=tests/unit.sh
+source "$top/tests/unit.sh"
 K=6.99.0-test
-
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
 
 # A selftests log: every fault point fired once, one hostile input, one
 # load case, one release check.

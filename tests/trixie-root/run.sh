@@ -9,14 +9,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/trixie-root.sh
 source "$top/scripts/trixie-root.sh"
 set +e
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+# shellcheck source=tests/unit.sh
+source "$top/tests/unit.sh"
 
 # root NAME AGE: a directory of the cache, AGE (touch -d) old.
 root() {
