@@ -4,6 +4,11 @@
 # mount point fio runs in) and XR_NFS_IO_TIMEOUT (its bound).
 
 BLOCK=/etc/modprobe.d/xr-bench.conf
+# nfsd takes 1 MiB calls, as it does by default with 4 GiB of memory or
+# more (a 2 GiB test host would get 512 KiB): fio's 1 MiB blocks go in
+# one call each wherever the transport allows.
+# shellcheck disable=SC2034 # nfs_lib.sh's nfs_server_start reads it
+NFS_MAX_BLOCK=${XR_BENCH_MAX_BLOCK:-1048576}
 
 # xrpcrdma_setup [MODULE]: xrpcrdma (MODULE, else XR_MODULE) alone in
 # drop-in mode, rpcrdma kept out, nfsd listening on it at port 20049.

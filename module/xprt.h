@@ -12,6 +12,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/sunrpc/xprt.h>
 #include <linux/workqueue.h>
@@ -26,6 +27,9 @@ struct xr_xconn;
 
 /* Largest message either side sends inline (RFC 8797 private data). */
 #define XR_XPRT_INLINE_SIZE	4096
+
+/* Largest RPC payload (rsize, wsize), as the in-tree client's. */
+#define XR_XPRT_MAX_PAYLOAD	SZ_1M
 
 /* Most memory regions one request registers (call and reply chunks). */
 #define XR_REQ_MAX_MRS		8

@@ -31,8 +31,12 @@
 #include "xprt.h"
 #include "xprt_req.h"
 
-/* Memory regions per connection. */
-#define XR_XPRT_MRS_PER_REQ	4
+/*
+ * Memory regions per request the connection may carry. A call uses one
+ * at most for its payload (two where it starts inside a page), a Reply
+ * chunk up to three; running out costs a retry, not the call.
+ */
+#define XR_XPRT_MRS_PER_REQ	2
 /* Bound on resolving the server. */
 #define XR_XPRT_RESOLVE_MS	5000
 

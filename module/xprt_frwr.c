@@ -128,6 +128,26 @@ out_free:
 }
 
 /**
+ * xr_frwr_max_payload - the largest RPC payload regions of a size carry
+ * @pages: pages one memory region maps
+ *
+ * A payload is registered in one region or more, one per segment. The
+ * tightest case is a Reply chunk: its head and tail take a segment
+ * each, which leaves two of its XR_REQ_MAX_WSEGS for the pages, and
+ * those may start at any page offset, so one page of the regions' may
+ * hold no payload.
+ *
+ * Return: bytes, at most XR_XPRT_MAX_PAYLOAD
+ */
+u32 xr_frwr_max_payload(u32 pages)
+{
+	u32 n = (XR_REQ_MAX_WSEGS - 2) * pages - 1;
+
+	BUILD_BUG_ON(XR_REQ_MAX_WSEGS < 3);
+	return min_t(u32, XR_XPRT_MAX_PAYLOAD, n << PAGE_SHIFT);
+}
+
+/**
  * xr_frwr_pool_init - allocate the memory regions of a connection
  * @c: a connection with its queue pair created; its lists initialised
  * @count: how many
@@ -141,6 +161,7 @@ int xr_frwr_pool_init(struct xr_xconn *c, u32 count)
 {
 	struct ib_device *dev = c->xc_ep.ep_pd->device;
 	struct xr_mr *mr;
+	u32 payload;
 
 	if (!xr_ep_has_frwr(&c->xc_ep))
 		return -EOPNOTSUPP;
@@ -148,6 +169,14 @@ int xr_frwr_pool_init(struct xr_xconn *c, u32 count)
 				c->xc_xprt->rx_config.cf_val[XR_CFG_MAX_FRWR_SEGMENTS]);
 	if (c->xc_max_pages < 2)
 		return -EOPNOTSUPP;
+	/*
+	 * A device that maps fewer pages than configured lowers the payload.
+	 * NFS reads it after its first call (FSINFO), which waits for this
+	 * connection, so its rsize and wsize follow.
+	 */
+	payload = xr_frwr_max_payload(c->xc_max_pages);
+	if (payload < c->xc_xprt->rx_xprt.max_payload)
+		c->xc_xprt->rx_xprt.max_payload = payload;
 	while (count--) {
 		mr = xr_frwr_mr_alloc(c);
 		if (!mr)

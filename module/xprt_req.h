@@ -85,6 +85,7 @@ struct xr_req {
 };
 
 /* xprt_frwr.c */
+u32 xr_frwr_max_payload(u32 pages);
 int xr_frwr_pool_init(struct xr_xconn *c, u32 count);
 void xr_frwr_pool_orphan(struct xr_xconn *c);
 void xr_frwr_pool_destroy(struct xr_xconn *c);

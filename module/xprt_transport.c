@@ -54,11 +54,6 @@
 #include "xprt.h"
 #include "xprt_req.h"
 
-/*
- * Largest RPC payload: what one memory region maps (xprt_frwr.c), at any
- * page offset, so two of its max-frwr-segments pages are not payload.
- */
-#define XR_XPRT_MAX_PAYLOAD	(256 * 1024)
 /* Bound on the server's answer to our request. */
 #define XR_XPRT_BIND_TO		(60 * HZ)
 
@@ -507,7 +502,7 @@ static struct rpc_xprt *xr_xprt_setup(struct xprt_create *args)
 	struct xr_config cfg;
 	struct xr_xprt *rx;
 	int id;
-	u32 reqs, pages;
+	u32 reqs;
 
 	if (args->addrlen > sizeof(xprt->addr))
 		return ERR_PTR(-EBADF);
@@ -544,8 +539,8 @@ static struct rpc_xprt *xr_xprt_setup(struct xprt_create *args)
 	xprt->prot = IPPROTO_TCP;
 	xprt->xprt_class = &xr_xprt_class;
 	xprt->ops = &xr_xprt_ops;
-	pages = cfg.cf_val[XR_CFG_MAX_FRWR_SEGMENTS] - 2;
-	xprt->max_payload = min_t(u32, XR_XPRT_MAX_PAYLOAD, pages << PAGE_SHIFT);
+	xprt->max_payload =
+		xr_frwr_max_payload(cfg.cf_val[XR_CFG_MAX_FRWR_SEGMENTS]);
 	memcpy(&xprt->addr, sap, args->addrlen);
 	xprt->addrlen = args->addrlen;
 	if (rpc_get_port(sap))

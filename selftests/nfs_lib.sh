@@ -20,6 +20,9 @@
 #   XR_NFS_OP_TIMEOUT   bound on one mount or umount, seconds (default 60)
 #   XR_NFS_IO_TIMEOUT   bound on one data transfer, seconds (default 60 + 8 per MiB)
 #   XR_NFS_SERVER       address nfs_mount mounts from (default $XR_ADDR: this guest)
+#   NFS_MAX_BLOCK       nfsd's max_block_size, set by nfs_server_start when it
+#                       starts nfsd (default: nfsd's own, 512 KiB in a 2 GiB guest);
+#                       nfs_server_stop puts the earlier value back
 
 # shellcheck source=selftests/lib.sh
 declare -F ktap_header >/dev/null || source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -180,6 +183,30 @@ nfs_wait_grace() {
 # nfs_server_start: nfsd serving a tmpfs at $NFS_EXPORT (fsid=0) over TCP
 # (for mountd and the NFSv3 side protocols). Does not load rpcrdma and
 # opens no RDMA listener: see nfs_listen. Idempotent.
+# nfsd_max_block_set BYTES: nfsd's max_block_size, while nfsd is stopped.
+# nfsd keeps it until it is unloaded, so the value before is saved for
+# nfs_server_stop to put back for the tests after this one. That value
+# reads 0 until nfsd first starts (nfsd works its default out then, by
+# memory): nfsd is started and stopped once to have it.
+nfsd_max_block_set() {
+	local cur saved=$NFS_RUN/max_block_size.orig
+
+	if [ ! -e "$saved" ]; then
+		read -r cur <$NFSD_FS/max_block_size
+		if [ "${cur:-0}" -eq 0 ]; then
+			timeout -k 5 "$NFS_OP_TIMEOUT" rpc.nfsd 1 &&
+				timeout -k 5 "$NFS_OP_TIMEOUT" rpc.nfsd 0 ||
+				fail "starting nfsd for its default max_block_size" || return 1
+			read -r cur <$NFSD_FS/max_block_size
+		fi
+		[ "${cur:-0}" -gt 0 ] || fail "max_block_size reads ${cur:-nothing}" || return 1
+		echo "$cur" >"$saved"
+	fi
+	echo "$1" >$NFSD_FS/max_block_size || fail "max_block_size $1 refused" || return 1
+	[ "$(cat $NFSD_FS/max_block_size)" -eq "$1" ] ||
+		fail "max_block_size is $(cat $NFSD_FS/max_block_size), not $1"
+}
+
 nfs_server_start() {
 	local pipefs line
 
@@ -224,6 +251,9 @@ nfs_server_start() {
 	fi
 
 	if [ "$(nfsd_threads)" -eq 0 ]; then
+		if [ -n "${NFS_MAX_BLOCK:-}" ]; then
+			nfsd_max_block_set "$NFS_MAX_BLOCK" || return 1
+		fi
 		rpc.nfsd -G "$NFS_GRACE" -L "$NFS_GRACE" "$NFS_THREADS" ||
 			fail "rpc.nfsd $NFS_THREADS" || return 1
 	fi
@@ -244,6 +274,11 @@ nfs_server_stop() {
 	done < <(cat /proc/self/mounts)
 	if [ "$(nfsd_threads)" -gt 0 ] || [ -s $NFSD_FS/portlist ]; then
 		timeout -k 5 "$NFS_OP_TIMEOUT" rpc.nfsd 0 || { rc=1; echo "# rpc.nfsd 0 failed"; }
+	fi
+	if [ -e "$NFS_RUN/max_block_size.orig" ] && [ "$(nfsd_threads)" -eq 0 ]; then
+		cat "$NFS_RUN/max_block_size.orig" >$NFSD_FS/max_block_size ||
+			{ rc=1; echo "# max_block_size not restored"; }
+		rm -f "$NFS_RUN/max_block_size.orig"
 	fi
 	command -v exportfs >/dev/null && [ -e "$NFS_RUN/exports.orig" ] && exportfs -ua
 	nfs_daemon_stop nfsdcld
@@ -425,6 +460,46 @@ nfs_write_verify() {
 	echo "# read: $mib MiB in $((($(date +%s%N) - t0) / 1000000)) ms"
 	rm -f "$src"
 	[ "$got" = "$want" ] || fail "$name: sha256 $got, wrote $want"
+}
+
+# nfs_op_count MNT OP: how many OP calls (WRITE, READ, ...) the mount on
+# MNT has made, from /proc/self/mountstats.
+nfs_op_count() {
+	awk -v mnt="$1" -v op="$2:" '
+		$1 == "device" { here = ($5 == mnt) }
+		here && $1 == op { print $2; exit }
+	' /proc/self/mountstats
+}
+
+# nfs_full_size_io MNT MIB NAME: the mount on MNT reads and writes 1 MiB
+# per call (rsize and wsize), and MIB MiB written and read back with
+# O_DIRECT in 1 MiB blocks take MIB WRITE and MIB READ calls and keep
+# their SHA-256. The server needs an nfsd max_block_size of 1 MiB.
+nfs_full_size_io() {
+	local mnt=$1 mib=$2 name=$3 src want got opts w0 r0 w r t
+
+	opts=$(nfs_mount_opts "$mnt") || fail "$mnt not in /proc/mounts" || return 1
+	case ",$opts," in
+	*,rsize=1048576,*wsize=1048576,*) ;;
+	*) fail "rsize and wsize are not 1 MiB: $opts"; return 1 ;;
+	esac
+	src=$NFS_DATA/$name
+	want=$(nfs_random_file "$src" "$mib") || fail "cannot make $src" || return 1
+	t=$(nfs_io_timeout "$mib")
+	w0=$(nfs_op_count "$mnt" WRITE)
+	nfs_dd "$t" if="$src" of="$mnt/$name" bs=1M oflag=direct ||
+		fail "direct write of $mnt/$name" || return 1
+	r0=$(nfs_op_count "$mnt" READ)
+	# count: a read past the end would be one more READ call.
+	got=$(timeout -k 5 "$t" dd if="$mnt/$name" bs=1M count="$mib" iflag=direct status=none |
+		sha256sum | cut -d' ' -f1)
+	w=$(($(nfs_op_count "$mnt" WRITE) - w0))
+	r=$(($(nfs_op_count "$mnt" READ) - r0))
+	rm -f "$src" "$mnt/$name"
+	echo "# $mib MiB: $w WRITE and $r READ calls"
+	[ "$got" = "$want" ] || fail "$name: sha256 $got, wrote $want" || return 1
+	[ "$w" -eq "$mib" ] && [ "$r" -eq "$mib" ] ||
+		fail "$w WRITE and $r READ calls for $mib MiB each way, not $mib"
 }
 
 # nfs_make_entries DIR N: create DIR with N empty files e1..eN (bounded).

@@ -5,7 +5,9 @@
 # loading), so nfsd's "rdma 20049" listener is our server class and
 # mount -o proto=rdma is our client. NFSv3: small files written with
 # inline calls, a 64 MiB random file written and read back with the same
-# SHA-256 (its data in Read lists and Write chunks), a 2000-entry directory
+# SHA-256 (its data in Read lists and Write chunks), 1 MiB a call both ways
+# (rsize and wsize; nfsd's max_block_size raised to 1 MiB), a payload
+# starting inside a page registered in two regions, a 2000-entry directory
 # listed after a remount (Reply chunks), a transfer survives nfsd
 # restarting under it (the client reconnects), another survives the RDMA
 # device being removed and added back, mountstats and nfsiostat read
@@ -41,6 +43,9 @@ command -v mountstats >/dev/null || skip_all "missing: mountstats"
 command -v nfsiostat >/dev/null || skip_all "missing: nfsiostat"
 
 PORT=20049
+# Full-size calls: nfsd would take 512 KiB at most in a 2 GiB guest.
+# shellcheck disable=SC2034 # nfs_lib.sh's nfs_server_start reads it
+NFS_MAX_BLOCK=1048576
 MNT=$NFS_RUN/mnt-xprt
 MNT41=$NFS_RUN/mnt-xprt41
 BLOCK=/etc/modprobe.d/xr-xprt-nfs.conf
@@ -160,6 +165,36 @@ large_file_chunks() {
 	nfs_write_verify "$MNT" "$SIZE_MB" "data-v3" || return 1
 	[ "$(chunk_count 1)" -gt 0 ] || fail "no Read list segments for WRITE data" || return 1
 	[ "$(chunk_count 2)" -gt 0 ] || fail "no Write chunk segments for READ data"
+}
+
+# A payload whose pages start inside a page, 1 MiB of it: O_DIRECT from a
+# buffer 512 bytes into a page (fio's mem_align) covers 257 pages, one
+# more than a memory region maps, so each call's payload is registered
+# in two regions: the Read list of each WRITE and the Write chunk of each
+# READ have two segments. fio writes the file and reads it back, and
+# checks every block it wrote.
+UNALIGNED_MB=4
+
+payload_in_two_regions() {
+	local rd0 wr0 rd wr w0 w r0 r out
+
+	read -r rd0 wr0 _ < <(nfs_rdma_chunks "$MNT")
+	w0=$(nfs_op_count "$MNT" WRITE)
+	r0=$(nfs_op_count "$MNT" READ)
+	out=$(timeout -k 5 "$(nfs_io_timeout "$UNALIGNED_MB")" fio --name=unaligned \
+		--filename="$MNT/unaligned" --rw=write --bs=1M --size="${UNALIGNED_MB}M" \
+		--direct=1 --mem_align=512 --ioengine=psync --verify=crc32c \
+		--do_verify=1 --verify_fatal=1 2>&1) ||
+		{ echo "$out" | sed 's/^/# /'; fail "fio unaligned write and verify"; return 1; }
+	rm -f "$MNT/unaligned"
+	read -r rd wr _ < <(nfs_rdma_chunks "$MNT")
+	w=$(($(nfs_op_count "$MNT" WRITE) - w0))
+	r=$(($(nfs_op_count "$MNT" READ) - r0))
+	echo "# $w WRITE, $r READ; Read list segments +$((rd - rd0)), Write chunk segments +$((wr - wr0))"
+	[ "$w" -eq "$UNALIGNED_MB" ] && [ "$r" -eq "$UNALIGNED_MB" ] ||
+		fail "$w WRITE and $r READ calls, not $UNALIGNED_MB each" || return 1
+	[ $((rd - rd0)) -eq $((2 * w)) ] && [ $((wr - wr0)) -eq $((2 * r)) ] ||
+		fail "not two segments a call"
 }
 
 readdir_large() {
@@ -512,7 +547,7 @@ client_monitor_stop() {
 	rm -f "$CLIENT_LOG"
 }
 
-ktap_header 27
+ktap_header 30
 run_test reload_dropin reload_dropin
 run_test server_start_rdma_$PORT server_start
 run_test client_monitor_start client_monitor_start
@@ -523,6 +558,8 @@ if nfs_is_mounted "$MNT"; then
 	run_test recvs_reposted_first recvs_reposted_first
 	run_test "write_read_${SIZE_MB}M" large_file_chunks
 	run_test client_counters_after_transfer client_counters_after_transfer
+	run_test full_size_io nfs_full_size_io "$MNT" 4 full-v3
+	run_test payload_in_two_regions payload_in_two_regions
 	run_test "readdir_${DIRENTS}" readdir_large
 	run_test client_reconnects_noted client_reconnects_noted
 	run_test reconnect_after_server_restart reconnect_after_server_restart
@@ -535,7 +572,8 @@ if nfs_is_mounted "$MNT"; then
 else
 	for t in client_transport_listed small_files_inline recvs_reposted_first \
 		"write_read_${SIZE_MB}M" \
-		client_counters_after_transfer "readdir_${DIRENTS}" client_reconnects_noted \
+		client_counters_after_transfer full_size_io payload_in_two_regions \
+		"readdir_${DIRENTS}" client_reconnects_noted \
 		reconnect_after_server_restart client_reconnect_counted device_removal_mid_transfer \
 		mountstats_xprt umount_v3 client_transport_gone drc_after_reconnect; do
 		log_test 4 "$t"
@@ -546,11 +584,13 @@ run_test mount_v41 mount_v41
 if nfs_is_mounted "$MNT41"; then
 	run_test client_address_port0_v41 client_address_port0_v41
 	run_test "write_read_${SIZE_MB}M_v41" large_file_v41
+	run_test full_size_io_v41 nfs_full_size_io "$MNT41" 4 full-v41
 	run_test "readdir_${DIRENTS_V41}_v41" readdir_large_v41
 	run_test nfs41_delegation_recall delegation_recall_v41
 	run_test umount_v41 umount_v41
 else
-	for t in client_address_port0_v41 "write_read_${SIZE_MB}M_v41" "readdir_${DIRENTS_V41}_v41" \
+	for t in client_address_port0_v41 "write_read_${SIZE_MB}M_v41" full_size_io_v41 \
+		"readdir_${DIRENTS_V41}_v41" \
 		nfs41_delegation_recall umount_v41; do
 		log_test 4 "$t"
 	done
