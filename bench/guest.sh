@@ -239,11 +239,14 @@ mem_mount() {
 # ---- NFS with fio ----
 
 # nfs_figures TRANSPORT VERS REP: sequential write, then read after a fresh
-# mount (no cache), then 4 KiB random read and write.
+# mount (no cache), then 4 KiB random read and write. Over RDMA each
+# record carries what its workload did to the mount's transport counters
+# (xprt_counters).
 nfs_figures() {
-	local t=$1 v=$2 rep=$3 kind json
+	local t=$1 v=$2 rep=$3 kind json x0 x
 
 	for kind in seq_write seq_read rand_rw; do
+		x0=$(xprt_counters "$MNT")
 		case $kind in
 		seq_write) json=$(fio_run sw --rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1) ;;
 		seq_read) json=$(fio_run sw --rw=read --bs=1M --size="${SIZE_MB}M") ;;
@@ -251,6 +254,10 @@ nfs_figures() {
 			--runtime="$RAND_S" --iodepth=1) ;;
 		esac
 		if [ $? -eq 0 ] && json=$(echo "$json" | fio_figures); then
+			if [ -n "$x0" ] &&
+			   x=$(with_xprt_delta "$x0" "$(xprt_counters "$MNT")" "$json"); then
+				json=$x
+			fi
 			record "$kind" "$t" "$v" "$rep" "$json"
 		else
 			record_error "$kind" "$t" "$v" "$rep" "fio failed"

@@ -23,6 +23,29 @@ xrpcrdma_setup() {
 	nfs_server_start && nfs_listen rdma 20049
 }
 
+# xprt_counters MNT: the RPC-over-RDMA counters of the mount on MNT, from
+# its xprt line in /proc/self/mountstats (the same fields for the
+# in-tree client and ours), as JSON: calls sent, segments offered in
+# Read lists, Write chunks and Reply chunks (each one registered memory
+# region, and one RDMA Read or Write for the server), and calls sent as
+# RDMA_NOMSG. Nothing for a mount that is not RDMA.
+xprt_counters() {
+	awk -v mnt="$1" '
+		$1 == "device" { here = ($5 == mnt) }
+		here && $1 == "xprt:" && $2 == "rdma" {
+			printf "{\"rpcs\":%d,\"read_segs\":%d,\"write_segs\":%d,", $8, $13, $14
+			printf "\"reply_segs\":%d,\"nomsg_calls\":%d}\n", $15, $23
+			exit
+		}' /proc/self/mountstats
+}
+
+# with_xprt_delta BEFORE AFTER JSON: JSON with "xprt", the growth of each
+# xprt_counters field from BEFORE to AFTER.
+with_xprt_delta() {
+	jq -c --argjson a "$1" --argjson b "$2" \
+		'. + {xprt: ($b | with_entries(.value -= $a[.key]))}' <<<"$3"
+}
+
 # fio_run NAME ARGS...: one fio job on the mount, its JSON on stdout.
 fio_run() {
 	local name=$1

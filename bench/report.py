@@ -90,6 +90,42 @@ def summarize_memory(records, kind, key):
     return row
 
 
+# What a workload did on the wire, per 1000 RPCs: memory regions the
+# client registered (every segment it offers is one), RDMA Reads the
+# server made (Read list segments), RDMA Writes (Write and Reply chunk
+# segments) and calls sent as RDMA_NOMSG. The other calls went inline.
+WIRE_FIGURES = [
+    ("registrations", ("read_segs", "write_segs", "reply_segs")),
+    ("rdma_reads", ("read_segs",)),
+    ("rdma_writes", ("write_segs", "reply_segs")),
+    ("nomsg_calls", ("nomsg_calls",)),
+]
+WIRE_KINDS = [("seq_write", "sequential write"), ("seq_read", "sequential read"),
+              ("rand_rw", "4 KiB random read and write")]
+
+
+def per_1000(x, keys):
+    if not x.get("rpcs"):
+        return None
+    return 1000 * sum(x.get(k, 0) for k in keys) / x["rpcs"]
+
+
+def summarize_wire(records, versions):
+    out = {}
+    for v in versions:
+        for kind, label in WIRE_KINDS:
+            row = {}
+            for t in ("xrpcrdma", "in-tree"):
+                xs = values(records, kind, t, v, "xprt")
+                fig = {"rpcs": median([x["rpcs"] for x in xs])}
+                for name, keys in WIRE_FIGURES:
+                    fig[name] = median([y for y in (per_1000(x, keys) for x in xs)
+                                        if y is not None])
+                row[t] = fig
+            out[f"NFSv{v} {label}"] = row
+    return out
+
+
 def summarize(records):
     out = {"ceiling": {}, "rpc_null": {}, "nfs": {}}
     out["rpc_rate"] = summarize_rates(records)
@@ -123,6 +159,7 @@ def summarize(records):
                 row["xrpcrdma/ceiling"] = ratio(mib * 1.048576 if mib else None, bw)
             rows[label] = row
         out["nfs"]["NFSv" + v] = rows
+    out["per_1000_rpcs"] = summarize_wire(records, versions)
     return out
 
 
@@ -158,6 +195,14 @@ def markdown(s):
                  f"| {fmt(ratio(x['p50_us'], i['p50_us']), 2)} | n/a | n/a |")
     lines.append(f"| rdmactl ping (c=1), p99 us | {fmt(x['p99_us'])} | {fmt(i['p99_us'])} | n/a "
                  f"| {fmt(s['rpc_null']['ratio_p99'], 2)} | n/a | n/a |")
+    lines += ["", "Per 1000 RPCs (medians; RPCs: calls the workload sent):", "",
+              "| workload | transport | RPCs | registrations | RDMA Reads | RDMA Writes "
+              "| NOMSG calls |", "|---|---|---|---|---|---|---|"]
+    for label, row in s["per_1000_rpcs"].items():
+        for t, fig in row.items():
+            lines.append(f"| {label} | {t} | {fmt(fig['rpcs'], 0)} "
+                         + " ".join(f"| {fmt(fig[name], 0)}" for name, _ in WIRE_FIGURES)
+                         + " |")
     c = s["ceiling"]
     lines.append("")
     lines.append(f"Soft-RoCE ceiling: ib_send_bw 1 MiB {fmt(c['send_bw_mb_s'])} MB/s, "

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Unit test of bench/ab-report.py on made-up bench/ab.sh logs: medians
 # and ratios to the first module, the ratio of every round, and exit
-# status 1 when a round had an error or a module lacks a figure.
+# status 1 when a round had an error or a module lacks a figure. Then
+# bench/report.py's table per 1000 RPCs from made-up bench/guest.sh
+# records.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rep=$top/bench/ab-report.py
@@ -39,5 +41,31 @@ echo "$out" | grep -q "ab 3 after error measuring" || fail "error not reported: 
 echo "testhost: nothing" >"$tmp/none.log"
 "$rep" "$tmp/none.log" >/dev/null 2>&1 && fail "an empty log passed"
 
-[ "$failures" -eq 0 ] && echo "ab-report: all cases pass"
+# bench/report.py's table per 1000 RPCs: medians of three repetitions,
+# the counters of each workload divided by its calls; a transport
+# without counters (TCP) has none, a workload without them shows n/a.
+rec() {
+	printf '{"kind":"%s","transport":"%s","vers":"3","rep":%s,"data":{"write_mib_s":1,"xprt":%s}}\n' \
+		"$1" "$2" "$3" "$4"
+}
+{
+	rec seq_write xrpcrdma 1 '{"rpcs":64,"read_segs":64,"write_segs":0,"reply_segs":0,"nomsg_calls":0}'
+	rec seq_write xrpcrdma 2 '{"rpcs":66,"read_segs":64,"write_segs":2,"reply_segs":0,"nomsg_calls":0}'
+	rec seq_write xrpcrdma 3 '{"rpcs":200,"read_segs":100,"write_segs":0,"reply_segs":0,"nomsg_calls":0}'
+	rec seq_write in-tree 1 '{"rpcs":1000,"read_segs":250,"write_segs":0,"reply_segs":250,"nomsg_calls":4}'
+	echo '{"kind":"seq_write","transport":"tcp","vers":"3","rep":1,"data":{"write_mib_s":1}}'
+} >"$tmp/bench.jsonl"
+mkdir -p "$tmp/out"
+out=$(python3 "$top/bench/report.py" "$tmp/bench.jsonl" "$tmp/out" 2>&1) ||
+	fail "report.py failed: $out"
+# xrpcrdma: registrations 1000, 1000, 500 (median 1000); RDMA Reads
+# 1000, 970, 500 (median 970); Writes 0, 30, 0 (median 0).
+grep -qx '| NFSv3 sequential write | xrpcrdma | 66 | 1000 | 970 | 0 | 0 |' "$tmp/out/results.md" ||
+	fail "wrong xrpcrdma row: $(grep 'sequential write |' "$tmp/out/results.md")"
+grep -qx '| NFSv3 sequential write | in-tree | 1000 | 500 | 250 | 250 | 4 |' "$tmp/out/results.md" ||
+	fail "wrong in-tree row: $(grep 'sequential write |' "$tmp/out/results.md")"
+grep -qx '| NFSv3 sequential read | xrpcrdma | n/a | n/a | n/a | n/a | n/a |' "$tmp/out/results.md" ||
+	fail "a workload without counters: $(grep 'sequential read |' "$tmp/out/results.md")"
+
+[ "$failures" -eq 0 ] && echo "bench reports: all cases pass"
 [ "$failures" -eq 0 ]
