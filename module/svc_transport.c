@@ -378,6 +378,21 @@ static u32 xr_svc_rw_ctxs(const struct svc_serv *serv, u32 credits)
 	return calls * XR_SVC_RW_CTXS_PER_CALL;
 }
 
+/*
+ * Our Receive buffers need to hold what the client will send inline: no
+ * more than the Send size its private data gives (RFC 8797), and no
+ * more than inline-recv. Clients have sent 4096 bytes without saying
+ * so (the Linux client before it sent private data), so a smaller or
+ * missing Send size still gets that much.
+ */
+#define XR_SVC_RECV_FLOOR	4096
+
+static u32 xr_svc_recv_size(u32 inline_recv, const struct xr_cm_pdata *peer)
+{
+	return min(inline_recv, max_t(u32, peer->cp_send_size,
+				      XR_SVC_RECV_FLOOR));
+}
+
 static int xr_svc_conn_setup(struct xr_svc_xprt *sx,
 			     const struct svc_serv *serv)
 {
@@ -393,7 +408,8 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx,
 	if (err)
 		return err;
 	sx->sx_credits = credits;
-	sx->sx_inline_recv = cfg[XR_CFG_INLINE_RECV];
+	sx->sx_inline_recv = xr_svc_recv_size(cfg[XR_CFG_INLINE_RECV],
+					      &sx->sx_ep.ep_peer);
 	sx->sx_inline_send = min(cfg[XR_CFG_INLINE_SEND],
 				 sx->sx_ep.ep_peer.cp_recv_size);
 	/* Send With Invalidate: the client allows it, our device has it. */

@@ -165,7 +165,9 @@ show_conn() {
 
 # New defaults reach the next connection (and not the ones before):
 # credits, inline sizes, queue depths. rdmactl ping offers 4096 bytes
-# both ways, so a smaller inline-send shows as it is.
+# both ways, so a smaller inline-send shows as it is. Its receive buffers
+# hold what the client says it sends: 4096 with the default inline-recv
+# (8192), a smaller inline-recv as it is.
 new_connection_takes_defaults() {
 	ping_start || return 1
 	show_conn || return 1
@@ -181,15 +183,15 @@ new_connection_takes_defaults() {
 		.recvctx_bytes <= .recvctx_allocated * (4096 + 1024)' || return 1
 	ping_finish || return 1
 
-	expect 0 "$RDMACTL" config set credits 32 inline-send 2048 inline-recv 8192 \
+	expect 0 "$RDMACTL" config set credits 32 inline-send 2048 inline-recv 2048 \
 		sq-depth 1000 rq-depth 200 || return 1
 	ping_start || return 1
 	show_conn || return 1
-	json_check '.[0] | .credits == 32 and .inline_send == 2048 and .inline_recv == 8192 and
+	json_check '.[0] | .credits == 32 and .inline_send == 2048 and .inline_recv == 2048 and
 		.rq_depth == 200 and .sq_depth >= 1000' || return 1
 	json_check '.[0] | .recvctx_allocated >= 34 and .recvctx_allocated <= 42 and
-		.recvctx_allocated * 8192 < .recvctx_bytes and
-		.recvctx_bytes <= .recvctx_allocated * (8192 + 1024)' || return 1
+		.recvctx_allocated * 2048 < .recvctx_bytes and
+		.recvctx_bytes <= .recvctx_allocated * (2048 + 1024)' || return 1
 	# The connection's own values are the defaults of its creation.
 	expect 0 "$RDMACTL" -j config show transport "$CONN" || return 1
 	json_check ".[\"transport-id\"] == $CONN and .credits == 32 and

@@ -123,6 +123,30 @@ small_files_inline() {
 	return $rc
 }
 
+# 4 KiB written and read with O_DIRECT, a call each way: between two
+# xrpcrdma ends (8192 bytes inline both ways by default) the data goes
+# inline, in neither a Read list nor a Write chunk, and the server's
+# receive buffers for this client are 8192 bytes.
+small_io_inline() {
+	local before after src=$NFS_DATA/io4k want got
+
+	head -c 4096 /dev/urandom >"$src" || return 1
+	want=$(nfs_sha256 "$src")
+	before=$(nfs_rdma_chunks "$MNT")
+	nfs_dd "$NFS_OP_TIMEOUT" if="$src" of="$MNT/io4k" bs=4k oflag=direct ||
+		fail "direct write" || return 1
+	got=$(timeout -k 5 "$NFS_OP_TIMEOUT" dd if="$MNT/io4k" bs=4k count=1 iflag=direct \
+		status=none | sha256sum | cut -d' ' -f1)
+	after=$(nfs_rdma_chunks "$MNT")
+	rm -f "$src" "$MNT/io4k"
+	[ "$got" = "$want" ] || fail "io4k: sha256 $got, wrote $want" || return 1
+	[ "$after" = "$before" ] || fail "chunk segments went from $before to $after" || return 1
+	"$RDMACTL" -j transport show >"$NFS_RUN/show.json" || fail "transport show" || return 1
+	jq -e '[.[] | select(.role == "server-connection" and .inline_recv == 8192)] | length > 0' \
+		"$NFS_RUN/show.json" >/dev/null ||
+		fail "no server connection with 8192-byte receives: $(cat "$NFS_RUN/show.json")"
+}
+
 # A burst of small calls, many in flight (FSSTAT, never answered from a
 # cache): when a reply completes its RPC, the task may send its next call
 # at once, and the reply to that needs a Receive. So each reply's Receive
@@ -547,7 +571,7 @@ client_monitor_stop() {
 	rm -f "$CLIENT_LOG"
 }
 
-ktap_header 30
+ktap_header 31
 run_test reload_dropin reload_dropin
 run_test server_start_rdma_$PORT server_start
 run_test client_monitor_start client_monitor_start
@@ -555,6 +579,7 @@ run_test mount_v3 mount_v3
 if nfs_is_mounted "$MNT"; then
 	run_test client_transport_listed client_transport_listed
 	run_test small_files_inline small_files_inline
+	run_test small_io_inline small_io_inline
 	run_test recvs_reposted_first recvs_reposted_first
 	run_test "write_read_${SIZE_MB}M" large_file_chunks
 	run_test client_counters_after_transfer client_counters_after_transfer
@@ -570,7 +595,7 @@ if nfs_is_mounted "$MNT"; then
 	run_test client_transport_gone client_transport_gone
 	run_test drc_after_reconnect drc_after_reconnect
 else
-	for t in client_transport_listed small_files_inline recvs_reposted_first \
+	for t in client_transport_listed small_files_inline small_io_inline recvs_reposted_first \
 		"write_read_${SIZE_MB}M" \
 		client_counters_after_transfer full_size_io payload_in_two_regions \
 		"readdir_${DIRENTS}" client_reconnects_noted \

@@ -139,7 +139,7 @@ TEST(Help, UsageTexts)
     EXPECT_NE(usage(Object::Config).find("config set NAME VALUE [NAME VALUE...] [transport ID]"),
               std::string::npos);
     // The ranges come from the spec's constants.
-    EXPECT_NE(usage(Object::Config).find("  inline-send         1024-65536 bytes (4096)\n"),
+    EXPECT_NE(usage(Object::Config).find("  inline-send         1024-65536 bytes (8192)\n"),
               std::string::npos)
         << usage(Object::Config);
     EXPECT_NE(usage(Object::Dev).find("dev set NAME enabled { on | off }"), std::string::npos);
