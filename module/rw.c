@@ -253,6 +253,23 @@ static void xr_rw_keep(struct xr_rw *rw)
 	rw->rw_nops = 0;
 }
 
+/*
+ * Chain the work requests of every transfer of @rw, in order; the last
+ * one asks for the completion @cqe. Returns the first.
+ */
+static struct ib_send_wr *xr_rw_chain(struct xr_rw *rw, struct ib_cqe *cqe)
+{
+	struct xr_ep *ep = rw->rw_sq->sq_ep;
+	struct ib_send_wr *first = NULL;
+	int i;
+
+	for (i = rw->rw_nops - 1; i >= 0; i--)
+		first = rdma_rw_ctx_wrs(&rw->rw_ops[i].ro_ctx, ep->ep_qp,
+					ep->ep_id->port_num,
+					i == rw->rw_nops - 1 ? cqe : NULL, first);
+	return first;
+}
+
 /* The chain's completion ID and post event, while they are traced. */
 static void xr_rw_trace_post(struct xr_rw *rw)
 {
@@ -294,8 +311,8 @@ int xr_rw_run(struct xr_rw *rw)
 {
 	struct xr_sendq *sq = rw->rw_sq;
 	struct xr_ep *ep = sq->sq_ep;
-	struct ib_send_wr *first = NULL;
-	int i, err;
+	struct ib_send_wr *first;
+	int err;
 
 	if (!rw->rw_nops)
 		return 0;
@@ -304,11 +321,7 @@ int xr_rw_run(struct xr_rw *rw)
 		return err;
 
 	rw->rw_cqe.done = xr_rw_done;
-	for (i = rw->rw_nops - 1; i >= 0; i--)
-		first = rdma_rw_ctx_wrs(&rw->rw_ops[i].ro_ctx, ep->ep_qp,
-					ep->ep_id->port_num,
-					i == rw->rw_nops - 1 ? &rw->rw_cqe : NULL,
-					first);
+	first = xr_rw_chain(rw, &rw->rw_cqe);
 	xr_rw_trace_post(rw);
 	err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_SEND, ep);
 	if (!err)
@@ -394,24 +407,17 @@ static void xr_rw_write_done(struct ib_cq *cq, struct ib_wc *wc)
 int xr_rw_post_send(struct xr_rw *rw, struct xr_sendctx *sc, u32 len)
 {
 	struct xr_rw_set *set = rw->rw_set;
-	struct ib_send_wr *first = NULL, *last;
+	struct ib_send_wr *first, *last;
 	u32 nwrs = rw->rw_nwrs;
-	struct xr_ep *ep;
-	int i;
 
 	/* An xr_rw never given to xr_rw_init() is all zeroes. */
 	if (!rw->rw_nops)
 		return xr_sendctx_post(sc, len);
 	if (WARN_ON_ONCE(rw->rw_dir != DMA_TO_DEVICE))
 		return -EINVAL;
-	ep = rw->rw_sq->sq_ep;
 	set->rs_nops = rw->rw_nops;
 	set->rs_cqe.done = xr_rw_write_done;
-	for (i = rw->rw_nops - 1; i >= 0; i--)
-		first = rdma_rw_ctx_wrs(&rw->rw_ops[i].ro_ctx, ep->ep_qp,
-					ep->ep_id->port_num,
-					i == rw->rw_nops - 1 ? &set->rs_cqe : NULL,
-					first);
+	first = xr_rw_chain(rw, &set->rs_cqe);
 	for (last = first; last->next; last = last->next)
 		;
 	xr_rw_trace_post(rw);

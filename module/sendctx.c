@@ -518,7 +518,6 @@ static void xr_sendctx_drop_rw(struct xr_sendctx *sc, bool posted)
  * Otherwise as xr_sendctx_post(). RDMA Writes in the chain (@sc's
  * sc_rw) are released with the Send; when the post fails, at once if
  * nothing was posted, else after the teardown's drain.
-
  *
  * Return values:
  *   %0: posted

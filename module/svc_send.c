@@ -449,6 +449,10 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 		if (!err) {
 			xr_svc_count_reply(sx, rc, &sr, inv);
 			xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_SEGS, nwrites);
+		} else if (err == -E2BIG) {
+			/* More than the send queue holds; nothing was posted. */
+			err = xr_svc_post_error(sx, sc, rc->rctx_hdr.hd_xid,
+						XR_ERR_CHUNK);
 		}
 	} else if (len == -EMSGSIZE || len == -EOVERFLOW || len == -EINVAL ||
 		   len == -E2BIG) {

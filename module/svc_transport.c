@@ -370,8 +370,10 @@ static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
  * later and the pool run dry, the call's connection is closed and the
  * client's retransmission finds a new one, sized anew. A reply's Writes
  * stay until its Send completes (svc_send.c), after the thread has
- * moved on; rdma_rw registers no memory for Writes, and the send queue
- * slots they take are accounted like any (xr_sendq_reserve() waits).
+ * moved on; rdma_rw registers no memory for Writes (unless ib_core's
+ * debugging parameter force_mr makes it: then a pool run dry closes the
+ * connection as above), and the send queue slots they take are
+ * accounted like any (xr_sendq_reserve() waits).
  */
 static u32 xr_svc_rw_ctxs(const struct svc_serv *serv, u32 credits)
 {

@@ -67,7 +67,8 @@ enum {
  *	the close, so none is posted after the queue pair is drained
  * @xc_max_pages: pages one memory region maps
  * @xc_inline_send: largest call sent inline (the server's receive size)
- * @xc_inline_recv: largest reply received inline (our buffers)
+ * @xc_inline_recv: largest reply expected inline: our buffers, once
+ *	connected no more than the server sends inline
  * @xc_recvs: Receives kept posted: one for each call that may be in
  *	flight and each backchannel call the server may send
  * @xc_unsettled: received messages whose call's slot was not released

@@ -33,10 +33,12 @@
 
 /*
  * Memory regions per request the connection may carry. A call uses one
- * at most for its payload (two where it starts inside a page), a Reply
- * chunk up to three; running out costs a retry, not the call.
+ * for its payload (two where it starts inside a page); a Reply chunk,
+ * and a call sent whole in a position-zero Read chunk (krb5i, krb5p),
+ * three: head, pages, tail (four where the pages start inside a page).
+ * Running out costs a retry after a delay, not the call.
  */
-#define XR_XPRT_MRS_PER_REQ	2
+#define XR_XPRT_MRS_PER_REQ	3
 /* Bound on resolving the server. */
 #define XR_XPRT_RESOLVE_MS	5000
 
@@ -359,9 +361,16 @@ int xr_xconn_open(struct xr_xprt *rx, struct xr_xconn **conn)
 	if (err)
 		goto out;
 
-	/* Calls go out no larger than the server receives. */
+	/*
+	 * Calls go out no larger than the server receives, and a reply is
+	 * expected inline only as large as the server sends inline (1024
+	 * when it said nothing, RFC 8166): a larger one gets a chunk to
+	 * come back in. Our buffers stay as they were posted.
+	 */
 	c->xc_inline_send = min_t(u32, cfg->cf_val[XR_CFG_INLINE_SEND],
 				  c->xc_ep.ep_peer.cp_recv_size);
+	c->xc_inline_recv = min_t(u32, c->xc_rq.rcvq_buf_size,
+				  c->xc_ep.ep_peer.cp_send_size);
 	memcpy(&c->xc_local, &c->xc_ep.ep_id->route.addr.src_addr,
 	       sizeof(c->xc_local));
 	c->xc_sq.sq_buf_size = c->xc_inline_send;

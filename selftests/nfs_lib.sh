@@ -180,14 +180,12 @@ nfs_wait_grace() {
 	echo "# waited $((SECONDS - t0)) s for nfsd's grace period"
 }
 
-# nfs_server_start: nfsd serving a tmpfs at $NFS_EXPORT (fsid=0) over TCP
-# (for mountd and the NFSv3 side protocols). Does not load rpcrdma and
-# opens no RDMA listener: see nfs_listen. Idempotent.
 # nfsd_max_block_set BYTES: nfsd's max_block_size, while nfsd is stopped.
 # nfsd keeps it until it is unloaded, so the value before is saved for
 # nfs_server_stop to put back for the tests after this one. That value
 # reads 0 until nfsd first starts (nfsd works its default out then, by
-# memory): nfsd is started and stopped once to have it.
+# memory): nfsd is started and stopped once to have it. nfsd refuses a
+# new value while it has listeners, even without threads.
 nfsd_max_block_set() {
 	local cur saved=$NFS_RUN/max_block_size.orig
 
@@ -207,6 +205,9 @@ nfsd_max_block_set() {
 		fail "max_block_size is $(cat $NFSD_FS/max_block_size), not $1"
 }
 
+# nfs_server_start: nfsd serving a tmpfs at $NFS_EXPORT (fsid=0) over TCP
+# (for mountd and the NFSv3 side protocols). Does not load rpcrdma and
+# opens no RDMA listener: see nfs_listen. Idempotent.
 nfs_server_start() {
 	local pipefs line
 
@@ -500,6 +501,23 @@ nfs_full_size_io() {
 	[ "$got" = "$want" ] || fail "$name: sha256 $got, wrote $want" || return 1
 	[ "$w" -eq "$mib" ] && [ "$r" -eq "$mib" ] ||
 		fail "$w WRITE and $r READ calls for $mib MiB each way, not $mib"
+}
+
+# nfs_small_io MNT NAME: 4 KiB written to MNT/NAME and read back with
+# O_DIRECT, a call each way, with the same SHA-256. Whether its data
+# goes inline or in chunks is the two ends' business (their inline
+# sizes); that it arrives is checked here.
+nfs_small_io() {
+	local src=$NFS_DATA/$2 want got
+
+	head -c 4096 /dev/urandom >"$src" || return 1
+	want=$(nfs_sha256 "$src")
+	nfs_dd "$NFS_OP_TIMEOUT" if="$src" of="$1/$2" bs=4k oflag=direct ||
+		fail "direct write of $1/$2" || return 1
+	got=$(timeout -k 5 "$NFS_OP_TIMEOUT" dd if="$1/$2" bs=4k count=1 iflag=direct \
+		status=none | sha256sum | cut -d' ' -f1)
+	rm -f "$src" "$1/$2"
+	[ "$got" = "$want" ] || fail "$2: sha256 $got, wrote $want"
 }
 
 # nfs_make_entries DIR N: create DIR with N empty files e1..eN (bounded).

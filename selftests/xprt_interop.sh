@@ -8,7 +8,9 @@
 #  1. A serves over the in-tree server (rpcrdma, "rdma 20049"); B mounts
 #     through our client (xrpcrdma in drop-in mode): a 64 MiB random file
 #     reads back with the same SHA-256, 1 MiB goes in one call each way
-#     (rsize and wsize), a 2000-entry directory lists
+#     (rsize and wsize), 4 KiB reads back (our client must not expect
+#     a reply inline that the in-tree server sends no larger than 4096
+#     bytes), a 2000-entry directory lists
 #     after a remount, mountstats parses the xprt line, and the in-tree
 #     server invalidated regions with its replies (our client's
 #     remote-invs). NFSv3 and NFSv4.1 (the versions in XPRT_VERS).
@@ -88,7 +90,8 @@ client_checks() {
 
 	run_test "${who}_client_mount_v$v" nfs_mount "$v" "$port" "$MNT" nolock
 	if ! nfs_is_mounted "$MNT"; then
-		for t in "write_read_${SIZE_MB}M" full_size_io $([ "$who" = ours ] && echo counters) \
+		for t in "write_read_${SIZE_MB}M" full_size_io small_io \
+			$([ "$who" = ours ] && echo counters) \
 			"readdir_$DIRENTS" mountstats_xprt umount; do
 			log_test 4 "${who}_client_${t}_v$v"
 		done
@@ -98,6 +101,7 @@ client_checks() {
 		nfs_write_verify "$MNT" "$SIZE_MB" "data-$who-v$v"
 	run_test "${who}_client_full_size_io_v$v" \
 		nfs_full_size_io "$MNT" 4 "full-$who-v$v"
+	run_test "${who}_client_small_io_v$v" nfs_small_io "$MNT" "small-$who-v$v"
 	[ "$who" = ours ] &&
 		run_test "ours_client_counters_v$v" ours_client_counters
 	run_test "${who}_client_readdir_${DIRENTS}_v$v" readdir_large "$v" "$port" "dir-$who-v$v"
@@ -179,7 +183,7 @@ role_b() {
 	read -r -a nvers_ours <<<"$XPRT_VERS"
 	read -r -a nvers_intree <<<"$INTREE_VERS"
 	mkdir -p "$NFS_DATA"
-	ktap_header $((8 + 7 * ${#nvers_ours[@]} + 6 * ${#nvers_intree[@]}))
+	ktap_header $((8 + 8 * ${#nvers_ours[@]} + 7 * ${#nvers_intree[@]}))
 	echo "# client guest B ($XR_ADDR), server guest A ($XR_PEER_ADDR)"
 	run_test ours_client_dropin b_reload_dropin
 	run_test wait_intree_server pair_wait srv-intree "$STEP_WAIT"

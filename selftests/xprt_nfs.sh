@@ -147,6 +147,38 @@ small_io_inline() {
 		fail "no server connection with 8192-byte receives: $(cat "$NFS_RUN/show.json")"
 }
 
+# A server that sends less inline than the client receives: the server's
+# inline-send is 4096 (the in-tree server's), the client's receive
+# buffers stay 8192. A 4 KiB READ's reply does not fit 4096 bytes, so
+# the client has to offer a Write chunk for it: expecting the reply
+# inline, it would get an RDMA_ERROR and the read an I/O error. Both
+# ends of a new mount take the setting; it is put back afterwards.
+server_sends_less() {
+	local rc=0 before after src=$NFS_DATA/io4k want got orig
+
+	orig=$("$RDMACTL" -j config show | jq -e '.["inline-send"]') ||
+		fail "config show" || return 1
+	"$RDMACTL" config set inline-send 4096 || fail "config set inline-send" || return 1
+	nfs_umount "$MNT" && nfs_mount 3 "$PORT" "$MNT" || fail "remount" || rc=1
+	if [ "$rc" -eq 0 ]; then
+		head -c 4096 /dev/urandom >"$src" || rc=1
+		want=$(nfs_sha256 "$src")
+		nfs_dd "$NFS_OP_TIMEOUT" if="$src" of="$MNT/io4k" bs=4k oflag=direct ||
+			fail "direct write" || rc=1
+		read -r _ before _ < <(nfs_rdma_chunks "$MNT")
+		got=$(timeout -k 5 "$NFS_OP_TIMEOUT" dd if="$MNT/io4k" bs=4k count=1 \
+			iflag=direct status=none | sha256sum | cut -d' ' -f1)
+		read -r _ after _ < <(nfs_rdma_chunks "$MNT")
+		rm -f "$src" "$MNT/io4k"
+		[ "$got" = "$want" ] || fail "io4k: sha256 $got, wrote $want" || rc=1
+		[ "$after" -gt "$before" ] || fail "no Write chunk for the 4 KiB READ" || rc=1
+	fi
+	"$RDMACTL" config set inline-send "$orig" ||
+		fail "config set inline-send back" || rc=1
+	nfs_umount "$MNT" && nfs_mount 3 "$PORT" "$MNT" || fail "remount" || rc=1
+	return $rc
+}
+
 # A burst of small calls, many in flight (FSSTAT, never answered from a
 # cache): when a reply completes its RPC, the task may send its next call
 # at once, and the reply to that needs a Receive. So each reply's Receive
@@ -571,7 +603,7 @@ client_monitor_stop() {
 	rm -f "$CLIENT_LOG"
 }
 
-ktap_header 31
+ktap_header 32
 run_test reload_dropin reload_dropin
 run_test server_start_rdma_$PORT server_start
 run_test client_monitor_start client_monitor_start
@@ -591,6 +623,7 @@ if nfs_is_mounted "$MNT"; then
 	run_test client_reconnect_counted client_reconnect_counted
 	run_test device_removal_mid_transfer device_removal_mid_transfer
 	run_test mountstats_xprt mountstats_parses
+	run_test server_sends_less server_sends_less
 	run_test umount_v3 umount_v3
 	run_test client_transport_gone client_transport_gone
 	run_test drc_after_reconnect drc_after_reconnect
@@ -600,7 +633,8 @@ else
 		client_counters_after_transfer full_size_io payload_in_two_regions \
 		"readdir_${DIRENTS}" client_reconnects_noted \
 		reconnect_after_server_restart client_reconnect_counted device_removal_mid_transfer \
-		mountstats_xprt umount_v3 client_transport_gone drc_after_reconnect; do
+		mountstats_xprt server_sends_less umount_v3 client_transport_gone \
+		drc_after_reconnect; do
 		log_test 4 "$t"
 	done
 fi
