@@ -11,15 +11,10 @@
  * inline when it fits the peer's inline threshold, else by RDMA Write into
  * the Reply chunk, announced by an RDMA_NOMSG header. A reply that fits
  * nowhere is answered with ERR_CHUNK.
- *
- * The RDMA Writes are posted ahead of the reply's Send, in one chain:
- * the svc thread does not wait for them. The reply's pages become the
- * Writes' (xr_rw_hold_pages()) and are let go when the Send completes.
  */
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xdr.h>
 
-#include "core.h"
 #include "proto.h"
 #include "recvq.h"
 #include "rw.h"
@@ -64,16 +59,22 @@ static u32 xr_svc_res_offset(const struct xr_svc_reply *sr, u32 off,
 }
 
 /*
- * Add the Writes of @sr_len bytes of the reduced reply into @segs (the
- * ranges of rq_res between the holes) to @rw.
+ * Write @sr_len bytes of the reduced reply into @segs: the ranges of
+ * rq_res between the holes.
  */
-static int xr_svc_write_reply(struct xr_rw *rw, const struct xr_svc_reply *sr,
+static int xr_svc_write_reply(struct xr_svc_xprt *sx,
+			      const struct xr_svc_reply *sr,
 			      const struct xr_seg *segs, u32 nsegs)
 {
 	u32 done = 0, i, n, from, part;
 	struct xr_seg seg;
-	int err = 0;
+	struct xr_rw rw;
+	int err;
 
+	err = xr_rw_init(&rw, &sx->sx_sq, DMA_TO_DEVICE,
+			 nsegs * (sr->sr_nholes + 1));
+	if (err)
+		return err;
 	for (i = 0; i < nsegs && done < sr->sr_len && !err; i++) {
 		seg = segs[i];
 		n = min(seg.sg_length, sr->sr_len - done);
@@ -85,12 +86,17 @@ static int xr_svc_write_reply(struct xr_rw *rw, const struct xr_svc_reply *sr,
 				break;
 			}
 			seg.sg_length = part;
-			err = xr_rw_add_xdr(rw, &seg, sr->sr_res, from, part);
+			err = xr_rw_add_xdr(&rw, &seg, sr->sr_res, from, part);
 			seg.sg_offset += part;
 			done += part;
 			n -= part;
 		}
 	}
+	if (!err)
+		err = xr_rw_run(&rw);
+	if (!err)
+		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_SEGS, xr_rw_nops(&rw));
+	xr_rw_destroy(&rw);
 	return err;
 }
 
@@ -141,19 +147,20 @@ static int xr_svc_add_payload(struct xr_rw *rw, const struct xr_recvctx *rc,
 }
 
 /*
- * Add the RDMA Writes of each result payload into its Write chunk to
- * @rw, then cut the payloads (with their XDR pad) out of the reply and
- * record in the header what each chunk receives.
+ * Send each result payload by RDMA Write into its Write chunk, all in one
+ * chain, then cut them (with their XDR pad) out of the reply and record
+ * in the header what each chunk received.
  */
-static int xr_svc_write_payloads(struct xr_rw *rw, struct xr_recvctx *rc,
-				 struct xr_svc_reply *sr)
+static int xr_svc_write_payloads(struct xr_svc_xprt *sx,
+				 struct xr_recvctx *rc, struct xr_svc_reply *sr)
 {
 	struct xr_hdr *hdr = &rc->rctx_hdr;
 	const struct xdr_buf *res = sr->sr_res;
 	const struct xr_payload *pl;
 	struct xr_payload *hole;
 	struct xr_write_chunk *wc;
-	int nsegs, err = 0;
+	struct xr_rw rw;
+	int nsegs, err;
 	u32 i;
 
 	if (!rc->rctx_npayloads)
@@ -161,8 +168,16 @@ static int xr_svc_write_payloads(struct xr_rw *rw, struct xr_recvctx *rc,
 	nsegs = xr_svc_check_payloads(rc, res);
 	if (nsegs < 0)
 		return nsegs;
+	err = xr_rw_init(&rw, &sx->sx_sq, DMA_TO_DEVICE, nsegs);
+	if (err)
+		return err;
 	for (i = 0; i < rc->rctx_npayloads && !err; i++)
-		err = xr_svc_add_payload(rw, rc, res, i);
+		err = xr_svc_add_payload(&rw, rc, res, i);
+	if (!err)
+		err = xr_rw_run(&rw);
+	if (!err)
+		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_SEGS, xr_rw_nops(&rw));
+	xr_rw_destroy(&rw);
 	if (err)
 		return err;
 
@@ -226,12 +241,11 @@ static int xr_svc_copy_reply(const struct xr_svc_reply *sr, void *dst)
 
 /*
  * Fill the send context with the reply's header and, when it fits, the
- * reduced reply; else add the Writes of the reduced reply into the Reply
- * chunk to @rw and send an RDMA_NOMSG header. Returns the bytes to Send,
- * or a negative errno: -EMSGSIZE when the reply fits nowhere (answer
- * ERR_CHUNK).
+ * reduced reply; else write the reduced reply into the Reply chunk and
+ * send an RDMA_NOMSG header. Returns the bytes to Send, or a negative
+ * errno: -EMSGSIZE when the reply fits nowhere (answer ERR_CHUNK).
  */
-static int xr_svc_build_reply(struct xr_rw *rw, struct xr_recvctx *rc,
+static int xr_svc_build_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
 			      const struct xr_svc_reply *sr,
 			      struct xr_sendctx *sc)
 {
@@ -259,7 +273,7 @@ static int xr_svc_build_reply(struct xr_rw *rw, struct xr_recvctx *rc,
 	if (!has_reply || xr_chunk_length(segs, nsegs, &room) ||
 	    sr->sr_len > room)
 		return -EMSGSIZE;
-	err = xr_svc_write_reply(rw, sr, segs, hdr->hd_reply.wc_nsegs);
+	err = xr_svc_write_reply(sx, sr, segs, hdr->hd_reply.wc_nsegs);
 	if (err)
 		return err;
 	err = xr_chunk_fill(segs, hdr->hd_reply.wc_nsegs, sr->sr_len);
@@ -353,52 +367,6 @@ static bool xr_svc_reply_inv_rkey(struct xr_svc_xprt *sx,
 	return sx->sx_remote_inv && xr_hdr_inv_rkey(&rc->rctx_hdr, rkey);
 }
 
-/*
- * Ready @rw for the reply's RDMA Writes when the call offered chunks to
- * write: room for a transfer per segment of each Write chunk a payload
- * goes to, and per segment of the Reply chunk for each range between the
- * payloads; and for the reply's pages. Else @rw stays empty.
- */
-static int xr_svc_rw_init(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
-			  const struct xr_recvctx *rc, struct xr_rw *rw)
-{
-	const struct xr_hdr *hdr = &rc->rctx_hdr;
-	u32 i, nops = 0;
-
-	memset(rw, 0, sizeof(*rw));
-	for (i = 0; i < rc->rctx_npayloads; i++)
-		nops += hdr->hd_writes[i].wc_nsegs;
-	if (hdr->hd_flags & XR_HDR_REPLY_CHUNK)
-		nops += hdr->hd_reply.wc_nsegs * (rc->rctx_npayloads + 1);
-	if (!nops)
-		return 0;
-	return xr_rw_init(rw, &sx->sx_sq, DMA_TO_DEVICE, nops,
-			  rqstp->rq_next_page - rqstp->rq_respages);
-}
-
-/*
- * Post the reply's Send, with its Writes (if any) ahead of it. The
- * reply's pages go with the Writes: svc reuses or frees what is left in
- * rq_respages once we return, and the Writes may still be reading. svc
- * allocates new pages for the NULL entries left behind before the next
- * call (xr_compat_reply_pages_taken() says how, kernel by kernel).
- */
-static int xr_svc_post_reply(struct svc_rqst *rqstp, struct xr_rw *rw,
-			     struct xr_sendctx *sc, u32 len)
-{
-	int err;
-
-	if (xr_rw_nops(rw)) {
-		err = xr_rw_hold_pages(rw, rqstp->rq_respages,
-				       rqstp->rq_next_page -
-				       rqstp->rq_respages);
-		if (err)
-			return err;
-		xr_compat_reply_pages_taken(rqstp);
-	}
-	return xr_rw_post_send(rw, sc, len);
-}
-
 /**
  * xr_svc_sendto - send the reply of a request
  * @rqstp: the request, with its reply in rq_res
@@ -419,9 +387,8 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 		.sr_len	= rqstp->rq_res.len,
 	};
 	struct xr_sendctx *sc;
-	struct xr_rw rw;
 	int len, err;
-	u32 rkey, nwrites;
+	u32 rkey;
 	bool inv;
 
 	if (test_bit(XPT_CLOSE, &xprt->xpt_flags) || !rc)
@@ -433,27 +400,18 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 	}
 
 	inv = xr_svc_reply_inv_rkey(sx, rc, &rkey);
-	len = xr_svc_rw_init(sx, rqstp, rc, &rw);
-	if (!len)
-		len = xr_svc_write_payloads(&rw, rc, &sr);
+	len = xr_svc_write_payloads(sx, rc, &sr);
 	if (!len)
 		len = xr_svc_reply_hdr(sx, &rc->rctx_hdr, sr.sr_nholes);
 	if (!len)
-		len = xr_svc_build_reply(&rw, rc, &sr, sc);
+		len = xr_svc_build_reply(sx, rc, &sr, sc);
 	if (len >= 0) {
 		if (inv)
 			xr_sendctx_set_invalidate(sc, rkey);
 		trace_xrpcrdma_svc_reply(sc, rc, len, sr.sr_nholes);
-		nwrites = xr_rw_nops(&rw);
-		err = xr_svc_post_reply(rqstp, &rw, sc, len);
-		if (!err) {
+		err = xr_sendctx_post(sc, len);
+		if (!err)
 			xr_svc_count_reply(sx, rc, &sr, inv);
-			xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_SEGS, nwrites);
-		} else if (err == -E2BIG) {
-			/* More than the send queue holds; nothing was posted. */
-			err = xr_svc_post_error(sx, sc, rc->rctx_hdr.hd_xid,
-						XR_ERR_CHUNK);
-		}
 	} else if (len == -EMSGSIZE || len == -EOVERFLOW || len == -EINVAL ||
 		   len == -E2BIG) {
 		err = xr_svc_post_error(sx, sc, rc->rctx_hdr.hd_xid,
@@ -461,8 +419,6 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 	} else {
 		err = len;
 	}
-	/* Writes not posted (an RDMA_ERROR went instead, or none at all). */
-	xr_rw_destroy(&rw);
 	if (err) {
 		xr_sendctx_put(sc);
 		xr_svc_close(sx);
