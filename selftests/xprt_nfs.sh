@@ -128,18 +128,11 @@ small_files_inline() {
 # inline, in neither a Read list nor a Write chunk, and the server's
 # receive buffers for this client are 8192 bytes.
 small_io_inline() {
-	local before after src=$NFS_DATA/io4k want got
+	local before after
 
-	head -c 4096 /dev/urandom >"$src" || return 1
-	want=$(nfs_sha256 "$src")
 	before=$(nfs_rdma_chunks "$MNT")
-	nfs_dd "$NFS_OP_TIMEOUT" if="$src" of="$MNT/io4k" bs=4k oflag=direct ||
-		fail "direct write" || return 1
-	got=$(timeout -k 5 "$NFS_OP_TIMEOUT" dd if="$MNT/io4k" bs=4k count=1 iflag=direct \
-		status=none | sha256sum | cut -d' ' -f1)
+	nfs_small_io "$MNT" io4k || return 1
 	after=$(nfs_rdma_chunks "$MNT")
-	rm -f "$src" "$MNT/io4k"
-	[ "$got" = "$want" ] || fail "io4k: sha256 $got, wrote $want" || return 1
 	[ "$after" = "$before" ] || fail "chunk segments went from $before to $after" || return 1
 	"$RDMACTL" -j transport show >"$NFS_RUN/show.json" || fail "transport show" || return 1
 	jq -e '[.[] | select(.role == "server-connection" and .inline_recv == 8192)] | length > 0' \
@@ -154,23 +147,17 @@ small_io_inline() {
 # inline, it would get an RDMA_ERROR and the read an I/O error. Both
 # ends of a new mount take the setting; it is put back afterwards.
 server_sends_less() {
-	local rc=0 before after src=$NFS_DATA/io4k want got orig
+	local rc=0 before after orig
 
 	orig=$("$RDMACTL" -j config show | jq -e '.["inline-send"]') ||
 		fail "config show" || return 1
 	"$RDMACTL" config set inline-send 4096 || fail "config set inline-send" || return 1
 	nfs_umount "$MNT" && nfs_mount 3 "$PORT" "$MNT" || fail "remount" || rc=1
 	if [ "$rc" -eq 0 ]; then
-		head -c 4096 /dev/urandom >"$src" || rc=1
-		want=$(nfs_sha256 "$src")
-		nfs_dd "$NFS_OP_TIMEOUT" if="$src" of="$MNT/io4k" bs=4k oflag=direct ||
-			fail "direct write" || rc=1
+		# Write chunk segments: the WRITE goes in a Read list, if not inline.
 		read -r _ before _ < <(nfs_rdma_chunks "$MNT")
-		got=$(timeout -k 5 "$NFS_OP_TIMEOUT" dd if="$MNT/io4k" bs=4k count=1 \
-			iflag=direct status=none | sha256sum | cut -d' ' -f1)
+		nfs_small_io "$MNT" io4k || rc=1
 		read -r _ after _ < <(nfs_rdma_chunks "$MNT")
-		rm -f "$src" "$MNT/io4k"
-		[ "$got" = "$want" ] || fail "io4k: sha256 $got, wrote $want" || rc=1
 		[ "$after" -gt "$before" ] || fail "no Write chunk for the 4 KiB READ" || rc=1
 	fi
 	"$RDMACTL" config set inline-send "$orig" ||
