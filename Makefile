@@ -16,6 +16,7 @@
 #                 (KVER=<version>: another kernel, also one of the Debian 13 root)
 #   make htmldocs build Documentation/ with Sphinx into build/docs/html
 #   make dkms-check  build the module with dkms.conf for every installed kernel
+#                 (and with the Debian 13 root's dkms for its kernels)
 #   make bench    measure xrpcrdma against the in-tree rpcrdma and TCP (test host)
 #   make fuzz-wire  a long wire fuzzing campaign against the server (test host;
 #                 FUZZ_COUNT=messages, FUZZ_SEED=n or random, FUZZ_KVER=kernel)
@@ -139,6 +140,7 @@ htmldocs: kernel-src
 # DKMS in a tree of its own under build/dkms: the host's DKMS is untouched.
 dkms-check:
 	@scripts/dkms-check.sh
+	@if [ -d $(TRIXIE_ROOT) ]; then scripts/dkms-check.sh --root $(TRIXIE_ROOT); fi
 
 # dpkg-buildpackage on a copy of the tree under build/deb (debian/).
 deb:

@@ -11,10 +11,27 @@
 # go without -Werror.
 # The built tree is kept for selftests/dkms.sh, which installs it with
 # `dkms install` in a test host.
+#
+# With --root ROOT (build/trixie-root) it builds for the kernels of that
+# Debian root with the root's own dkms and compiler: the script runs
+# again inside ROOT (scripts/root-run.sh, the work tree at its own path
+# there), into build/dkms-root, so that the test host booted with that
+# root installs what Debian 13's dkms built.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+out=$top/build/dkms
+if [ "${1:-}" = --root ]; then
+	[ $# -ge 2 ] || { echo "dkms-check: --root needs a directory" >&2; exit 1; }
+	root=$2
+	shift 2
+	[ -x "$root/usr/sbin/dkms" ] ||
+		{ echo "dkms-check: $root has no dkms (make deps)" >&2; exit 1; }
+	exec scripts/root-run.sh "$root" "$top" "$top" \
+		env XR_DKMS_OUT="$top/build/dkms-root" bash "$top/scripts/dkms-check.sh" "$@"
+fi
+out=${XR_DKMS_OUT:-$out}
 command -v dkms >/dev/null || { echo "dkms-check: dkms is not installed (make deps)" >&2; exit 1; }
 
 version=$(cat VERSION)
@@ -33,7 +50,6 @@ if [ ${#kvers[@]} -eq 0 ]; then
 fi
 [ ${#kvers[@]} -gt 0 ] || { echo "dkms-check: no kernel headers installed" >&2; exit 1; }
 
-out=$top/build/dkms
 rm -rf "$out"
 src=$out/src/xrpcrdma-$version
 mkdir -p "$src" "$out/tree" "$out/install"
@@ -49,7 +65,10 @@ dkms add "${trees[@]}" -m xrpcrdma -v "$version"
 rc=0
 export KCFLAGS=-Wpadded
 for k in "${kvers[@]}"; do
-	if dkms build "${trees[@]}" -m xrpcrdma -v "$version" -k "$k" &&
+	# The headers where the kernel's packages put them: DKMS 3.2 would
+	# look for them in the install tree.
+	if dkms build "${trees[@]}" -m xrpcrdma -v "$version" -k "$k" \
+		--kernelsourcedir "/lib/modules/$k/build" &&
 	   modinfo -F vermagic "$out/tree/xrpcrdma/$version/$k/x86_64/module/xrpcrdma.ko"* |
 		grep -q "^$k "; then
 		echo "dkms-check: ok $k"

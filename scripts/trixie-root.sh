@@ -35,7 +35,7 @@ readonly KLINE_RE='7\.[0-9]+\.[0-9]+\+deb13'
 # The Debian 13 userland the build and the guests use. Kernel packages
 # are added once the newest of trixie-backports is known.
 readonly PKGS=(
-	gcc-14 make libc6-dev bc kmod sparse libelf-dev xz-utils
+	gcc-14 make libc6-dev bc kmod sparse libelf-dev xz-utils dkms
 	busybox-static iproute2 procps psmisc util-linux e2fsprogs
 	rdma-core ibverbs-utils rdmacm-utils perftest
 	nfs-kernel-server nfs-common rpcbind

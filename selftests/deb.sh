@@ -26,7 +26,8 @@
 # chooses. The depmod of each dpkg -i and -r runs over a trimmed module
 # tree (lib.sh's modules_trim): over the whole one, three minutes each.
 #
-# Needs build/deb (make deb) and build/dkms (scripts/dkms-check.sh).
+# Needs build/deb (make deb) and build/dkms, or build/dkms-root in the
+# Debian 13 root's test host (scripts/dkms-check.sh).
 # Loads the module given to the test host again at the end.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
@@ -45,7 +46,7 @@ VERSION=$(cat "$XR_TOP/VERSION")
 DEBS=$XR_TOP/build/deb
 DKMS_DEB=$DEBS/xrpcrdma-dkms_${VERSION}_all.deb
 CTL_DEB=$DEBS/rdmactl_${VERSION}_amd64.deb
-DKMS_DIR=$XR_TOP/build/dkms
+DKMS_DIR=$(dkms_dir "$VERSION") || DKMS_DIR=$XR_TOP/build/dkms
 PREBUILT=/usr/share/xrpcrdma-dkms/xrpcrdma-$VERSION.dkms.tar.gz
 RULE=/lib/modprobe.d/xrpcrdma.conf
 UNIT=/lib/systemd/system/rdmactl-monitor.service

@@ -19,11 +19,9 @@ command -v dkms >/dev/null || skip_all "dkms is not installed (make deps)"
 
 KVER=$(uname -r)
 VERSION=$(cat "$XR_TOP/VERSION")
-DKMS_DIR=$XR_TOP/build/dkms
-TREES=(--sourcetree "$DKMS_DIR/src" --dkmstree "$DKMS_DIR/tree")
-BUILT=$DKMS_DIR/tree/xrpcrdma/$VERSION/$KVER/x86_64/module
-ls "$BUILT"/xrpcrdma.ko* >/dev/null 2>&1 ||
+DKMS_DIR=$(dkms_dir "$VERSION") ||
 	skip_all "no DKMS build for $KVER: run scripts/dkms-check.sh first"
+TREES=(--sourcetree "$DKMS_DIR/src" --dkmstree "$DKMS_DIR/tree")
 MODDEP=$(mktemp -d)/moddep
 TRIM=$(dirname "$MODDEP")/trim
 

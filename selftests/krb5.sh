@@ -11,7 +11,7 @@
 #
 # Each case writes files of 1, 4095, 4097 and 65537 bytes buffered and
 # with O_DIRECT, overwrites a file at unaligned offsets (both ways), and
-# writes a random file of XR_KRB5_BIG_MB MiB (default 4); after the page
+# writes a random file of XR_KRB5_BIG_MB MiB (default 16); after the page
 # cache is dropped every file reads back (as it was written, buffered or
 # O_DIRECT; the large file both ways) with the SHA-256 of its local
 # copy. Under krb5i and krb5p the payload is inside the GSS token, so
@@ -47,7 +47,7 @@ FLAVOURS="krb5 krb5i krb5p"
 SIZES="1 4095 4097 65537"
 # Unaligned overwrites: offset:length.
 PATCHES="1:4097 4095:3 8191:65537 131073:1"
-BIG_MB=${XR_KRB5_BIG_MB:-4}
+BIG_MB=${XR_KRB5_BIG_MB:-16}
 BLOCK=/etc/modprobe.d/xr-krb5.conf
 MNT=$NFS_RUN/mnt-krb5
 # A soft mount: a call the server drops (a GSS checksum that does not

@@ -154,6 +154,21 @@ module_mode() {
 	"$RDMACTL" -j module show | jq -r .mode
 }
 
+# dkms_dir VERSION: the DKMS tree scripts/dkms-check.sh built this
+# kernel's module in: the host's dkms builds for the host's kernels
+# (build/dkms), the Debian 13 root's for the root's (build/dkms-root,
+# dkms-check.sh --root), so that a test host installs what its own
+# userland's dkms built. Nothing (and status 1) when neither did.
+dkms_dir() {
+	local d
+
+	for d in "$XR_TOP/build/dkms" "$XR_TOP/build/dkms-root"; do
+		ls "$d/tree/xrpcrdma/$1/$(uname -r)/x86_64/module/xrpcrdma.ko"* >/dev/null 2>&1 &&
+			{ echo "$d"; return 0; }
+	done
+	return 1
+}
+
 # moddep_save DIR: keep a copy of the running kernel's depmod output
 # (modules.dep and the rest) in DIR, for moddep_restore. A test that
 # installs a module puts the output back instead of running depmod again,
