@@ -189,9 +189,12 @@ pool() {
 			used=$((used + w))
 		done
 		[ ${#todo[@]} -gt 0 ] || break
-		wait -n -p pid
-		used=$((used - ${weight[$pid]}))
-		unset "weight[$pid]"
+		# One step ended (or none was running): weigh those still running.
+		wait -n || true
+		used=0
+		for pid in $(jobs -rp); do
+			used=$((used + ${weight[$pid]:-10}))
+		done
 	done
 	wait
 	for i in "${!steps[@]}"; do
