@@ -15,6 +15,7 @@
  * RDMA_MSG, no chunks, an RPC message whose direction is REPLY. They go
  * to the backchannel and never reach svc.
  */
+#include <linux/sizes.h>
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/svc_xprt.h>
 
@@ -25,12 +26,25 @@
 #include "svc.h"
 #include "trace_msg.h"
 
+/*
+ * The longest chunk a call may offer or carry: the kernel's largest
+ * payload (RPCSVC_MAXPAYLOAD: 1 MiB up to 6.15, 4 MiB since) and room
+ * for what surrounds it. Under RPCSEC_GSS integrity or privacy the whole
+ * call or reply travels in one chunk: a full-size WRITE's position-zero
+ * Read chunk is its payload plus the RPC and GSS headers, and a client
+ * offers a Reply chunk over its whole receive buffer, whose head and
+ * tail add pages of their own. A Read chunk must also fit the request's
+ * pages (xr_svc_chunk_fits()); a Write or Reply chunk longer than the
+ * reply is left partly unused.
+ */
+#define XR_SVC_MAX_CHUNK_LEN	(RPCSVC_MAXPAYLOAD + SZ_64K)
+
 static const struct xr_limits xr_svc_call_limits = {
 	.lm_max_read_segs	= XR_SVC_MAX_READ_SEGS,
 	.lm_max_write_chunks	= XR_SVC_MAX_WRITE_CHUNKS,
 	.lm_max_chunk_segs	= XR_SVC_MAX_CHUNK_SEGS,
 	.lm_max_segs		= XR_SVC_MAX_SEGS,
-	.lm_max_chunk_len	= 1024 * 1024,
+	.lm_max_chunk_len	= XR_SVC_MAX_CHUNK_LEN,
 };
 
 /* The oldest received message; XPT_DATA cleared when there is none. */

@@ -54,7 +54,8 @@ BASE_XPRTS=
 RAW_OPTS=()
 # rdmactl's --region: a segment with handle OURS names it, its offset
 # taken within it; it holds byte i = i mod 251 until the server writes.
-REGION=$((2 * 1024 * 1024))
+# 5 MiB: the largest Read chunk of a 7.x server (4 MiB and a page).
+REGION=$((5 * 1024 * 1024))
 OURS=0xffffffff
 
 # ---- Messages, as hex XDR words ----
@@ -279,14 +280,20 @@ read_chunk_call() {
 }
 
 # server_block_size BYTES: restart nfsd with max_block_size BYTES (it can
-# only change while nfsd has no service) and listen again.
+# only change while nfsd has no service) and listen again. "max" is the
+# largest nfsd takes (it clamps what is written to the kernel's largest
+# payload, RPCSVC_MAXPAYLOAD): 1 MiB up to 6.15, 4 MiB since; BS is set
+# to what it took.
 server_block_size() {
 	local bs=$1
 
 	timeout -k 5 "$NFS_OP_TIMEOUT" rpc.nfsd 0 || fail "rpc.nfsd 0" || return 1
+	[ "$bs" != max ] || bs=$((64 * 1024 * 1024))
 	echo "$bs" >$NFSD_FS/max_block_size || fail "max_block_size $bs refused" || return 1
+	[ "$1" != max ] || bs=$(cat $NFSD_FS/max_block_size)
 	[ "$(cat $NFSD_FS/max_block_size)" -eq "$bs" ] ||
 		fail "max_block_size is $(cat $NFSD_FS/max_block_size), not $bs" || return 1
+	BS=$bs
 	rpc.nfsd -G "$NFS_GRACE" -L "$NFS_GRACE" "$NFS_THREADS" ||
 		fail "rpc.nfsd $NFS_THREADS" || return 1
 	nfs_listen "$CLASS" "$PORT"
@@ -299,26 +306,25 @@ block_size_restored() {
 }
 
 # The largest Read chunk after a 40-byte inline call: the whole call
-# within nfsd's largest message (sv_max_mesg, the block size plus a page),
-# and no chunk over the server's 1 MiB.
+# within nfsd's largest message (sv_max_mesg, the block size plus a
+# page). That is more than the block size: a call under RPCSEC_GSS
+# integrity or privacy carries a full payload and its headers in one
+# chunk.
 read_chunk_limit() {
-	local limit=$(($1 + 4096 - 40))
-
-	[ "$limit" -le 1048576 ] || limit=1048576
-	echo "$limit"
+	echo $(($1 + 4096 - 40))
 }
 
-# read_chunk_budget BLOCK_SIZE: Read chunks of 1 MiB (one segment),
+# read_chunk_budget BLOCK_SIZE|max: Read chunks of 1 MiB (one segment),
 # 768 KiB (twelve of 64 KiB), at the limit and 4 bytes over it, under
 # valid handles: over the limit ERR_CHUNK, else a reply. Over the limit
 # under a handle nobody registered too: refused before any Read.
 read_chunk_budget() {
-	local bs=$1 limit shape bytes n expect re
+	local BS limit shape bytes n expect re
 	local -A tried=()
 
-	server_block_size "$bs" || return 1
-	limit=$(read_chunk_limit "$bs")
-	echo "# max_block_size $bs: Read chunks up to $limit bytes after a NULL call"
+	server_block_size "$1" || return 1
+	limit=$(read_chunk_limit "$BS")
+	echo "# max_block_size $BS: Read chunks up to $limit bytes after a NULL call"
 	for shape in 1048576:1 786432:12 "$limit:1" "$((limit + 4)):1"; do
 		[ -z "${tried[$shape]:-}" ] || continue
 		tried[$shape]=1
@@ -328,11 +334,11 @@ read_chunk_budget() {
 		else
 			expect=reply re="^reply xid=$XID RDMA_MSG SUCCESS$"
 		fi
-		with_region hostile "$FUNCNAME $bs: $bytes/$n" "$expect" \
+		with_region hostile "$FUNCNAME $BS: $bytes/$n" "$expect" \
 			"$(read_chunk_call "$bytes" "$n" $OURS)" "$re" || return 1
 		region_untouched || fail "the server wrote into a Read chunk" || return 1
 		[ "$expect" = error ] || continue
-		hostile "$FUNCNAME $bs: $bytes/$n, no such handle" "$expect" \
+		hostile "$FUNCNAME $BS: $bytes/$n, no such handle" "$expect" \
 			"$(read_chunk_call "$bytes" "$n" 0x0bad)" "$re" || return 1
 	done
 }
@@ -347,15 +353,20 @@ read_chunk_budget_512k() {
 
 # Write and Reply chunks far larger than any reply, in valid memory: a
 # NULL reply has no payload and fits inline, so nothing is written into
-# them and the reply says so. Chunks over the server's 1 MiB limit get
+# them and the reply says so. A Reply chunk over a whole receive buffer
+# (a page, 1 MiB and a page: what a client offers for a full-size READ
+# under krb5i) is taken too. Chunks far over the largest payload get
 # ERR_CHUNK. Either way the region is as rdmactl filled it.
 huge_write_reply_chunks() {
-	local mib=1048576 half=524288
+	local mib=1048576 half=524288 page=4096
 
 	# Two Write chunks of 1 MiB (one segment, then two) and a 1 MiB Reply
 	# chunk of two segments.
 	with_region hostile "$FUNCNAME: 1 MiB each" reply \
 		"$(hdr 1 0)$(w 0)$(w 1 1)$(seg $OURS $mib 0)$(w 1 2)$(seg $OURS $half 0)$(seg $OURS $half $half)$(w 0)$(w 1 2)$(seg $OURS $half $mib)$(seg $OURS $half $((mib + half)))$(call)" \
+		"^reply xid=$XID RDMA_MSG SUCCESS$" || return 1
+	with_region hostile "$FUNCNAME: Reply chunk of 1 MiB and two pages" reply \
+		"$(hdr 1 0)$(w 0)$(w 0)$(w 1 3)$(seg $OURS $page 0)$(seg $OURS $mib $page)$(seg $OURS $page $((mib + page)))$(call)" \
 		"^reply xid=$XID RDMA_MSG SUCCESS$" || return 1
 	region_untouched || fail "the server wrote into the chunks of a NULL reply" || return 1
 	# 2 GiB and 4 GiB - 1 chunks.
@@ -368,10 +379,16 @@ huge_write_reply_chunks() {
 	region_untouched || fail "the server wrote into refused chunks"
 }
 
-# nfsd at 1 MiB, where 1 MiB Read chunks are at the limit. The server
-# stays so for the cases after: none depends on the block size.
+# nfsd at 1 MiB: the whole call of a 1 MiB WRITE fits, more than 1 MiB.
 read_chunk_budget_1m() {
 	read_chunk_budget $((1024 * 1024))
+}
+
+# nfsd at the largest block size it takes: 4 MiB since 6.16, so a 7.x
+# server pulls Read chunks of 4 MiB and more; 1 MiB before. The server
+# stays so for the cases after: none depends on the block size.
+read_chunk_budget_max() {
+	read_chunk_budget max
 }
 
 ping_still_works() {
@@ -555,7 +572,7 @@ CASES="valid_call bad_version truncated_header stray_backchannel_reply empty_sen
 	reply_chunk_count_beyond_message nomsg_without_chunks nomsg_read_chunk_invalid_rkey
 	xid_mismatch msg_without_rpc_message rpc_version_mismatch oversized_inline credit_overrun
 	corpus_replay compound_two_reads huge_write_reply_chunks read_chunk_budget_64k
-	read_chunk_budget_512k read_chunk_budget_1m block_size_restored"
+	read_chunk_budget_512k read_chunk_budget_1m read_chunk_budget_max block_size_restored"
 
 # XR_HOSTILE_CASES: run only these cases.
 CASES=${XR_HOSTILE_CASES:-$CASES}
