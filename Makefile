@@ -140,7 +140,9 @@ htmldocs: kernel-src
 # DKMS in a tree of its own under build/dkms: the host's DKMS is untouched.
 dkms-check:
 	@scripts/dkms-check.sh
-	@if [ -d $(TRIXIE_ROOT) ]; then scripts/dkms-check.sh --root $(TRIXIE_ROOT); fi
+	@if [ ! -d $(TRIXIE_ROOT) ]; then :; \
+	elif [ "$$(id -u)" = 0 ]; then scripts/dkms-check.sh --root $(TRIXIE_ROOT); \
+	else echo "dkms-check: not root: no DKMS build inside $(TRIXIE_ROOT)"; fi
 
 # dpkg-buildpackage on a copy of the tree under build/deb (debian/).
 deb:

@@ -28,7 +28,7 @@
 
 /*
  * The longest chunk a call may offer or carry: the kernel's largest
- * payload (RPCSVC_MAXPAYLOAD: 1 MiB up to 6.15, 4 MiB since) and room
+ * payload (RPCSVC_MAXPAYLOAD: 1 MiB on 6.1 and 6.12, 4 MiB on 7.3) and room
  * for what surrounds it. Under RPCSEC_GSS integrity or privacy the whole
  * call or reply travels in one chunk: a full-size WRITE's position-zero
  * Read chunk is its payload plus the RPC and GSS headers, and a client

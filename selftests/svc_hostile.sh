@@ -282,7 +282,7 @@ read_chunk_call() {
 # server_block_size BYTES: restart nfsd with max_block_size BYTES (it can
 # only change while nfsd has no service) and listen again. "max" is the
 # largest nfsd takes (it clamps what is written to the kernel's largest
-# payload, RPCSVC_MAXPAYLOAD): 1 MiB up to 6.15, 4 MiB since; BS is set
+# payload, RPCSVC_MAXPAYLOAD): 1 MiB on 6.1 and 6.12, 4 MiB on 7.3; BS is set
 # to what it took.
 server_block_size() {
 	local bs=$1
@@ -384,8 +384,8 @@ read_chunk_budget_1m() {
 	read_chunk_budget $((1024 * 1024))
 }
 
-# nfsd at the largest block size it takes: 4 MiB since 6.16, so a 7.x
-# server pulls Read chunks of 4 MiB and more; 1 MiB before. The server
+# nfsd at the largest block size it takes: 4 MiB on 7.3, so a 7.x
+# server pulls Read chunks of 4 MiB and more; 1 MiB on 6.x. The server
 # stays so for the cases after: none depends on the block size.
 read_chunk_budget_max() {
 	read_chunk_budget max
