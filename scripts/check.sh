@@ -159,13 +159,14 @@ step() {
 
 # pool "NAME KIND FUNCTION [ARG...]"...: steps side by side, as many as
 # the host's cores (XR_CHECK_JOBS, default: their number) keep busy. A
-# step weighs the tenths of a core it uses: a test host guest 10
-# (single-threaded TCG), a pair of guests (guest_pair) 14, as the two
-# wait on each other (measured: 1.37 cores). Whenever a step ends, the
-# first steps in the order given whose weight fits start, while the
-# weights of those running stay within ten per core and four more: a
-# pair runs beside one guest, never beside two, and a step that weighs
-# more than that starts alone. The arguments are words (no spaces
+# step weighs the tenths of a core it uses (measured with make check's
+# CPU times): a test host guest (single-threaded TCG, idle while its
+# tests wait) 7, a pair of them (guest_pair) 14, anything else 10.
+# Whenever a step ends, the first steps in the order given whose weight
+# fits start, while the weights of those running stay within ten per
+# core and four more: on two cores three guests, or a pair and a guest,
+# or two host steps and a guest; a step that weighs more than that
+# starts alone. The arguments are words (no spaces
 # within one; an entry may span lines). The steps are counted in the
 # order given, once all have ended.
 guest_jobs=${XR_CHECK_JOBS:-$(nproc)}
@@ -181,8 +182,11 @@ pool() {
 		for i in "${!steps[@]}"; do
 			[ -n "${todo[$i]:-}" ] || continue
 			read -r -d '' -a words <<<"${steps[$i]}" || true
-			w=10
-			[ "${words[2]}" != guest_pair ] || w=14
+			case ${words[2]} in
+			guest_pair) w=14 ;;
+			guest_selftests | detector | demo) w=7 ;;
+			*) w=10 ;;
+			esac
 			[ "$used" -eq 0 ] || [ $((used + w)) -le "$cap" ] || continue
 			unset "todo[$i]"
 			rm -f "$logs/${words[0]}.rc"
@@ -377,19 +381,19 @@ pool "${build_steps[@]}"
 pool "${sparse_steps[@]}"
 # DKMS builds with the host's dkms for the host's kernels and, beside
 # it, with the Debian 13 root's dkms (inside that root) for its kernels.
-dkms_steps=("dkms one scripts/dkms-check.sh ${host_kernels[*]}")
+# The Debian packages, lintian (no errors) and the systemd unit (fails
+# when debian/changelog is not at VERSION; selftests/deb.sh installs
+# them), rdmactl and its unit tests, the header codec's: builds of a
+# core or so each, side by side with the DKMS ones.
+package_steps=("dkms one scripts/dkms-check.sh ${host_kernels[*]}")
 [ ${#root_kernels[@]} -eq 0 ] ||
-	dkms_steps+=("dkms-root one scripts/dkms-check.sh --root $root ${root_kernels[*]}")
-pool "${dkms_steps[@]}"
-# The Debian packages, lintian (no errors) and the systemd unit; fails
-# when debian/changelog is not at VERSION. selftests/deb.sh installs them.
-step deb one scripts/deb.sh --check
-step rdmactl ctest build_ctl
-step proto-unit ctest proto_unit
-# The steps that keep to one core, side by side: the fuzzer's minute
-# beside the rest.
-pool "proto-fuzz one tests/proto/run-fuzz.sh ${XR_FUZZ_SECONDS:-60}" \
-	"checkpatch one run_checkpatch" \
+	package_steps+=("dkms-root one scripts/dkms-check.sh --root $root ${root_kernels[*]}")
+package_steps+=("deb one scripts/deb.sh --check" "rdmactl ctest build_ctl"
+	"proto-unit ctest proto_unit")
+pool "${package_steps[@]}"
+# The steps that keep to one core, side by side (the fuzzer's minute
+# runs among the test host steps).
+pool "checkpatch one run_checkpatch" \
 	"docs one docs" \
 	"doc-commands one scripts/doc-commands.py" \
 	"layering one scripts/layering-check.py --selftest" \
@@ -441,6 +445,8 @@ guest_steps+=("testhost-detector-${host_kernels[-1]} ktap detector ${host_kernel
 # make demo (about two minutes): on its default kernel, the newest one
 # the host builds for.
 guest_steps+=("demo-${host_kernels[-1]} one demo ${host_kernels[-1]}")
+# The header codec's fuzzer, a minute on one core, fills in at the end.
+guest_steps+=("proto-fuzz one tests/proto/run-fuzz.sh ${XR_FUZZ_SECONDS:-60}")
 pool "${guest_steps[@]}"
 # What the guest runs tried and found, from their logs; fails when a
 # fault point was not tried, a case failed, or the module leaked or did
