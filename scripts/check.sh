@@ -403,9 +403,10 @@ pool "checkpatch one run_checkpatch" \
 	"bench-unit one tests/bench/run.sh" \
 	"trixie-root-unit one tests/trixie-root/run.sh"
 # The test host steps: the pairs first (on two cores one at a time,
-# beside one single-guest step: see pool), then the single-guest steps
-# longest first, so that the cores end together. An earlier run's pair logs (other
-# kernels, other names) must not be read as this run's.
+# beside one single-guest step: see pool), then the single-guest steps,
+# the longer parts 1 before parts 2, so that the cores end together. An
+# earlier run's pair logs (other kernels, other names) must not be read
+# as this run's.
 rm -rf "$logs"/selftests-pair-* "$logs"/pair-*
 guest_steps=()
 # Interoperability between the oldest kernel and the newest: guest A

@@ -21,7 +21,6 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-out=$top/build/dkms
 if [ "${1:-}" = --root ]; then
 	[ $# -ge 2 ] || { echo "dkms-check: --root needs a directory" >&2; exit 1; }
 	root=$2
@@ -31,7 +30,7 @@ if [ "${1:-}" = --root ]; then
 	exec scripts/root-run.sh "$root" "$top" "$top" \
 		env XR_DKMS_OUT="$top/build/dkms-root" bash "$top/scripts/dkms-check.sh" "$@"
 fi
-out=${XR_DKMS_OUT:-$out}
+out=${XR_DKMS_OUT:-$top/build/dkms}
 command -v dkms >/dev/null || { echo "dkms-check: dkms is not installed (make deps)" >&2; exit 1; }
 
 version=$(cat VERSION)
