@@ -149,4 +149,25 @@ static inline void xr_compat_reply_pages(struct svc_rqst *rqstp,
 }
 #endif
 
+/*
+ * The transport took the reply's pages (rq_respages up to @end, which
+ * may be past rq_next_page) and left NULL in their entries: its RDMA
+ * Writes read them after sendto returns. One array (6.1, 6.12): svc
+ * releases the reply's range after sendto, and 6.12's release_pages()
+ * does not skip NULL entries, so the range is emptied; before the next
+ * call svc fills every NULL entry of the array up to rq_page_end. The
+ * reply's own array (7.3; probe as above): svc skips NULL entries when
+ * it releases, and fills only the NULL entries of the range before the
+ * next call, so the range has to cover them all.
+ */
+static inline void xr_compat_reply_pages_taken(struct svc_rqst *rqstp,
+					       struct page **end)
+{
+#if XR_HAVE_SVC_REPLY_PAGES
+	rqstp->rq_next_page = end;
+#else
+	rqstp->rq_next_page = rqstp->rq_respages;
+#endif
+}
+
 #endif /* _XRPCRDMA_COMPAT_H */

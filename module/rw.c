@@ -2,9 +2,11 @@
 /*
  * rw.c - RDMA Read and RDMA Write of chunks through the kernel's rdma_rw
  * API. A struct xr_rw collects the transfers of one request (one rdma_rw
- * context per remote segment), posts them as one chain that takes its
- * send queue slots from sendctx.c's accounting, and waits for the chain's
- * single signaled completion. Scatterlists are built over an xdr_buf (the
+ * context per remote segment) and posts them as one chain that takes its
+ * send queue slots from sendctx.c's accounting: Reads wait for the
+ * chain's single signaled completion (xr_rw_run()); a reply's Writes go
+ * ahead of its Send in the same chain, and are released with the Send
+ * (xr_rw_post_send()). Scatterlists are built over an xdr_buf (the
  * reply) or over a page array (a call's incoming data); nothing is
  * copied. This file knows segments and buffers, not RPC-over-RDMA.
  */
@@ -29,24 +31,33 @@
  * @sq: the send queue whose slots the transfers take
  * @dir: %DMA_FROM_DEVICE for RDMA Read, %DMA_TO_DEVICE for RDMA Write
  * @max_ops: most remote segments that will be added
+ * @max_pages: most pages xr_rw_hold_pages() will be given
  *
  * Return values:
  *   %0: ready for xr_rw_add_*(); xr_rw_destroy() releases it
  *   %-ENOMEM: no memory
  */
 int xr_rw_init(struct xr_rw *rw, struct xr_sendq *sq,
-	       enum dma_data_direction dir, u32 max_ops)
+	       enum dma_data_direction dir, u32 max_ops, u32 max_pages)
 {
+	struct xr_rw_set *set;
+	size_t size;
+
 	memset(rw, 0, sizeof(*rw));
 	rw->rw_sq = sq;
 	rw->rw_dir = dir;
-	rw->rw_set = kzalloc(struct_size(rw->rw_set, rs_ops, max_ops),
-			     GFP_KERNEL);
-	if (!rw->rw_set)
+	size = size_add(struct_size(set, rs_ops, max_ops),
+			array_size(max_pages, sizeof(*set->rs_pages)));
+	set = kzalloc(size, GFP_KERNEL);
+	if (!set)
 		return -ENOMEM;
-	INIT_LIST_HEAD(&rw->rw_set->rs_entry);
-	rw->rw_set->rs_dir = dir;
-	rw->rw_ops = rw->rw_set->rs_ops;
+	INIT_LIST_HEAD(&set->rs_entry);
+	set->rs_sq = sq;
+	set->rs_dir = dir;
+	set->rs_pages = (struct page **)&set->rs_ops[max_ops];
+	set->rs_max_pages = max_pages;
+	rw->rw_set = set;
+	rw->rw_ops = set->rs_ops;
 	rw->rw_max_ops = max_ops;
 	init_completion(&rw->rw_done);
 	return 0;
@@ -177,6 +188,36 @@ int xr_rw_add_xdr(struct xr_rw *rw, const struct xr_seg *seg,
 	return xr_rw_add_op(rw, seg, sgl, nents);
 }
 
+/**
+ * xr_rw_hold_pages - keep pages until the set's transfers are released
+ * @rw: the set, with room for @n pages (xr_rw_init())
+ * @pages: the pages; each is taken over, its entry set to NULL
+ * @n: entries in @pages; NULL entries are skipped
+ *
+ * For Writes that go on after the caller returns (xr_rw_post_send()):
+ * the memory they read stays the set's until the Send after them is
+ * done.
+ *
+ * Return values:
+ *   %0: taken over
+ *   %-E2BIG: no room; nothing was taken
+ */
+int xr_rw_hold_pages(struct xr_rw *rw, struct page **pages, u32 n)
+{
+	struct xr_rw_set *set = rw->rw_set;
+	u32 i;
+
+	if (!set || n > set->rs_max_pages - set->rs_npages)
+		return -E2BIG;
+	for (i = 0; i < n; i++) {
+		if (!pages[i])
+			continue;
+		set->rs_pages[set->rs_npages++] = pages[i];
+		pages[i] = NULL;
+	}
+	return 0;
+}
+
 static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct xr_rw *rw = container_of(wc->wr_cqe, struct xr_rw, rw_cqe);
@@ -210,6 +251,23 @@ static void xr_rw_keep(struct xr_rw *rw)
 	rw->rw_set = NULL;
 	rw->rw_ops = NULL;
 	rw->rw_nops = 0;
+}
+
+/*
+ * Chain the work requests of every transfer of @rw, in order; the last
+ * one asks for the completion @cqe. Returns the first.
+ */
+static struct ib_send_wr *xr_rw_chain(struct xr_rw *rw, struct ib_cqe *cqe)
+{
+	struct xr_ep *ep = rw->rw_sq->sq_ep;
+	struct ib_send_wr *first = NULL;
+	int i;
+
+	for (i = rw->rw_nops - 1; i >= 0; i--)
+		first = rdma_rw_ctx_wrs(&rw->rw_ops[i].ro_ctx, ep->ep_qp,
+					ep->ep_id->port_num,
+					i == rw->rw_nops - 1 ? cqe : NULL, first);
+	return first;
 }
 
 /* The chain's completion ID and post event, while they are traced. */
@@ -253,8 +311,8 @@ int xr_rw_run(struct xr_rw *rw)
 {
 	struct xr_sendq *sq = rw->rw_sq;
 	struct xr_ep *ep = sq->sq_ep;
-	struct ib_send_wr *first = NULL;
-	int i, err;
+	struct ib_send_wr *first;
+	int err;
 
 	if (!rw->rw_nops)
 		return 0;
@@ -263,11 +321,7 @@ int xr_rw_run(struct xr_rw *rw)
 		return err;
 
 	rw->rw_cqe.done = xr_rw_done;
-	for (i = rw->rw_nops - 1; i >= 0; i--)
-		first = rdma_rw_ctx_wrs(&rw->rw_ops[i].ro_ctx, ep->ep_qp,
-					ep->ep_id->port_num,
-					i == rw->rw_nops - 1 ? &rw->rw_cqe : NULL,
-					first);
+	first = xr_rw_chain(rw, &rw->rw_cqe);
 	xr_rw_trace_post(rw);
 	err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_SEND, ep);
 	if (!err)
@@ -308,7 +362,77 @@ int xr_rw_run(struct xr_rw *rw)
 	return 0;
 }
 
-/* Unmap and free the first @nops transfers of @set, and @set. */
+/*
+ * Writes posted ahead of a Send: their one completion says nothing the
+ * Send's does not, unless it is an error, which closes the connection.
+ * The set lives on until the Send is retired, which comes after this
+ * on the same completion queue.
+ */
+static void xr_rw_write_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xr_rw_set *set = container_of(wc->wr_cqe, struct xr_rw_set,
+					     rs_cqe);
+	struct xr_sendq *sq = set->rs_sq;
+	struct xr_ep *ep = sq->sq_ep;
+
+	xr_ep_check_wc(ep);
+	xr_fault_wc(ep, wc);
+	trace_xrpcrdma_wc_write(wc, &set->rs_cid);
+	if (wc->status == IB_WC_SUCCESS)
+		return;
+	if (wc->status != IB_WC_WR_FLUSH_ERR) {
+		xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_SEND_ERROR);
+		xr_ep_report_wc_error(ep, XRPCRDMA_WC_KIND_RDMA_WRITE, wc);
+		pr_err_ratelimited("RDMA Write: %s (%d)\n",
+				   ib_wc_status_msg(wc->status), wc->status);
+	}
+	xr_sendq_fail(sq);
+}
+
+/**
+ * xr_rw_post_send - post a set's RDMA Writes and a Send behind them
+ * @rw: a set of Writes (%DMA_TO_DEVICE), possibly empty, or all zeroes
+ * @sc: a context from xr_sendctx_get(), its buffer filled
+ * @len: bytes to send from it
+ *
+ * One chain, posted at once; nobody waits for the Writes. A reliable
+ * connection executes the chain in order, so the peer has the data when
+ * the Send arrives, and the Send completes after the Writes. The set
+ * (with the pages it holds) is @sc's from here on and is released when
+ * the Send is retired; if posting fails, as xr_sendctx_post_chain()
+ * says. The last Write asks for a completion, to see an error.
+ *
+ * Return: as xr_sendctx_post_chain(). @rw is empty afterwards.
+ */
+int xr_rw_post_send(struct xr_rw *rw, struct xr_sendctx *sc, u32 len)
+{
+	struct xr_rw_set *set = rw->rw_set;
+	struct ib_send_wr *first, *last;
+	u32 nwrs = rw->rw_nwrs;
+
+	/* An xr_rw never given to xr_rw_init() is all zeroes. */
+	if (!rw->rw_nops)
+		return xr_sendctx_post(sc, len);
+	if (WARN_ON_ONCE(rw->rw_dir != DMA_TO_DEVICE))
+		return -EINVAL;
+	set->rs_nops = rw->rw_nops;
+	set->rs_cqe.done = xr_rw_write_done;
+	first = xr_rw_chain(rw, &set->rs_cqe);
+	for (last = first; last->next; last = last->next)
+		;
+	xr_rw_trace_post(rw);
+	set->rs_cid = rw->rw_cid;
+	rw->rw_set = NULL;
+	rw->rw_ops = NULL;
+	rw->rw_nops = 0;
+	sc->sc_rw = set;
+	return xr_sendctx_post_chain(sc, len, first, last, nwrs);
+}
+
+/*
+ * Unmap and free the first @nops transfers of @set, drop the pages it
+ * holds, free @set.
+ */
 static void xr_rw_set_free(struct xr_ep *ep, struct xr_rw_set *set, u32 nops)
 {
 	u32 i;
@@ -319,7 +443,21 @@ static void xr_rw_set_free(struct xr_ep *ep, struct xr_rw_set *set, u32 nops)
 				    set->rs_ops[i].ro_nents, set->rs_dir);
 		kfree(set->rs_ops[i].ro_sgl);
 	}
+	for (i = 0; i < set->rs_npages; i++)
+		put_page(set->rs_pages[i]);
 	kfree(set);
+}
+
+/**
+ * xr_rw_set_release - release a set whose transfers are done
+ * @set: a set xr_rw_post_send() handed to a send context, or whose
+ *	chain failed to post; none of its work requests is outstanding
+ *	(the Send after them completed, or the queue pair is drained),
+ *	and the queue pair still exists
+ */
+void xr_rw_set_release(struct xr_rw_set *set)
+{
+	xr_rw_set_free(set->rs_sq->sq_ep, set, set->rs_nops);
 }
 
 /**

@@ -27,16 +27,31 @@ struct xr_rw_op {
 
 /**
  * struct xr_rw_set - the rdma_rw contexts of one request, in one
- *	allocation that outlives the request when its chain failed to post
- * @rs_entry: on the send queue's @sq_rw_failed then
+ *	allocation that outlives the request when its Writes go ahead of
+ *	a Send (xr_rw_post_send()) or its chain failed to post
+ * @rs_entry: on the send queue's @sq_rw_failed, or a list of sets to
+ *	release
+ * @rs_sq: the send queue the transfers take slots of
  * @rs_dir: the direction they were mapped for
  * @rs_nops: entries used in @rs_ops
+ * @rs_cqe: completion entry of Writes posted ahead of a Send
+ * @rs_cid: their completion ID (trace events)
+ * @rs_pages: pages the transfers read from, held until they are
+ *	released (room for @rs_max_pages, after @rs_ops)
+ * @rs_npages: entries used in @rs_pages
+ * @rs_max_pages: room in @rs_pages
  * @rs_ops: one per remote segment
  */
 struct xr_rw_set {
 	struct list_head	rs_entry;
+	struct xr_sendq		*rs_sq;
 	enum dma_data_direction	rs_dir;
 	u32			rs_nops;
+	struct ib_cqe		rs_cqe;
+	struct xr_cid		rs_cid;
+	struct page		**rs_pages;
+	u32			rs_npages;
+	u32			rs_max_pages;
 	struct xr_rw_op		rs_ops[];
 };
 
@@ -69,11 +84,14 @@ struct xr_rw {
 };
 
 int xr_rw_init(struct xr_rw *rw, struct xr_sendq *sq,
-	       enum dma_data_direction dir, u32 max_ops);
+	       enum dma_data_direction dir, u32 max_ops, u32 max_pages);
 int xr_rw_add_xdr(struct xr_rw *rw, const struct xr_seg *seg,
 		  const struct xdr_buf *buf, u32 off, u32 len);
+int xr_rw_hold_pages(struct xr_rw *rw, struct page **pages, u32 n);
 int xr_rw_run(struct xr_rw *rw);
+int xr_rw_post_send(struct xr_rw *rw, struct xr_sendctx *sc, u32 len);
 void xr_rw_destroy(struct xr_rw *rw);
+void xr_rw_set_release(struct xr_rw_set *set);
 
 /**
  * xr_rw_nops - the transfers added to @rw, one per xr_rw_add_xdr() of

@@ -11,7 +11,8 @@
  * owner's sq_count_starves) until retired Sends return some or the
  * connection closes.
  *
- * Completions: a Send asks for one only every sq_signal_every posts. A
+ * Completions: a Send asks for one only every sq_signal_every posts, or
+ * when RDMA Writes go ahead of it (their memory is released with it). A
  * reliable connection's send queue completes in order, so a signaled
  * Send's completion retires it and every context posted before it: their
  * slots come back and the contexts go back to the free list. The
@@ -59,6 +60,9 @@ static void xr_sendctx_free(struct xr_sendctx *sc)
 {
 	struct xr_sendq *sq = sc->sc_pool;
 
+	if (sc->sc_rw)
+		xr_rw_set_release(sc->sc_rw);
+
 	ib_dma_unmap_single(sq->sq_ep->ep_pd->device, sc->sc_buf_dma,
 			    sc->sc_buf_size, DMA_TO_DEVICE);
 	kfree(sc->sc_buf);
@@ -74,7 +78,9 @@ static void xr_sendctx_free(struct xr_sendctx *sc)
  * After ib_drain_qp() no Send is outstanding: the unsignaled run still
  * listed as posted is done, and every signaled Send has completed. The
  * owner must have released the contexts it held. RDMA Read/Write
- * contexts whose chain failed to post are released here too.
+ * contexts whose chain failed to post are released here too, and so are
+ * the Writes ahead of the Sends of that run. The queue pair still
+ * exists.
  */
 void xr_sendq_destroy(struct xr_sendq *sq)
 {
@@ -354,7 +360,9 @@ static void xr_sendq_track(struct xr_sendq *sq, struct xr_sendctx *sc)
  */
 static void xr_sendq_retire(struct xr_sendq *sq, struct xr_sendctx *sc)
 {
+	struct xr_rw_set *set, *next;
 	struct xr_sendctx *pos;
+	LIST_HEAD(writes);
 	LIST_HEAD(done);
 	u32 slots = 0;
 
@@ -363,6 +371,10 @@ static void xr_sendq_retire(struct xr_sendq *sq, struct xr_sendctx *sc)
 	list_for_each_entry(pos, &done, sc_list) {
 		slots += pos->sc_slots;
 		xr_sendctx_reset(pos);
+		if (pos->sc_rw) {
+			list_add_tail(&pos->sc_rw->rs_entry, &writes);
+			pos->sc_rw = NULL;
+		}
 	}
 	/* An error completion of an unsignaled Send may end the run. */
 	if (list_empty(&sq->sq_posted)) {
@@ -373,6 +385,10 @@ static void xr_sendq_retire(struct xr_sendq *sq, struct xr_sendctx *sc)
 	spin_unlock(&sq->sq_lock);
 	/* Wakes posters waiting for slots and getters at the cap. */
 	xr_sendq_release(sq, slots);
+	list_for_each_entry_safe(set, next, &writes, rs_entry) {
+		list_del(&set->rs_entry);
+		xr_rw_set_release(set);
+	}
 }
 
 /* Send contexts allocated and not in use now; stale as soon as read. */
@@ -466,6 +482,28 @@ int xr_sendctx_post(struct xr_sendctx *sc, u32 len)
 	return xr_sendctx_post_chain(sc, len, NULL, NULL, 0);
 }
 
+/*
+ * The Send of @sc was not posted: release the Writes meant to go ahead
+ * of it, or, when part of the chain may be on the queue pair (@posted),
+ * keep them mapped until the teardown's drain (xr_rw_reap()).
+ */
+static void xr_sendctx_drop_rw(struct xr_sendctx *sc, bool posted)
+{
+	struct xr_sendq *sq = sc->sc_pool;
+	struct xr_rw_set *set = sc->sc_rw;
+
+	if (!set)
+		return;
+	sc->sc_rw = NULL;
+	if (!posted) {
+		xr_rw_set_release(set);
+		return;
+	}
+	spin_lock(&sq->sq_lock);
+	list_add_tail(&set->rs_entry, &sq->sq_rw_failed);
+	spin_unlock(&sq->sq_lock);
+}
+
 /**
  * xr_sendctx_post_chain - post work requests and then the Send, in one post
  * @sc: a context from xr_sendctx_get(), its buffer filled
@@ -477,7 +515,9 @@ int xr_sendctx_post(struct xr_sendctx *sc, u32 len)
  *
  * The Send's completion returns the send queue slots of the whole chain:
  * the work requests before it complete, in order, before it does.
- * Otherwise as xr_sendctx_post().
+ * Otherwise as xr_sendctx_post(). RDMA Writes in the chain (@sc's
+ * sc_rw) are released with the Send; when the post fails, at once if
+ * nothing was posted, else after the teardown's drain.
  *
  * Return values:
  *   %0: posted
@@ -493,16 +533,20 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 	struct xr_ep *ep = sq->sq_ep;
 	int err;
 
-	if (len > sc->sc_buf_size)
+	if (len > sc->sc_buf_size) {
+		xr_sendctx_drop_rw(sc, false);
 		return -EINVAL;
+	}
 	sc->sc_sges[0].length = len;
 	ib_dma_sync_single_for_device(ep->ep_pd->device, sc->sc_buf_dma, len,
 				      DMA_TO_DEVICE);
 
 	sc->sc_slots = count + 1;
 	err = xr_sendq_reserve(sq, sc->sc_slots);
-	if (err)
+	if (err) {
+		xr_sendctx_drop_rw(sc, false);
 		return err;
+	}
 	if (first)
 		last->next = &sc->sc_wr;
 	else
@@ -510,7 +554,8 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 
 	/* Posted and listed under one lock: the list keeps queue order. */
 	spin_lock(&sq->sq_lock);
-	sc->sc_signaled = xr_sendq_want_signal(sq, sc->sc_slots);
+	/* Writes ahead of it hold memory: release that when the Send is done. */
+	sc->sc_signaled = sc->sc_rw || xr_sendq_want_signal(sq, sc->sc_slots);
 	sc->sc_wr.send_flags = sc->sc_signaled ? IB_SEND_SIGNALED : 0;
 	if (sc->sc_signaled && sq->sq_get)
 		sq->sq_get(sq->sq_owner);
@@ -536,6 +581,7 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 		trace_xrpcrdma_post_err(ep, &sc->sc_cid, XR_TRACE_WR_SEND, err);
 		pr_warn_ratelimited("ib_post_send: %d\n", err);
 		xr_sendq_release(sq, sc->sc_slots);
+		xr_sendctx_drop_rw(sc, true);
 		if (sc->sc_signaled && sq->sq_put)
 			sq->sq_put(sq->sq_owner);
 		if (sq->sq_on_close)
@@ -558,6 +604,23 @@ static bool xr_sendq_pin(struct xr_sendq *sq, bool signaled)
 		return sq->sq_tryget(sq->sq_owner);
 	sq->sq_get(sq->sq_owner);
 	return true;
+}
+
+/**
+ * xr_sendq_fail - close the connection from a completion handler
+ * @sq: the send queue of the work request that failed
+ *
+ * For a completion that holds no pin on the owner (a Write ahead of a
+ * Send): the owner is pinned for the call, unless its last reference is
+ * already gone and it is closing anyway.
+ */
+void xr_sendq_fail(struct xr_sendq *sq)
+{
+	if (!sq->sq_on_close || !xr_sendq_pin(sq, false))
+		return;
+	sq->sq_on_close(sq->sq_owner);
+	if (sq->sq_put)
+		sq->sq_put(sq->sq_owner);
 }
 
 /*

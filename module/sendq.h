@@ -14,6 +14,7 @@
 struct xr_conn_snap;
 
 struct xr_sendq;
+struct xr_rw_set;
 
 #define XR_SENDCTX_MAX_SGES	2
 
@@ -31,6 +32,8 @@ struct xr_sendq;
  *	returns them)
  * @sc_signaled: the Send asked for a completion (and pins the owner)
  * @sc_cid: completion ID of the last Send posted (trace events)
+ * @sc_rw: RDMA Writes posted ahead of the Send (xr_rw_post_send()),
+ *	released when the Send is retired; NULL when there are none
  */
 struct xr_sendctx {
 	struct list_head	sc_list;
@@ -44,6 +47,7 @@ struct xr_sendctx {
 	u32			sc_slots;
 	bool			sc_signaled;
 	struct xr_cid		sc_cid;
+	struct xr_rw_set	*sc_rw;
 };
 
 /**
@@ -114,6 +118,7 @@ void xr_sendq_set_signal_every(struct xr_sendq *sq, u32 every);
 u32 xr_sendq_signal_every(u32 interval, u32 sq_depth);
 int xr_sendq_reserve(struct xr_sendq *sq, u32 n);
 void xr_sendq_release(struct xr_sendq *sq, u32 n);
+void xr_sendq_fail(struct xr_sendq *sq);
 struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq);
 void xr_sendctx_put(struct xr_sendctx *sc);
 void xr_sendctx_set_invalidate(struct xr_sendctx *sc, u32 rkey);

@@ -154,7 +154,7 @@ static int xr_svc_read_chunk(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 	dst.buflen = padded;
 	dst.len = padded;
 
-	err = xr_rw_init(&rw, &sx->sx_sq, DMA_FROM_DEVICE, chunk->rc_nsegs);
+	err = xr_rw_init(&rw, &sx->sx_sq, DMA_FROM_DEVICE, chunk->rc_nsegs, 0);
 	if (err)
 		return err;
 	for (i = 0; i < chunk->rc_nsegs && !err; i++) {

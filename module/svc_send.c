@@ -11,10 +11,15 @@
  * inline when it fits the peer's inline threshold, else by RDMA Write into
  * the Reply chunk, announced by an RDMA_NOMSG header. A reply that fits
  * nowhere is answered with ERR_CHUNK.
+ *
+ * The RDMA Writes are posted ahead of the reply's Send, in one chain:
+ * the svc thread does not wait for them. The reply's pages become the
+ * Writes' (xr_rw_hold_pages()) and are let go when the Send completes.
  */
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xdr.h>
 
+#include "core.h"
 #include "proto.h"
 #include "recvq.h"
 #include "rw.h"
@@ -59,22 +64,16 @@ static u32 xr_svc_res_offset(const struct xr_svc_reply *sr, u32 off,
 }
 
 /*
- * Write @sr_len bytes of the reduced reply into @segs: the ranges of
- * rq_res between the holes.
+ * Add the Writes of @sr_len bytes of the reduced reply into @segs (the
+ * ranges of rq_res between the holes) to @rw.
  */
-static int xr_svc_write_reply(struct xr_svc_xprt *sx,
-			      const struct xr_svc_reply *sr,
+static int xr_svc_write_reply(struct xr_rw *rw, const struct xr_svc_reply *sr,
 			      const struct xr_seg *segs, u32 nsegs)
 {
 	u32 done = 0, i, n, from, part;
 	struct xr_seg seg;
-	struct xr_rw rw;
-	int err;
+	int err = 0;
 
-	err = xr_rw_init(&rw, &sx->sx_sq, DMA_TO_DEVICE,
-			 nsegs * (sr->sr_nholes + 1));
-	if (err)
-		return err;
 	for (i = 0; i < nsegs && done < sr->sr_len && !err; i++) {
 		seg = segs[i];
 		n = min(seg.sg_length, sr->sr_len - done);
@@ -86,17 +85,12 @@ static int xr_svc_write_reply(struct xr_svc_xprt *sx,
 				break;
 			}
 			seg.sg_length = part;
-			err = xr_rw_add_xdr(&rw, &seg, sr->sr_res, from, part);
+			err = xr_rw_add_xdr(rw, &seg, sr->sr_res, from, part);
 			seg.sg_offset += part;
 			done += part;
 			n -= part;
 		}
 	}
-	if (!err)
-		err = xr_rw_run(&rw);
-	if (!err)
-		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_SEGS, xr_rw_nops(&rw));
-	xr_rw_destroy(&rw);
 	return err;
 }
 
@@ -147,20 +141,19 @@ static int xr_svc_add_payload(struct xr_rw *rw, const struct xr_recvctx *rc,
 }
 
 /*
- * Send each result payload by RDMA Write into its Write chunk, all in one
- * chain, then cut them (with their XDR pad) out of the reply and record
- * in the header what each chunk received.
+ * Add the RDMA Writes of each result payload into its Write chunk to
+ * @rw, then cut the payloads (with their XDR pad) out of the reply and
+ * record in the header what each chunk receives.
  */
-static int xr_svc_write_payloads(struct xr_svc_xprt *sx,
-				 struct xr_recvctx *rc, struct xr_svc_reply *sr)
+static int xr_svc_write_payloads(struct xr_rw *rw, struct xr_recvctx *rc,
+				 struct xr_svc_reply *sr)
 {
 	struct xr_hdr *hdr = &rc->rctx_hdr;
 	const struct xdr_buf *res = sr->sr_res;
 	const struct xr_payload *pl;
 	struct xr_payload *hole;
 	struct xr_write_chunk *wc;
-	struct xr_rw rw;
-	int nsegs, err;
+	int nsegs, err = 0;
 	u32 i;
 
 	if (!rc->rctx_npayloads)
@@ -168,16 +161,8 @@ static int xr_svc_write_payloads(struct xr_svc_xprt *sx,
 	nsegs = xr_svc_check_payloads(rc, res);
 	if (nsegs < 0)
 		return nsegs;
-	err = xr_rw_init(&rw, &sx->sx_sq, DMA_TO_DEVICE, nsegs);
-	if (err)
-		return err;
 	for (i = 0; i < rc->rctx_npayloads && !err; i++)
-		err = xr_svc_add_payload(&rw, rc, res, i);
-	if (!err)
-		err = xr_rw_run(&rw);
-	if (!err)
-		xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_SEGS, xr_rw_nops(&rw));
-	xr_rw_destroy(&rw);
+		err = xr_svc_add_payload(rw, rc, res, i);
 	if (err)
 		return err;
 
@@ -241,11 +226,12 @@ static int xr_svc_copy_reply(const struct xr_svc_reply *sr, void *dst)
 
 /*
  * Fill the send context with the reply's header and, when it fits, the
- * reduced reply; else write the reduced reply into the Reply chunk and
- * send an RDMA_NOMSG header. Returns the bytes to Send, or a negative
- * errno: -EMSGSIZE when the reply fits nowhere (answer ERR_CHUNK).
+ * reduced reply; else add the Writes of the reduced reply into the Reply
+ * chunk to @rw and send an RDMA_NOMSG header. Returns the bytes to Send,
+ * or a negative errno: -EMSGSIZE when the reply fits nowhere (answer
+ * ERR_CHUNK).
  */
-static int xr_svc_build_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
+static int xr_svc_build_reply(struct xr_rw *rw, struct xr_recvctx *rc,
 			      const struct xr_svc_reply *sr,
 			      struct xr_sendctx *sc)
 {
@@ -273,7 +259,7 @@ static int xr_svc_build_reply(struct xr_svc_xprt *sx, struct xr_recvctx *rc,
 	if (!has_reply || xr_chunk_length(segs, nsegs, &room) ||
 	    sr->sr_len > room)
 		return -EMSGSIZE;
-	err = xr_svc_write_reply(sx, sr, segs, hdr->hd_reply.wc_nsegs);
+	err = xr_svc_write_reply(rw, sr, segs, hdr->hd_reply.wc_nsegs);
 	if (err)
 		return err;
 	err = xr_chunk_fill(segs, hdr->hd_reply.wc_nsegs, sr->sr_len);
@@ -367,6 +353,79 @@ static bool xr_svc_reply_inv_rkey(struct xr_svc_xprt *sx,
 	return sx->sx_remote_inv && xr_hdr_inv_rkey(&rc->rctx_hdr, rkey);
 }
 
+/*
+ * The end of the reply's pages in rq_respages: past every page the reply
+ * was encoded into. nfsd points rq_next_page past the page its last
+ * operation ended in, but the RPC layer may encode after that: under
+ * krb5i the checksum follows the results, and after a READ that filled
+ * its last page it goes into the next one. The Writes read that page
+ * too, so it goes with them. Pages outside the reply's array are not
+ * svc's to reuse and are left alone.
+ */
+static struct page **xr_svc_reply_pages_end(struct svc_rqst *rqstp)
+{
+	const struct xdr_buf *res = &rqstp->rq_res;
+	struct page **end = rqstp->rq_next_page;
+	struct page **last[2] = { rqstp->rq_res_stream.page_ptr, NULL };
+	u32 i;
+
+	if (res->page_len)
+		last[1] = res->pages +
+			  ((res->page_base + res->page_len - 1) >> PAGE_SHIFT);
+	for (i = 0; i < ARRAY_SIZE(last); i++) {
+		if (last[i] && last[i] >= end &&
+		    last[i] >= rqstp->rq_respages &&
+		    last[i] < rqstp->rq_page_end)
+			end = last[i] + 1;
+	}
+	return end;
+}
+
+/*
+ * Ready @rw for the reply's RDMA Writes when the call offered chunks to
+ * write: room for a transfer per segment of each Write chunk a payload
+ * goes to, and per segment of the Reply chunk for each range between the
+ * payloads; and for the reply's @npages pages. Else @rw stays empty.
+ */
+static int xr_svc_rw_init(struct xr_svc_xprt *sx, const struct xr_recvctx *rc,
+			  struct xr_rw *rw, u32 npages)
+{
+	const struct xr_hdr *hdr = &rc->rctx_hdr;
+	u32 i, nops = 0;
+
+	memset(rw, 0, sizeof(*rw));
+	for (i = 0; i < rc->rctx_npayloads; i++)
+		nops += hdr->hd_writes[i].wc_nsegs;
+	if (hdr->hd_flags & XR_HDR_REPLY_CHUNK)
+		nops += hdr->hd_reply.wc_nsegs * (rc->rctx_npayloads + 1);
+	if (!nops)
+		return 0;
+	return xr_rw_init(rw, &sx->sx_sq, DMA_TO_DEVICE, nops, npages);
+}
+
+/*
+ * Post the reply's Send, with its Writes (if any) ahead of it. The
+ * reply's pages, rq_respages up to @end, go with the Writes: svc reuses
+ * or frees what is left in rq_respages once we return, and the Writes
+ * may still be reading. svc allocates new pages for the NULL entries
+ * left behind before the next call (xr_compat_reply_pages_taken() says
+ * how, kernel by kernel).
+ */
+static int xr_svc_post_reply(struct svc_rqst *rqstp, struct xr_rw *rw,
+			     struct xr_sendctx *sc, u32 len, struct page **end)
+{
+	int err;
+
+	if (xr_rw_nops(rw)) {
+		err = xr_rw_hold_pages(rw, rqstp->rq_respages,
+				       end - rqstp->rq_respages);
+		if (err)
+			return err;
+		xr_compat_reply_pages_taken(rqstp, end);
+	}
+	return xr_rw_post_send(rw, sc, len);
+}
+
 /**
  * xr_svc_sendto - send the reply of a request
  * @rqstp: the request, with its reply in rq_res
@@ -386,9 +445,11 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 		.sr_res	= &rqstp->rq_res,
 		.sr_len	= rqstp->rq_res.len,
 	};
+	struct page **end = xr_svc_reply_pages_end(rqstp);
 	struct xr_sendctx *sc;
+	struct xr_rw rw;
 	int len, err;
-	u32 rkey;
+	u32 rkey, nwrites;
 	bool inv;
 
 	if (test_bit(XPT_CLOSE, &xprt->xpt_flags) || !rc)
@@ -400,18 +461,27 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 	}
 
 	inv = xr_svc_reply_inv_rkey(sx, rc, &rkey);
-	len = xr_svc_write_payloads(sx, rc, &sr);
+	len = xr_svc_rw_init(sx, rc, &rw, end - rqstp->rq_respages);
+	if (!len)
+		len = xr_svc_write_payloads(&rw, rc, &sr);
 	if (!len)
 		len = xr_svc_reply_hdr(sx, &rc->rctx_hdr, sr.sr_nholes);
 	if (!len)
-		len = xr_svc_build_reply(sx, rc, &sr, sc);
+		len = xr_svc_build_reply(&rw, rc, &sr, sc);
 	if (len >= 0) {
 		if (inv)
 			xr_sendctx_set_invalidate(sc, rkey);
 		trace_xrpcrdma_svc_reply(sc, rc, len, sr.sr_nholes);
-		err = xr_sendctx_post(sc, len);
-		if (!err)
+		nwrites = xr_rw_nops(&rw);
+		err = xr_svc_post_reply(rqstp, &rw, sc, len, end);
+		if (!err) {
 			xr_svc_count_reply(sx, rc, &sr, inv);
+			xr_svc_count(sx, XR_SVC_STAT_RDMA_WRITE_SEGS, nwrites);
+		} else if (err == -E2BIG) {
+			/* More than the send queue holds; nothing was posted. */
+			err = xr_svc_post_error(sx, sc, rc->rctx_hdr.hd_xid,
+						XR_ERR_CHUNK);
+		}
 	} else if (len == -EMSGSIZE || len == -EOVERFLOW || len == -EINVAL ||
 		   len == -E2BIG) {
 		err = xr_svc_post_error(sx, sc, rc->rctx_hdr.hd_xid,
@@ -419,6 +489,8 @@ int xr_svc_sendto(struct svc_rqst *rqstp)
 	} else {
 		err = len;
 	}
+	/* Writes not posted (an RDMA_ERROR went instead, or none at all). */
+	xr_rw_destroy(&rw);
 	if (err) {
 		xr_sendctx_put(sc);
 		xr_svc_close(sx);

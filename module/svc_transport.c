@@ -43,7 +43,7 @@
 
 /*
  * RDMA Read/Write contexts one call may hold at once: one per remote
- * segment of the set xr_rw_run() moves, at most a Reply chunk's segments
+ * segment of the set it moves, at most a Reply chunk's segments
  * (svc_recv.c's call limits) each split in two around the payload (the
  * Read chunk's segments and a Write chunk's are fewer).
  */
@@ -360,16 +360,20 @@ static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
  * than both together, whatever rq-depth says.
  */
 /*
- * RDMA Read/Write contexts a connection may have outstanding. A call
- * holds its contexts only while an svc thread runs its transfers
- * (xr_rw_run() waits for them), so no more calls hold them at once than
- * the service has threads, nor than the credits let in. Sizing by the
- * credits alone would grow every connection's send and completion
- * queues (and, where rdma_rw registers memory, its pool of memory
- * regions) by an order of magnitude for calls that cannot run. Should
- * the service gain threads later and the pool run dry, the call's
- * connection is closed and the client's retransmission finds a new one,
- * sized anew.
+ * RDMA Read/Write contexts a connection may have outstanding. A call's
+ * Reads hold theirs only while an svc thread runs them (xr_rw_run()
+ * waits), so no more calls hold Read contexts at once than the service
+ * has threads, nor than the credits let in. Sizing by the credits alone
+ * would grow every connection's send and completion queues (and, where
+ * rdma_rw registers memory, its pool of memory regions) by an order of
+ * magnitude for calls that cannot run. Should the service gain threads
+ * later and the pool run dry, the call's connection is closed and the
+ * client's retransmission finds a new one, sized anew. A reply's Writes
+ * stay until its Send completes (svc_send.c), after the thread has
+ * moved on; rdma_rw registers no memory for Writes (unless ib_core's
+ * debugging parameter force_mr makes it: then a pool run dry closes the
+ * connection as above), and the send queue slots they take are
+ * accounted like any (xr_sendq_reserve() waits).
  */
 static u32 xr_svc_rw_ctxs(const struct svc_serv *serv, u32 credits)
 {

@@ -15,12 +15,15 @@
 # calls (nfsd's max_block_size is raised to 1 MiB); after the page
 # cache is dropped every file reads back (as it was written, buffered or
 # O_DIRECT; the large file both ways) with the SHA-256 of its local
-# copy. Under krb5i and krb5p the payload is inside the GSS token, so
-# no data item may be placed directly: our client sends no call with a
-# Read list and offers no Write chunk (long calls go in a position-zero
-# Read chunk, long replies in a Reply chunk), and our server sends no
-# reply through a Write chunk. Under plain krb5 large
-# WRITEs and READs still use Read lists and Write chunks.
+# copy; from our server, the large file is also read with O_DIRECT in
+# one call of its whole size, XR_KRB5_BURSTS (4) times, so that all its
+# READs are in flight at once. Under krb5i and krb5p the payload is
+# inside the GSS token, so no data item may be placed directly: our
+# client sends no call with a Read list and offers no Write chunk (long
+# calls go in a position-zero Read chunk, long replies in a Reply
+# chunk), and our server sends no reply through a Write chunk. Under
+# plain krb5 large WRITEs and READs still use Read lists and Write
+# chunks.
 #
 # A control first: krb5p mounted over TCP, per NFS version. A kernel on
 # which that fails as well (6.1 here) gets its krb5p cases skipped, with
@@ -49,6 +52,7 @@ SIZES="1 4095 4097 65537"
 # Unaligned overwrites: offset:length.
 PATCHES="1:4097 4095:3 8191:65537 131073:1"
 BIG_MB=${XR_KRB5_BIG_MB:-16}
+BURSTS=${XR_KRB5_BURSTS:-4}
 # READ and WRITE of 1 MiB, as with nfsd on a server of 4 GiB or more
 # (a test host's picks 512 KiB): under krb5i and krb5p the whole call
 # or reply, a full payload and its RPC and GSS headers, goes in one
@@ -227,13 +231,36 @@ krb5_verify() {
 		   _verify_pair "$dir/$f" "$want" direct || rc=1
 		   echo "# $f: read in $((t1 - t0)) ms buffered, $(($(ms) - t1)) ms O_DIRECT" ;;
 		esac
+		case "$f" in
+		big) [ "$SERVER" = intree ] || krb5_direct_burst "$dir/$f" "$want" || rc=1 ;;
+		esac
 	done
 	rm -rf "$loc"
 	return $rc
 }
 
-# _verify_pair FILE SHA256 [direct]: FILE reads to its end without an
-# error (a READ at end of file included) and has that SHA-256.
+# krb5_direct_burst FILE SHA256: FILE read with O_DIRECT in one call of
+# its whole size, BURSTS times: every READ of it at once, more than nfsd
+# has threads, so each thread answers READs back to back while the RDMA
+# Writes of its last reply may still be reading that reply's pages. A
+# 1 MiB READ fills its last page, and under krb5i the reply's checksum
+# then goes into a page past the one nfsd marks as its last: a server
+# that lets svc reuse that page too early sends a wrong checksum (EIO).
+# Only against our server: the in-tree servers of 6.12 and 7.3 keep just
+# the pages up to nfsd's mark as well (svc_rdma_save_io_pages()), which
+# is no matter of our client.
+krb5_direct_burst() {
+	local i rc=0
+
+	for i in $(seq 1 "$BURSTS"); do
+		_verify_pair "$1" "$2" direct "$BIG_MB"M || rc=1
+	done
+	return $rc
+}
+
+# _verify_pair FILE SHA256 [direct [BLOCK]]: FILE reads to its end, in
+# BLOCK (1M) calls, without an error (a READ at end of file included) and
+# has that SHA-256.
 #
 # Against the in-tree server an O_DIRECT READ at end of file under
 # NFSv4.1 krb5i fails with EIO on 6.12, and does so with the in-tree
@@ -245,7 +272,7 @@ _verify_pair() {
 		how+=,count_bytes
 		stop=("count=$(stat -c %s "$file")")
 	fi
-	sum=$(set -o pipefail; timeout -k 5 120 dd if="$file" bs=1M ${how:+iflag=$how} \
+	sum=$(set -o pipefail; timeout -k 5 120 dd if="$file" bs="${4:-1M}" ${how:+iflag=$how} \
 		"${stop[@]}" status=none | sha256sum) && st=0 || st=$?
 	sum=${sum%% *}
 	[ "$st" -eq 0 ] || fail "${file##*/} (${3:-buffered} read): dd exited $st" || return 1

@@ -11,7 +11,8 @@
 # event, from both roles where both post; sane fields (lengths, sizes,
 # statuses, the RPC-over-RDMA version and credits); every completion's
 # "cq.id=N cid=M" must pair with an earlier post event of the same kind,
-# and no two posts may share a completion ID. Every example line of
+# and no two posts may share a completion ID. The server's RDMA Writes
+# go ahead of its reply's Send, unwaited for. Every example line of
 # Documentation/tracing.rst must have the form of a recorded line of its
 # event (the same fields and words; numbers may differ), so the recipe
 # cannot drift from the events. The module is left loaded as auto mode
@@ -266,6 +267,41 @@ completion_ids_pair() {
 	echo "# $out"
 }
 
+# The server posts a reply's RDMA Writes and its Send in one chain and
+# does not wait for the Writes: the thread that posted a Write chain
+# posts its next Send before the Writes' completion is recorded (which
+# cannot come before the chain is posted). A server that waited would
+# record the completion first. Lines are in the order they happened.
+writes_ahead_of_send() {
+	local out
+
+	out=$(awk '
+		function field(name,   j) {
+			for (j = 1; j <= NF; j++)
+				if (index($j, name "=") == 1) return substr($j, length(name) + 2)
+			return ""
+		}
+		/ xrpcrdma_post_write: .* server / {
+			id = field("cq.id") ":" field("cid")
+			pending[$1] = id; writes++
+			next
+		}
+		/ xrpcrdma_post_send: .* server / {
+			if ($1 in pending) { sent[pending[$1]] = 1; delete pending[$1] }
+			next
+		}
+		/ xrpcrdma_wc_write: / {
+			id = field("cq.id") ":" field("cid")
+			if (!(id in sent)) { print "completed before its Send: " $0; bad++ }
+		}
+		END {
+			printf "%d Write chains\n", writes
+			if (!writes) bad++
+			exit bad > 0
+		}' "$LOG") || { fail "Writes waited for:"; echo "$out" | head -n 5 | sed 's/^/#   /'; return 1; }
+	echo "# $out"
+}
+
 # form: a trace line from its event name on, numbers and hex values
 # replaced by N and H (task IDs are hex without 0x).
 form() {
@@ -316,7 +352,7 @@ unload() {
 	insmod "$XR_MODULE" || fail "insmod again"
 }
 
-ktap_header 13
+ktap_header 14
 run_test tracefs_ready tracefs_ready
 run_test reload_dropin reload_dropin
 run_test events_declared events_declared
@@ -330,10 +366,11 @@ if [ -s "$LOG" ]; then
 	run_test both_roles both_roles
 	run_test sane_fields sane_fields
 	run_test completion_ids_pair completion_ids_pair
+	run_test writes_ahead_of_send writes_ahead_of_send
 	run_test doc_example_matches doc_example_matches
 else
 	for t in every_main_event both_roles sane_fields completion_ids_pair \
-		doc_example_matches; do
+		writes_ahead_of_send doc_example_matches; do
 		log_test 1 "$t"
 	done
 fi
