@@ -59,9 +59,12 @@ enum {
  * @xc_drained: completed once the queue pair is flushed
  * @xc_reply_work: handles received replies
  * @xc_free_work: frees the connection after the last reference
- * @xc_mr_lock: protects @xc_mr_free
+ * @xc_mr_lock: protects @xc_mr_free and @xc_mr_all
  * @xc_mr_free: memory regions ready for use
  * @xc_mr_all: every memory region allocated
+ * @xc_mr_count: entries in @xc_mr_all
+ * @xc_mr_max: most memory regions the connection allocates; those past
+ *	the first few are allocated when a call needs them
  * @xc_post_rwsem: held for reading around posts outside the transport's
  *	write lock (invalidations, Receives); taken for writing once by
  *	the close, so none is posted after the queue pair is drained
@@ -87,9 +90,11 @@ struct xr_xconn {
 	struct completion	xc_drained;
 	struct work_struct	xc_reply_work;
 	struct work_struct	xc_free_work;
-	spinlock_t		xc_mr_lock;	/* protects xc_mr_free */
+	spinlock_t		xc_mr_lock;	/* xc_mr_free, xc_mr_all */
 	struct list_head	xc_mr_free;
 	struct list_head	xc_mr_all;
+	u32			xc_mr_count;
+	u32			xc_mr_max;
 	struct rw_semaphore	xc_post_rwsem;
 	u32			xc_max_pages;
 	u32			xc_inline_send;

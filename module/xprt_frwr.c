@@ -20,6 +20,7 @@
 
 #include <linux/highmem.h>
 #include <linux/scatterlist.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/xdr.h>
 #include <rdma/ib_verbs.h>
@@ -147,17 +148,35 @@ u32 xr_frwr_max_payload(u32 pages)
 	return min_t(u32, XR_XPRT_MAX_PAYLOAD, n << PAGE_SHIFT);
 }
 
+/* A new region for @c, counted and listed; NULL when none can be had. */
+static struct xr_mr *xr_frwr_pool_add(struct xr_xconn *c)
+{
+	struct xr_mr *mr;
+
+	mr = xr_frwr_mr_alloc(c);
+	if (!mr)
+		return NULL;
+	spin_lock(&c->xc_mr_lock);
+	list_add(&mr->mr_all, &c->xc_mr_all);
+	c->xc_mr_count++;
+	spin_unlock(&c->xc_mr_lock);
+	xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_MRS_ALLOCATED, 1);
+	return mr;
+}
+
 /**
- * xr_frwr_pool_init - allocate the memory regions of a connection
+ * xr_frwr_pool_init - allocate the first memory regions of a connection
  * @c: a connection with its queue pair created; its lists initialised
- * @count: how many
+ * @count: how many to allocate now
+ * @max: how many the connection may have; those past @count are
+ *	allocated when a call finds none free (xr_frwr_get())
  *
  * Return values:
  *   %0: allocated; xr_frwr_pool_destroy() frees them
  *   %-ENOMEM: no memory, or the device has no more regions
  *   %-EOPNOTSUPP: the device cannot do fast registration
  */
-int xr_frwr_pool_init(struct xr_xconn *c, u32 count)
+int xr_frwr_pool_init(struct xr_xconn *c, u32 count, u32 max)
 {
 	struct ib_device *dev = c->xc_ep.ep_pd->device;
 	struct xr_mr *mr;
@@ -177,13 +196,12 @@ int xr_frwr_pool_init(struct xr_xconn *c, u32 count)
 	payload = xr_frwr_max_payload(c->xc_max_pages);
 	if (payload < c->xc_xprt->rx_xprt.max_payload)
 		c->xc_xprt->rx_xprt.max_payload = payload;
+	c->xc_mr_max = max(count, max);
 	while (count--) {
-		mr = xr_frwr_mr_alloc(c);
+		mr = xr_frwr_pool_add(c);
 		if (!mr)
 			return -ENOMEM;
 		list_add(&mr->mr_list, &c->xc_mr_free);
-		list_add(&mr->mr_all, &c->xc_mr_all);
-		xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_MRS_ALLOCATED, 1);
 	}
 	return 0;
 }
@@ -235,8 +253,16 @@ void xr_frwr_pool_destroy(struct xr_xconn *c)
 	INIT_LIST_HEAD(&c->xc_mr_free);
 }
 
+/*
+ * A free region of @c; a new one while @c has fewer than its most. From
+ * marshaling, under the transport's write lock: one caller at a time,
+ * and the close (xr_frwr_pool_orphan()) cannot run meanwhile. The
+ * allocation may not recurse into the file system: this call may be
+ * writing back its pages.
+ */
 static struct xr_mr *xr_frwr_get(struct xr_xconn *c)
 {
+	unsigned int nofs;
 	struct xr_mr *mr;
 
 	spin_lock(&c->xc_mr_lock);
@@ -244,6 +270,14 @@ static struct xr_mr *xr_frwr_get(struct xr_xconn *c)
 	if (mr)
 		list_del_init(&mr->mr_list);
 	spin_unlock(&c->xc_mr_lock);
+	if (mr || c->xc_mr_count >= c->xc_mr_max ||
+	    test_bit(XR_XC_DOWN, &c->xc_flags))
+		return mr;
+	nofs = memalloc_nofs_save();
+	mr = xr_frwr_pool_add(c);
+	memalloc_nofs_restore(nofs);
+	if (mr)
+		INIT_LIST_HEAD(&mr->mr_list);
 	return mr;
 }
 

@@ -86,7 +86,7 @@ struct xr_req {
 
 /* xprt_frwr.c */
 u32 xr_frwr_max_payload(u32 pages);
-int xr_frwr_pool_init(struct xr_xconn *c, u32 count);
+int xr_frwr_pool_init(struct xr_xconn *c, u32 count, u32 max);
 void xr_frwr_pool_orphan(struct xr_xconn *c);
 void xr_frwr_pool_destroy(struct xr_xconn *c);
 int xr_frwr_map_buf(struct xr_xconn *c, struct xr_req *req, void *kva,

@@ -204,6 +204,44 @@ recvs_reposted_first() {
 		fail "$((short - short0)) RPCs completed before their Receive was posted again"
 }
 
+# Memory regions: a connection allocates one call's worth when it
+# connects (three: head, pages, tail of a Reply chunk) and more only as
+# calls need them, up to three per credit.
+MRS_FIRST=3
+
+# The mount's calls so far all went inline (the cases above): it still
+# has just the regions it connected with.
+regions_few_while_inline() {
+	local n
+
+	n=$(client_eval '.stats["mrs-allocated"]') || fail "no client transport" || return 1
+	echo "# mrs-allocated $n"
+	[ "$n" -eq "$MRS_FIRST" ] ||
+		fail "$n memory regions allocated, not $MRS_FIRST, with every call inline"
+}
+
+# 16 MiB written and read back with O_DIRECT in one call each way: 16
+# calls of 1 MiB in flight at once, each holding a region until its
+# reply, so the connection allocates more; never more than three per
+# credit, and the data is right.
+regions_grow_on_demand() {
+	local src=$NFS_DATA/burst want got n credits
+
+	want=$(nfs_random_file "$src" 16) || return 1
+	nfs_dd "$(nfs_io_timeout 16)" if="$src" of="$MNT/burst" bs=16M oflag=direct ||
+		fail "direct write of 16 MiB in one call" || return 1
+	got=$(set -o pipefail; timeout -k 5 "$(nfs_io_timeout 16)" dd if="$MNT/burst" bs=16M \
+		iflag=direct status=none | sha256sum) || fail "direct read of 16 MiB in one call" ||
+		return 1
+	rm -f "$src" "$MNT/burst"
+	[ "${got%% *}" = "$want" ] || fail "burst: sha256 ${got%% *}, wrote $want" || return 1
+	n=$(client_eval '.stats["mrs-allocated"]') || return 1
+	credits=$("$RDMACTL" -j config show | jq '.["client-credits"]') || return 1
+	echo "# mrs-allocated $n, client-credits $credits"
+	[ "$n" -gt "$MRS_FIRST" ] || fail "no region allocated for 16 calls in flight" || return 1
+	[ "$n" -le $((3 * credits)) ] || fail "$n regions, more than 3 for each of $credits credits"
+}
+
 large_file_chunks() {
 	nfs_write_verify "$MNT" "$SIZE_MB" "data-v3" || return 1
 	[ "$(chunk_count 1)" -gt 0 ] || fail "no Read list segments for WRITE data" || return 1
@@ -590,7 +628,7 @@ client_monitor_stop() {
 	rm -f "$CLIENT_LOG"
 }
 
-ktap_header 32
+ktap_header 34
 run_test reload_dropin reload_dropin
 run_test server_start_rdma_$PORT server_start
 run_test client_monitor_start client_monitor_start
@@ -600,6 +638,8 @@ if nfs_is_mounted "$MNT"; then
 	run_test small_files_inline small_files_inline
 	run_test small_io_inline small_io_inline
 	run_test recvs_reposted_first recvs_reposted_first
+	run_test regions_few_while_inline regions_few_while_inline
+	run_test regions_grow_on_demand regions_grow_on_demand
 	run_test "write_read_${SIZE_MB}M" large_file_chunks
 	run_test client_counters_after_transfer client_counters_after_transfer
 	run_test full_size_io nfs_full_size_io "$MNT" 4 full-v3
@@ -616,7 +656,7 @@ if nfs_is_mounted "$MNT"; then
 	run_test drc_after_reconnect drc_after_reconnect
 else
 	for t in client_transport_listed small_files_inline small_io_inline recvs_reposted_first \
-		"write_read_${SIZE_MB}M" \
+		regions_few_while_inline regions_grow_on_demand "write_read_${SIZE_MB}M" \
 		client_counters_after_transfer full_size_io payload_in_two_regions \
 		"readdir_${DIRENTS}" client_reconnects_noted \
 		reconnect_after_server_restart client_reconnect_counted device_removal_mid_transfer \
