@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# bench/ab-guest.sh LABEL=MODULE...: the measurements of bench/ab.sh,
+# bench/ab-guest.sh LABEL=MODULE[:NAME=VALUE...]...: the measurements
+# of bench/ab.sh,
 # inside one test host. Each round loads every module in turn, in
 # drop-in mode (our server and our client), and takes the same figures
 # with each: RPC NULL at concurrency 1 and 16 (rdmactl bench), 4 KiB
@@ -96,13 +97,23 @@ measure() {
 	nfs_umount "$MNT"
 }
 
+# setup MODULE[:NAME=VALUE...]: load MODULE in drop-in mode with those
+# tunables set before nfsd listens and before the mount.
+setup() {
+	local ko=${1%%:*} cfg=${1#*:} set=()
+
+	[ "$cfg" != "$1" ] && IFS=':=' read -ra set <<<"$cfg"
+	xrpcrdma_setup "$ko" "${set[@]}"
+}
+
 FIRST=${1#*=}
+FIRST=${FIRST%%:*}
 # The first figures after boot are low: a pass that is not counted.
-xrpcrdma_setup "$FIRST" >/dev/null && measure 0 warmup >/dev/null
+setup "${1#*=}" >/dev/null && measure 0 warmup >/dev/null
 for r in $(seq 1 "$ROUNDS"); do
 	for arg in "$@"; do
 		label=${arg%%=*}
-		if xrpcrdma_setup "${arg#*=}" >/dev/null; then
+		if setup "${arg#*=}" >/dev/null; then
 			measure "$r" "$label" || echo "ab $r $label error measuring"
 		else
 			echo "ab $r $label error loading ${arg#*=}"

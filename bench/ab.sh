@@ -1,16 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# bench/ab.sh [--kernel KVER] LABEL=MODULE LABEL=MODULE...: a before and
-# after comparison of xrpcrdma.ko builds (say of two commits, each built
-# for KVER) in one test host, which loads them in turn, round after
+# bench/ab.sh [--kernel KVER] LABEL=MODULE[:NAME=VALUE...]...: a before
+# and after comparison of xrpcrdma.ko builds (say of two commits, each
+# built for KVER) in one test host, which loads them in turn, round after
 # round (bench/ab-guest.sh), so that the host's drift falls on all alike.
+# NAME=VALUE after a module are tunables (rdmactl config set NAME VALUE)
+# set after loading it: one build with two settings compares the two.
 # Prints, per figure, each module's median and its ratio to the first's,
 # with the ratio of every round. XR_AB_* knobs: see bench/ab-guest.sh.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
-	echo "usage: bench/ab.sh [--kernel KVER] LABEL=MODULE LABEL=MODULE..." >&2
+	echo "usage: bench/ab.sh [--kernel KVER] LABEL=MODULE[:NAME=VALUE...] LABEL=MODULE..." >&2
 	exit 2
 }
 kver=
@@ -28,10 +30,14 @@ args=()
 for a in "$@"; do
 	label=${a%%=*} ko=${a#*=}
 	[[ $a == *=* && $label =~ ^[A-Za-z0-9_.-]+$ ]] || usage
+	cfg=${ko#"${ko%%:*}"} ko=${ko%%:*}
+	[[ $cfg =~ ^(:[a-z-]+=[0-9]+)*$ ]] ||
+		{ echo "ab: tunables are :NAME=NUMBER, not $cfg" >&2; exit 2; }
 	[ -f "$ko" ] || { echo "ab: no module $ko" >&2; exit 1; }
-	args+=("$label=$(realpath "$ko")")
+	args+=("$label=$(realpath "$ko")$cfg")
 done
 first=${args[0]#*=}
+first=${first%%:*}
 
 cd "$top"
 make --no-print-directory ctl >/dev/null

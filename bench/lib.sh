@@ -10,8 +10,9 @@ BLOCK=/etc/modprobe.d/xr-bench.conf
 # shellcheck disable=SC2034 # nfs_lib.sh's nfs_server_start reads it
 NFS_MAX_BLOCK=${XR_BENCH_MAX_BLOCK:-1048576}
 
-# xrpcrdma_setup [MODULE]: xrpcrdma (MODULE, else XR_MODULE) alone in
-# drop-in mode, rpcrdma kept out, nfsd listening on it at port 20049.
+# xrpcrdma_setup [MODULE [NAME VALUE...]]: xrpcrdma (MODULE, else
+# XR_MODULE) alone in drop-in mode, those tunables set, rpcrdma kept out,
+# nfsd listening on it at port 20049.
 xrpcrdma_setup() {
 	nfs_server_stop || return 1
 	wait_for 30 rmmod xrpcrdma
@@ -20,6 +21,9 @@ xrpcrdma_setup() {
 	echo "install rpcrdma /bin/false" >"$BLOCK"
 	insmod "${1:-$XR_MODULE}" mode=dropin || return 1
 	[ "$(module_mode)" = dropin ] || return 1
+	if [ $# -gt 1 ]; then
+		"$RDMACTL" config set "${@:2}" || return 1
+	fi
 	nfs_server_start && nfs_listen rdma 20049
 }
 
