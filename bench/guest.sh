@@ -9,18 +9,22 @@
 # plus the soft-RoCE ceiling (ib_send_bw, ib_send_lat), RPC NULL rates at
 # concurrency 1 and 16 from the module's kernel-side benchmark (rdmactl
 # bench) over all three, RPC NULL round trips from rdmactl ping against
-# both RDMA servers, and the kernel memory an idle server connection and
-# an idle NFS mount (client and server ends) of each RDMA transport take.
-# Results go to
-# OUTDIR/raw.json (one record per measurement and repetition); a step
+# both RDMA servers, the kernel memory an idle server connection and an
+# idle NFS mount (client and server ends) of each RDMA transport take,
+# and over each NFS mount fio's sequential and random I/O and a metadata
+# load of many workers (xr-metaload). Results go to
+# OUTDIR/raw.jsonl (one record per measurement and repetition); a step
 # that fails is recorded with its error instead of a figure.
 #
 # Knobs: XR_BENCH_REPS (3), XR_BENCH_SIZE_MB (256), XR_BENCH_RAND_S (5),
 # XR_BENCH_VERS ("3 4.1"), XR_BENCH_PINGS (500), XR_BENCH_RPCS (5000 a
 # bench run), XR_BENCH_CONNS (16 idle connections, and mounts, for the
-# memory figures).
+# memory figures), XR_BENCH_META_S (10 seconds of metadata load) and
+# XR_BENCH_META_PROCS (8 workers).
 set -u
+# shellcheck source=selftests/nfs_lib.sh
 source "$(dirname "$0")/../selftests/nfs_lib.sh"
+# shellcheck source=bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 OUT=${1:?usage: guest.sh OUTDIR}
@@ -31,6 +35,9 @@ VERS=${XR_BENCH_VERS:-3 4.1}
 PINGS=${XR_BENCH_PINGS:-500}
 RPCS=${XR_BENCH_RPCS:-5000}
 CONNS=${XR_BENCH_CONNS:-16}
+META_S=${XR_BENCH_META_S:-10}
+META_PROCS=${XR_BENCH_META_PROCS:-8}
+METALOAD=$XR_TOP/build/ctl/xr-metaload
 MNT=$NFS_RUN/mnt/bench
 RAW=$OUT/raw.jsonl
 # The first of the nfsd ports the memory-per-mount figure mounts from.
@@ -41,7 +48,10 @@ export XR_NFS_IO_TIMEOUT=$((120 + SIZE_MB))
 need_env XR_MODULE XR_RDMA_DEV XR_ADDR
 need_rdmactl
 command -v fio >/dev/null || skip_all "fio is not installed (make deps)"
+[ -x "$METALOAD" ] || skip_all "xr-metaload is not built (make ctl)"
 mkdir -p "$OUT" && : >"$RAW"
+# What a failed workload said.
+ERRS=$(mktemp)
 
 # record KIND TRANSPORT VERS REP JSON-OBJECT
 record() {
@@ -56,6 +66,7 @@ record_error() {
 }
 
 cleanup() {
+	rm -f "$ERRS"
 	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
 	nfs_server_stop >/dev/null 2>&1
 	rm -f "$BLOCK"
@@ -238,29 +249,52 @@ mem_mount() {
 
 # ---- NFS with fio ----
 
+# metaload_run: xr-metaload's metadata load on the mount, META_PROCS
+# workers for META_S seconds; its JSON on stdout, its error on stderr.
+# It removes its files, unless it failed.
+metaload_run() {
+	local rc=0
+
+	timeout $((META_S + 120)) "$METALOAD" -w "$META_PROCS" -t "$META_S" "$MNT" || rc=$?
+	[ $rc -eq 0 ] && return 0
+	[ $rc -ne 124 ] || echo "xr-metaload: no result in $((META_S + 120)) s" >&2
+	timeout -k 5 60 rm -rf "$MNT"/metaload.*
+	return $rc
+}
+
+# workload KIND: one workload on the mount, its figures as JSON on
+# stdout, or why it failed on stderr.
+workload() {
+	local json
+
+	case $1 in
+	seq_write) json=$(fio_run sw --rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1) ;;
+	seq_read) json=$(fio_run sw --rw=read --bs=1M --size="${SIZE_MB}M") ;;
+	rand_rw) json=$(fio_run rr --rw=randrw --bs=4k --size=32M --time_based \
+		--runtime="$RAND_S" --iodepth=1) ;;
+	meta) metaload_run; return ;;
+	esac || { echo "fio failed" >&2; return 1; }
+	echo "$json" | fio_figures || { echo "fio gave no figures" >&2; return 1; }
+}
+
 # nfs_figures TRANSPORT VERS REP: sequential write, then read after a fresh
-# mount (no cache), then 4 KiB random read and write. Over RDMA each
-# record carries what its workload did to the mount's transport counters
-# (xprt_counters).
+# mount (no cache), then 4 KiB random read and write, then the metadata
+# load. Over RDMA each record carries what its workload did to the
+# mount's transport counters (xprt_counters).
 nfs_figures() {
 	local t=$1 v=$2 rep=$3 kind json x0 x
 
-	for kind in seq_write seq_read rand_rw; do
+	for kind in seq_write seq_read rand_rw meta; do
 		x0=$(xprt_counters "$MNT")
-		case $kind in
-		seq_write) json=$(fio_run sw --rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1) ;;
-		seq_read) json=$(fio_run sw --rw=read --bs=1M --size="${SIZE_MB}M") ;;
-		rand_rw) json=$(fio_run rr --rw=randrw --bs=4k --size=32M --time_based \
-			--runtime="$RAND_S" --iodepth=1) ;;
-		esac
-		if [ $? -eq 0 ] && json=$(echo "$json" | fio_figures); then
+		if json=$(workload "$kind" 2>"$ERRS"); then
 			if [ -n "$x0" ] &&
 			   x=$(with_xprt_delta "$x0" "$(xprt_counters "$MNT")" "$json"); then
 				json=$x
 			fi
 			record "$kind" "$t" "$v" "$rep" "$json"
 		else
-			record_error "$kind" "$t" "$v" "$rep" "fio failed"
+			record_error "$kind" "$t" "$v" "$rep" \
+				"$(head -c 300 "$ERRS" | tr -c '[:print:]' ' ')"
 		fi
 	done
 }
@@ -312,29 +346,34 @@ intree_setup() {
 	nfs_server_start && nfs_listen rdma 20049
 }
 
-echo "# ceiling"
+echo "# ceiling (at $SECONDS s)"
 ceiling
 if intree_setup; then
-	echo "# tcp"
+	echo "# tcp (at $SECONDS s)"
 	rpc_rate tcp tcp 2049
 	nfs_transport tcp
-	echo "# in-tree"
+	echo "# in-tree (at $SECONDS s)"
 	rpc_rate in-tree rdma 20049
 	ping_server in-tree 20049
+	echo "# in-tree: memory (at $SECONDS s)"
 	mem_server in-tree 20049
 	mem_mount in-tree
+	echo "# in-tree: NFS (at $SECONDS s)"
 	nfs_transport in-tree
 else
 	record_error seq_write in-tree - 0 "in-tree set-up failed"
 fi
+# shellcheck disable=SC2119 # the module of XR_MODULE
 if xrpcrdma_setup; then
-	echo "# xrpcrdma"
+	echo "# xrpcrdma (at $SECONDS s)"
 	rpc_rate xrpcrdma rdma 20049
 	ping_server xrpcrdma 20049
+	echo "# xrpcrdma: memory (at $SECONDS s)"
 	mem_server xrpcrdma 20049
 	mem_mount xrpcrdma
+	echo "# xrpcrdma: NFS (at $SECONDS s)"
 	nfs_transport xrpcrdma
 else
 	record_error seq_write xrpcrdma - 0 "xrpcrdma set-up failed"
 fi
-echo "# done: $(wc -l <"$RAW") records"
+echo "# done: $(wc -l <"$RAW") records in $SECONDS s"

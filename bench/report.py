@@ -18,7 +18,10 @@ NFS_FIGURES = [
     ("seq_read", "read_mib_s", "sequential read, MiB/s"),
     ("rand_rw", "read_iops", "4 KiB random read, IOPS"),
     ("rand_rw", "write_iops", "4 KiB random write, IOPS"),
+    ("meta", "ops_s", "metadata load, ops/s"),
 ]
+# xr-metaload's kinds of operation, in its order.
+META_KINDS = ["create", "write", "stat", "rename", "unlink", "readdir"]
 
 
 def load(path):
@@ -90,6 +93,22 @@ def summarize_memory(records, kind, key):
     return row
 
 
+# The metadata load per kind of operation: medians over the repetitions
+# of each one's p50 and p99 latency, microseconds.
+def summarize_meta(records, versions):
+    out = {}
+    for v in versions:
+        for k in META_KINDS:
+            row = {}
+            for t in TRANSPORTS:
+                ks = [x[k] for x in values(records, "meta", t, v, "kinds") if k in x]
+                row[t] = {"ops": median([x["ops"] for x in ks]),
+                          "p50_us": median([x["p50_us"] for x in ks]),
+                          "p99_us": median([x["p99_us"] for x in ks])}
+            out[f"NFSv{v} {k}"] = row
+    return out
+
+
 # What a workload did on the wire, per 1000 RPCs: memory regions the
 # client registered (every segment it offers is one), RDMA Reads the
 # server made (Read list segments), RDMA Writes (Write and Reply chunk
@@ -101,7 +120,7 @@ WIRE_FIGURES = [
     ("nomsg_calls", ("nomsg_calls",)),
 ]
 WIRE_KINDS = [("seq_write", "sequential write"), ("seq_read", "sequential read"),
-              ("rand_rw", "4 KiB random read and write")]
+              ("rand_rw", "4 KiB random read and write"), ("meta", "metadata load")]
 
 
 def per_1000(x, keys):
@@ -160,7 +179,12 @@ def summarize(records):
             rows[label] = row
         out["nfs"]["NFSv" + v] = rows
     out["per_1000_rpcs"] = summarize_wire(records, versions)
+    out["metadata_per_kind"] = summarize_meta(records, versions)
     return out
+
+
+def ms(us):
+    return us / 1000 if us is not None else None
 
 
 def fmt(x, digits=1):
@@ -203,6 +227,13 @@ def markdown(s):
             lines.append(f"| {label} | {t} | {fmt(fig['rpcs'], 0)} "
                          + " ".join(f"| {fmt(fig[name], 0)}" for name, _ in WIRE_FIGURES)
                          + " |")
+    lines += ["", "Metadata load per kind of operation (medians; latency p50 / p99, ms):", "",
+              "| operation | xrpcrdma | in-tree | tcp |", "|---|---|---|---|"]
+    for label, row in s["metadata_per_kind"].items():
+        lines.append(f"| {label} "
+                     + " ".join(f"| {fmt(ms(row[t]['p50_us']), 2)} / "
+                                f"{fmt(ms(row[t]['p99_us']), 2)}" for t in TRANSPORTS)
+                     + " |")
     c = s["ceiling"]
     lines.append("")
     lines.append(f"Soft-RoCE ceiling: ib_send_bw 1 MiB {fmt(c['send_bw_mb_s'])} MB/s, "
