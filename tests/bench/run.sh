@@ -67,8 +67,11 @@ grep -qx '| NFSv3 sequential write | in-tree | 1000 | 500 | 250 | 250 | 4 |' "$t
 grep -qx '| NFSv3 sequential read | xrpcrdma | n/a | n/a | n/a | n/a | n/a |' "$tmp/out/results.md" ||
 	fail "a workload without counters: $(grep 'sequential read |' "$tmp/out/results.md")"
 
-# The metadata load in bench/report.py, from made-up records: its
-# ratios, its calls per 1000 RPCs and its latencies per kind.
+# The other figures of bench/report.py from made-up records: each
+# sequential figure against the ceiling of the RDMA operation that moves
+# its payload (write: ib_read_bw; read: ib_write_bw), and the metadata
+# load with its ratios, its calls per 1000 RPCs and its latencies per
+# kind.
 fig() {
 	printf '{"kind":"%s","transport":"%s","vers":"%s","rep":%s,"data":%s}\n' "$@"
 }
@@ -81,6 +84,14 @@ meta() {
 	printf '}'
 }
 {
+	fig read_bw rxe - 1 '{"mb_s":50}'
+	fig read_bw rxe - 2 '{"mb_s":40}'
+	fig read_bw rxe - 3 '{"mb_s":60}'
+	fig write_bw rxe - 1 '{"mb_s":80}'
+	fig send_bw rxe - 1 '{"mb_s":20}'
+	fig seq_write xrpcrdma 3 1 '{"write_mib_s":25,"read_mib_s":0}'
+	fig seq_write in-tree 3 1 '{"write_mib_s":20,"read_mib_s":0}'
+	fig seq_read xrpcrdma 3 1 '{"write_mib_s":0,"read_mib_s":40}'
 	fig meta xrpcrdma 3 1 "$(meta 900 300 20000 50000 \
 		'{"rpcs":2000,"read_segs":0,"write_segs":0,"reply_segs":4,"nomsg_calls":0}')"
 	fig meta xrpcrdma 3 2 "$(meta 1200 400 24000 60000 \
@@ -99,6 +110,12 @@ md=$tmp/figs/results.md
 expect_line() {
 	grep -qxF -- "$1" "$md" || fail "no line '$1' in: $(cat "$md")"
 }
+# Sequential write 25 MiB/s against ib_read_bw's median 50 MiB/s;
+# sequential read 40 against ib_write_bw's 80 (not ib_send_bw's 20).
+expect_line '| NFSv3 sequential write, MiB/s | 25.0 | 20.0 | n/a | 1.25 | n/a | 0.50 |'
+expect_line '| NFSv3 sequential read, MiB/s | 40.0 | n/a | n/a | n/a | n/a | 0.50 |'
+grep -q 'sequential write against ib_read_bw.*sequential read against ib_write_bw' "$md" ||
+	fail "the ceilings are not named: $(grep -i ceiling "$md")"
 # Metadata ops/s: medians 300, 250 and 500.
 expect_line '| NFSv3 metadata load, ops/s | 300.0 | 250.0 | 500.0 | 1.20 | 0.60 | n/a |'
 expect_line '| NFSv3 metadata load | xrpcrdma | 2000 | 2 | 0 | 2 | 0 |'
@@ -108,6 +125,9 @@ grep -qF -- '- NFSv4.1 metadata load, ops/s, tcp: xr-metaload: worker 2: rename'
 python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))
+assert s["nfs"]["NFSv3"]["sequential write, MiB/s"]["ceiling"] == "ib_read_bw", s["nfs"]
+assert s["nfs"]["NFSv3"]["sequential read, MiB/s"]["ceiling"] == "ib_write_bw", s["nfs"]
+assert s["ceiling"]["read_bw_mib_s"] == 50 and s["ceiling"]["write_bw_mib_s"] == 80, s["ceiling"]
 assert s["metadata_per_kind"]["NFSv3 stat"]["tcp"]["p99_us"] == 500, s["metadata_per_kind"]
 ' "$tmp/figs/results.json" || fail "results.json: $(cat "$tmp/figs/results.json")"
 
