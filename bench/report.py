@@ -88,14 +88,25 @@ def summarize_rates(records):
 
 
 # Kernel memory, KiB, of an idle server connection (mem_idle) or an idle
-# NFS mount with its client transport and server connection (mem_mount).
-def summarize_memory(records, kind, key):
-    row = {t: median(values(records, kind, t, "-", key))
-           for t in ("xrpcrdma", "in-tree")}
-    row["xrpcrdma/in-tree"] = ratio(row["xrpcrdma"], row["in-tree"])
-    row["errors"] = {t: errors(records, kind, t, "-") for t in ("xrpcrdma", "in-tree")
-                     if errors(records, kind, t, "-")}
-    return row
+# NFS mount with its client transport and server connection (mem_mount),
+# a row for each number of them measured at once (COUNT in the records),
+# keyed by that number as a string, in increasing order. Errors are the
+# kind's, in the row of the smallest number.
+def summarize_memory(records, kind, key, count):
+    counts = sorted({r["data"][count] for r in records
+                     if r["kind"] == kind and count in r["data"]})
+    rows = {}
+    for n in counts or [None]:
+        row = {t: median([r["data"][key] for r in records
+                          if r["kind"] == kind and r["transport"] == t
+                          and r["data"].get(count) == n and key in r["data"]])
+               for t in ("xrpcrdma", "in-tree")}
+        row["xrpcrdma/in-tree"] = ratio(row["xrpcrdma"], row["in-tree"])
+        row["errors"] = {} if rows else {
+            t: errors(records, kind, t, "-") for t in ("xrpcrdma", "in-tree")
+            if errors(records, kind, t, "-")}
+        rows[str(n) if n is not None else "-"] = row
+    return rows
 
 
 # The metadata load per kind of operation: medians over the repetitions
@@ -153,8 +164,8 @@ def summarize_wire(records, versions):
 def summarize(records):
     out = {"ceiling": {}, "rpc_null": {}, "nfs": {}}
     out["rpc_rate"] = summarize_rates(records)
-    out["memory_idle_kib"] = summarize_memory(records, "mem_idle", "kib_per_conn")
-    out["memory_mount_kib"] = summarize_memory(records, "mem_mount", "kib_per_mount")
+    out["memory_idle_kib"] = summarize_memory(records, "mem_idle", "kib_per_conn", "conns")
+    out["memory_mount_kib"] = summarize_memory(records, "mem_mount", "kib_per_mount", "mounts")
     # perftest's "MB/sec" are MiB/s (2^20 bytes a second); send_bw keeps
     # its earlier name.
     out["ceiling"]["send_bw_mb_s"] = median(values(records, "send_bw", "rxe", "-", "mb_s"))
@@ -219,12 +230,15 @@ def markdown(s):
         lines.append(f"| {label} | {fmt(row['xrpcrdma'])} | {fmt(row['in-tree'])} "
                      f"| {fmt(row['tcp'])} | {fmt(row['xrpcrdma/in-tree'], 2)} "
                      f"| {fmt(row['xrpcrdma/tcp'], 2)} | n/a |")
-    for key, label in (("memory_idle_kib", "kernel memory per idle server connection, KiB"),
-                       ("memory_mount_kib",
-                        "kernel memory per idle NFS mount (client and server ends), KiB")):
-        m = s[key]
-        lines.append(f"| {label} | {fmt(m['xrpcrdma'], 0)} | {fmt(m['in-tree'], 0)} | n/a "
-                     f"| {fmt(m['xrpcrdma/in-tree'], 2)} | n/a | n/a |")
+    for key, label, what in (
+            ("memory_idle_kib", "kernel memory per idle server connection", "peers"),
+            ("memory_mount_kib", "kernel memory per idle NFS mount (client and server ends)",
+             "mounts")):
+        for n, m in s[key].items():
+            at = f", {n} {what}" if n != "-" else ""
+            lines.append(f"| {label}{at}, KiB | {fmt(m['xrpcrdma'], 0)} "
+                         f"| {fmt(m['in-tree'], 0)} | n/a "
+                         f"| {fmt(m['xrpcrdma/in-tree'], 2)} | n/a | n/a |")
     x, i = s["rpc_null"]["xrpcrdma"], s["rpc_null"]["in-tree"]
     lines.append(f"| rdmactl ping (c=1), ops/s | {fmt(x['ops_s'])} | {fmt(i['ops_s'])} | n/a "
                  f"| {fmt(s['rpc_null']['ratio_ops'], 2)} | n/a | n/a |")
@@ -266,7 +280,8 @@ def markdown(s):
         for e in s["rpc_null"][t]["errors"]:
             errs.append(f"- rdmactl ping, {t}: {e}")
     seen = set()
-    for row in list(s["rpc_rate"].values()) + [s["memory_idle_kib"], s["memory_mount_kib"]]:
+    for row in (list(s["rpc_rate"].values()) + list(s["memory_idle_kib"].values())
+                + list(s["memory_mount_kib"].values())):
         for t, e in row["errors"].items():
             for msg in e:
                 if (t, msg) not in seen:

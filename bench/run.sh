@@ -34,7 +34,7 @@ done
 
 start=$(date +%s)
 selftests/testhost/run.sh --kernel "$kver" --module "$ko" --share "$out" \
-	--timeout "${XR_BENCH_TIMEOUT:-1500}" --log "$out/console.log" -- \
+	--timeout "${XR_BENCH_TIMEOUT:-1800}" --log "$out/console.log" -- \
 	env XR_MODULE="$ko" "${knobs[@]}" bench/guest.sh "$out"
 echo "bench: kernel $kver, $(($(date +%s) - start)) s in the test host"
 bench/report.py "$out/raw.jsonl" "$out"

@@ -69,9 +69,9 @@ grep -qx '| NFSv3 sequential read | xrpcrdma | n/a | n/a | n/a | n/a | n/a |' "$
 
 # The other figures of bench/report.py from made-up records: each
 # sequential figure against the ceiling of the RDMA operation that moves
-# its payload (write: ib_read_bw; read: ib_write_bw), and the metadata
-# load with its ratios, its calls per 1000 RPCs and its latencies per
-# kind.
+# its payload (write: ib_read_bw; read: ib_write_bw), the metadata load
+# with its ratios, its calls per 1000 RPCs and its latencies per kind,
+# and the memory figures with 16 and with 128 peers.
 fig() {
 	printf '{"kind":"%s","transport":"%s","vers":"%s","rep":%s,"data":%s}\n' "$@"
 }
@@ -101,6 +101,15 @@ meta() {
 	fig meta in-tree 3 1 "$(meta 750 250 30000 90000)"
 	fig meta tcp 3 1 "$(meta 1500 500 10000 30000)"
 	fig meta tcp 4.1 1 '{"error":"xr-metaload: worker 2: rename f0001 to f0007: Input/output error"}'
+	fig mem_idle xrpcrdma - 1 '{"kib_per_conn":1100,"conns":16}'
+	fig mem_idle xrpcrdma - 2 '{"kib_per_conn":1200,"conns":16}'
+	fig mem_idle xrpcrdma - 1 '{"kib_per_conn":1000,"conns":128}'
+	fig mem_idle in-tree - 1 '{"kib_per_conn":1300,"conns":16}'
+	fig mem_idle in-tree - 1 '{"kib_per_conn":1250,"conns":128}'
+	fig mem_mount xrpcrdma - 1 '{"kib_per_mount":3000,"mounts":16}'
+	fig mem_mount in-tree - 1 '{"kib_per_mount":6000,"mounts":16}'
+	fig mem_mount xrpcrdma - 1 '{"kib_per_mount":3600,"mounts":128}'
+	fig mem_mount in-tree - 1 '{"error":"100 of 128 mounts"}'
 } >"$tmp/figs.jsonl"
 mkdir -p "$tmp/figs"
 out=$(python3 "$top/bench/report.py" "$tmp/figs.jsonl" "$tmp/figs" 2>&1) ||
@@ -122,12 +131,17 @@ expect_line '| NFSv3 metadata load | xrpcrdma | 2000 | 2 | 0 | 2 | 0 |'
 expect_line '| NFSv3 readdir | 22.00 / 60.00 | 30.00 / 90.00 | 10.00 / 30.00 |'
 grep -qF -- '- NFSv4.1 metadata load, ops/s, tcp: xr-metaload: worker 2: rename' "$md" ||
 	fail "the metadata load's error is not shown: $(cat "$md")"
+expect_line '| kernel memory per idle server connection, 16 peers, KiB | 1150 | 1300 | n/a | 0.88 | n/a | n/a |'
+expect_line '| kernel memory per idle server connection, 128 peers, KiB | 1000 | 1250 | n/a | 0.80 | n/a | n/a |'
+expect_line '| kernel memory per idle NFS mount (client and server ends), 128 mounts, KiB | 3600 | n/a | n/a | n/a | n/a | n/a |'
+grep -qF -- '- in-tree: 100 of 128 mounts' "$md" || fail "the mounts' error is not shown: $(cat "$md")"
 python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["nfs"]["NFSv3"]["sequential write, MiB/s"]["ceiling"] == "ib_read_bw", s["nfs"]
 assert s["nfs"]["NFSv3"]["sequential read, MiB/s"]["ceiling"] == "ib_write_bw", s["nfs"]
 assert s["ceiling"]["read_bw_mib_s"] == 50 and s["ceiling"]["write_bw_mib_s"] == 80, s["ceiling"]
+assert sorted(s["memory_idle_kib"]) == ["128", "16"], s["memory_idle_kib"]
 assert s["metadata_per_kind"]["NFSv3 stat"]["tcp"]["p99_us"] == 500, s["metadata_per_kind"]
 ' "$tmp/figs/results.json" || fail "results.json: $(cat "$tmp/figs/results.json")"
 
