@@ -6,21 +6,27 @@
 #   tcp       nfsd's TCP listener and the in-kernel TCP client
 #   in-tree   the in-tree rpcrdma (server and client)
 #   xrpcrdma  xrpcrdma in drop-in mode (our server and our client)
-# plus the soft-RoCE ceiling (ib_send_bw, ib_send_lat), RPC NULL rates at
-# concurrency 1 and 16 from the module's kernel-side benchmark (rdmactl
-# bench) over all three, RPC NULL round trips from rdmactl ping against
-# both RDMA servers, and the kernel memory an idle server connection and
-# an idle NFS mount (client and server ends) of each RDMA transport take.
-# Results go to
-# OUTDIR/raw.json (one record per measurement and repetition); a step
+# plus the soft-RoCE ceiling (ib_send_bw, ib_send_lat, and ib_write_bw
+# and ib_read_bw over rdma_cm), RPC NULL rates at concurrency 1 and 16
+# from the module's kernel-side benchmark (rdmactl bench) over all three,
+# RPC NULL round trips from rdmactl ping against both RDMA servers, the
+# kernel memory an idle server connection and an idle NFS mount (client
+# and server ends) of each RDMA transport take with 16 and with 128 of
+# them, and over each NFS mount fio's sequential and random I/O and a
+# metadata load of many workers (xr-metaload). Results go to
+# OUTDIR/raw.jsonl (one record per measurement and repetition); a step
 # that fails is recorded with its error instead of a figure.
 #
 # Knobs: XR_BENCH_REPS (3), XR_BENCH_SIZE_MB (256), XR_BENCH_RAND_S (5),
 # XR_BENCH_VERS ("3 4.1"), XR_BENCH_PINGS (500), XR_BENCH_RPCS (5000 a
-# bench run), XR_BENCH_CONNS (16 idle connections, and mounts, for the
-# memory figures).
+# bench run), XR_BENCH_CONNS ("16 128": the numbers of idle connections,
+# and of mounts, the memory figures are taken with; the first is
+# measured XR_BENCH_REPS times, the others once), XR_BENCH_META_S (10
+# seconds of metadata load) and XR_BENCH_META_PROCS (8 workers).
 set -u
+# shellcheck source=selftests/nfs_lib.sh
 source "$(dirname "$0")/../selftests/nfs_lib.sh"
+# shellcheck source=bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 OUT=${1:?usage: guest.sh OUTDIR}
@@ -30,7 +36,10 @@ RAND_S=${XR_BENCH_RAND_S:-5}
 VERS=${XR_BENCH_VERS:-3 4.1}
 PINGS=${XR_BENCH_PINGS:-500}
 RPCS=${XR_BENCH_RPCS:-5000}
-CONNS=${XR_BENCH_CONNS:-16}
+CONNS=${XR_BENCH_CONNS:-16 128}
+META_S=${XR_BENCH_META_S:-10}
+META_PROCS=${XR_BENCH_META_PROCS:-8}
+METALOAD=$XR_TOP/build/ctl/xr-metaload
 MNT=$NFS_RUN/mnt/bench
 RAW=$OUT/raw.jsonl
 # The first of the nfsd ports the memory-per-mount figure mounts from.
@@ -41,7 +50,10 @@ export XR_NFS_IO_TIMEOUT=$((120 + SIZE_MB))
 need_env XR_MODULE XR_RDMA_DEV XR_ADDR
 need_rdmactl
 command -v fio >/dev/null || skip_all "fio is not installed (make deps)"
+[ -x "$METALOAD" ] || skip_all "xr-metaload is not built (make ctl)"
 mkdir -p "$OUT" && : >"$RAW"
+# What a failed workload said.
+ERRS=$(mktemp)
 
 # record KIND TRANSPORT VERS REP JSON-OBJECT
 record() {
@@ -56,6 +68,7 @@ record_error() {
 }
 
 cleanup() {
+	rm -f "$ERRS"
 	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
 	nfs_server_stop >/dev/null 2>&1
 	rm -f "$BLOCK"
@@ -78,17 +91,33 @@ perftest() {
 	echo "$out"
 }
 
+# ceiling_bw KIND REP TOOL ARGS...: TOOL's bandwidth with 1 MiB messages,
+# recorded as KIND. perftest's MB/sec are MiB/s (2^20 bytes a second).
+ceiling_bw() {
+	local kind=$1 rep=$2 tool=$3 out bw
+
+	shift 3
+	out=$(perftest "$tool" -s 1048576 -F "$@")
+	bw=$(echo "$out" | awk '$1 == 1048576 {print $4}')
+	if [ -n "$bw" ]; then
+		record "$kind" rxe - "$rep" "{\"mb_s\":$bw}"
+	else
+		record_error "$kind" rxe - "$rep" "no $tool result"
+	fi
+}
+
+# Besides Sends on one QP, RDMA Writes and RDMA Reads on four QPs at once
+# over rdma_cm, as NFS connects (one QP leaves a core idle under TCG
+# while perftest busy-polls): what moves an NFS READ's payload (the
+# server's RDMA Writes) and an NFS WRITE's (its RDMA Reads) at most.
+# 64 messages each, 256 MiB in all.
 ceiling() {
-	local rep out bw lat
+	local rep out lat
 
 	for rep in $(seq 1 "$REPS"); do
-		out=$(perftest ib_send_bw -s 1048576 -n 200 -F)
-		bw=$(echo "$out" | awk '$1 == 1048576 {print $4}')
-		if [ -n "$bw" ]; then
-			record send_bw rxe - "$rep" "{\"mb_s\":$bw}"
-		else
-			record_error send_bw rxe - "$rep" "no ib_send_bw result"
-		fi
+		ceiling_bw send_bw "$rep" ib_send_bw -n 200
+		ceiling_bw write_bw "$rep" ib_write_bw -R -q 4 -n 64
+		ceiling_bw read_bw "$rep" ib_read_bw -R -q 4 -n 64
 		out=$(perftest ib_send_lat -s 2 -n 1000 -F)
 		lat=$(echo "$out" | awk '$1 == 2 {print $5}')
 		if [ -n "$lat" ]; then
@@ -169,98 +198,178 @@ qps_at_most() {
 	[ "$(qp_count)" -le "$1" ]
 }
 
-# mem_server NAME PORT: CONNS rdmactl ping peers each open a connection,
-# make one call and then sit idle; the growth of kernel memory over CONNS
-# is one idle connection's share. It includes the peers' own QPs and CQs
-# (the same for both servers).
-mem_server() {
-	local name=$1 port=$2 rep base qps after pids i
+# conn_reps N: how often the memory figures with N peers are taken: the
+# first of CONNS REPS times; the others once, their figure being an
+# average over more connections already, and 128 mounts taking minutes.
+conn_reps() {
+	local first
 
-	for rep in $(seq 1 "$REPS"); do
-		qps=$(qp_count)
-		base=$(kernel_kib)
-		pids=()
-		for i in $(seq 1 "$CONNS"); do
-			timeout 120 "$RDMACTL" ping -c 2 -i 30 -t 10 "$XR_ADDR:$port" \
-				>/dev/null 2>&1 &
-			pids+=($!)
+	read -r first _ <<<"$CONNS"
+	if [ "$1" = "$first" ]; then echo "$REPS"; else echo 1; fi
+}
+
+# nfsd closes the oldest of its connections beyond a limit: 64 of those
+# that have not used a file handle yet (6.12), or, in kernels without
+# that change, 20 a thread and 60 more of all (140 with 4 threads). Idle
+# ping peers never use one: 128 of them were cut to 64 on 6.12. The
+# memory steps raise the limit for their peers (nfsd_conn_limit N) and
+# put the one before back (nfsd_conn_limit).
+NFSD_MAXCONN=/proc/fs/nfsd/max_connections
+NFSD_MAXCONN_SAVED=
+nfsd_conn_limit() {
+	if [ $# -eq 0 ]; then
+		[ -z "$NFSD_MAXCONN_SAVED" ] || echo "$NFSD_MAXCONN_SAVED" >"$NFSD_MAXCONN"
+		NFSD_MAXCONN_SAVED=
+		return
+	fi
+	[ -n "$NFSD_MAXCONN_SAVED" ] || NFSD_MAXCONN_SAVED=$(cat "$NFSD_MAXCONN")
+	echo "$1" >"$NFSD_MAXCONN"
+}
+
+# mem_server NAME PORT: for each N of CONNS, N rdmactl ping peers each
+# open a connection, make one call and then sit idle; the growth of kernel
+# memory over N is one idle connection's share. It includes the peers'
+# own QPs and CQs (the same for both servers).
+mem_server() {
+	local name=$1 port=$2 n rep qps base after pids i
+
+	for n in $CONNS; do
+		nfsd_conn_limit $((n + 32))
+		for rep in $(seq 1 "$(conn_reps "$n")"); do
+			qps=$(qp_count)
+			base=$(kernel_kib)
+			pids=()
+			# Killed once measured: the second call never comes.
+			for i in $(seq 1 "$n"); do
+				timeout 900 "$RDMACTL" ping -c 2 -i 600 -t 60 "$XR_ADDR:$port" \
+					>/dev/null 2>&1 &
+				pids+=($!)
+			done
+			if ! wait_for 120 qps_at_least $((qps + 2 * n)); then
+				record_error mem_idle "$name" - "$rep" \
+					"$(($(qp_count) - qps)) QPs of $((2 * n)): not every one of $n peers connected"
+			else
+				sleep 3
+				after=$(kernel_kib)
+				record mem_idle "$name" - "$rep" \
+					"{\"kib_per_conn\":$(((after - base) / n)),\"conns\":$n}"
+			fi
+			kill "${pids[@]}" 2>/dev/null
+			wait "${pids[@]}" 2>/dev/null
+			wait_for 60 qps_at_most "$qps"
 		done
-		if ! wait_for 60 qps_at_least $((qps + 2 * CONNS)); then
-			record_error mem_idle "$name" - "$rep" "not every peer connected"
-		else
-			sleep 3
-			after=$(kernel_kib)
-			record mem_idle "$name" - "$rep" \
-				"{\"kib_per_conn\":$(((after - base) / CONNS)),\"conns\":$CONNS}"
-		fi
-		kill "${pids[@]}" 2>/dev/null
-		wait "${pids[@]}" 2>/dev/null
-		wait_for 60 qps_at_most "$qps"
+		nfsd_conn_limit
 	done
 }
 
-# mem_mount NAME: CONNS NFSv3 mounts, each from an nfsd port of its own
-# so that each has its own client transport, make one call (a listing)
-# and sit idle; the growth of kernel memory over CONNS is one idle
-# mount's share. Both ends are in this guest: it is a client transport,
-# a server connection and NFS's own objects for the mount (the last the
-# same for both transports); with mem_idle (a server connection) it
-# tells the client's share.
+# mem_mount NAME: for each N of CONNS, N NFSv3 mounts, each from an nfsd
+# port of its own so that each has its own client transport, make one
+# call (a listing) and sit idle; the growth of kernel memory over N is
+# one idle mount's share. Both ends are in this guest: it is a client
+# transport, a server connection and NFS's own objects for the mount (the
+# last the same for both transports); with mem_idle (a server
+# connection) it tells the client's share. 128 in-tree mounts take some
+# 920 MiB of the guest's 2 GiB (7.2 MiB each on 6.12), and about 90 s
+# to mount.
 mem_mount() {
-	local name=$1 rep base after i n
+	local name=$1 max=0 n rep base after i got
 
-	for i in $(seq 1 "$CONNS"); do
+	for n in $CONNS; do
+		[ "$n" -gt "$max" ] && max=$n
+	done
+	for i in $(seq 1 "$max"); do
 		if ! nfs_listen rdma $((MOUNT_PORT0 + i)) >/dev/null; then
 			record_error mem_mount "$name" - 0 "nfsd refused rdma $((MOUNT_PORT0 + i))"
 			return
 		fi
 	done
-	for rep in $(seq 1 "$REPS"); do
-		base=$(kernel_kib)
-		n=0
-		for i in $(seq 1 "$CONNS"); do
-			nfs_mount 3 $((MOUNT_PORT0 + i)) "$NFS_RUN/mem-$i" nolock >/dev/null &&
-				ls "$NFS_RUN/mem-$i" >/dev/null && n=$((n + 1))
+	for n in $CONNS; do
+		nfsd_conn_limit $((n + 32))
+		for rep in $(seq 1 "$(conn_reps "$n")"); do
+			base=$(kernel_kib)
+			got=0
+			for i in $(seq 1 "$n"); do
+				nfs_mount 3 $((MOUNT_PORT0 + i)) "$NFS_RUN/mem-$i" nolock >/dev/null &&
+					ls "$NFS_RUN/mem-$i" >/dev/null && got=$((got + 1))
+			done
+			if [ "$got" -ne "$n" ]; then
+				record_error mem_mount "$name" - "$rep" "$got of $n mounts"
+			else
+				sleep 3
+				after=$(kernel_kib)
+				record mem_mount "$name" - "$rep" \
+					"{\"kib_per_mount\":$(((after - base) / n)),\"mounts\":$n}"
+			fi
+			umount_mem "$n"
 		done
-		if [ "$n" -ne "$CONNS" ]; then
-			record_error mem_mount "$name" - "$rep" "$n of $CONNS mounts"
-		else
-			sleep 3
-			after=$(kernel_kib)
-			record mem_mount "$name" - "$rep" \
-				"{\"kib_per_mount\":$(((after - base) / CONNS)),\"mounts\":$CONNS}"
+		nfsd_conn_limit
+	done
+}
+
+# umount_mem N: unmount mem-1 to mem-N, eight at a time: each waits for
+# its transport to close, and the waits overlap (mounting does not gain
+# so: it keeps the guest's CPUs busy).
+umount_mem() {
+	local i pids=()
+
+	for i in $(seq 1 "$1"); do
+		nfs_umount "$NFS_RUN/mem-$i" >/dev/null &
+		pids+=($!)
+		if [ ${#pids[@]} -eq 8 ] || [ "$i" -eq "$1" ]; then
+			wait "${pids[@]}"
+			pids=()
 		fi
-		for i in $(seq 1 "$CONNS"); do
-			nfs_umount "$NFS_RUN/mem-$i" >/dev/null
-		done
 	done
 }
 
 # ---- NFS with fio ----
 
+# metaload_run: xr-metaload's metadata load on the mount, META_PROCS
+# workers for META_S seconds; its JSON on stdout, its error on stderr.
+# It removes its files, unless it failed.
+metaload_run() {
+	local rc=0
+
+	timeout $((META_S + 120)) "$METALOAD" -w "$META_PROCS" -t "$META_S" "$MNT" || rc=$?
+	[ $rc -eq 0 ] && return 0
+	[ $rc -ne 124 ] || echo "xr-metaload: no result in $((META_S + 120)) s" >&2
+	timeout -k 5 60 rm -rf "$MNT"/metaload.*
+	return $rc
+}
+
+# workload KIND: one workload on the mount, its figures as JSON on
+# stdout, or why it failed on stderr.
+workload() {
+	local json
+
+	case $1 in
+	seq_write) json=$(fio_run sw --rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1) ;;
+	seq_read) json=$(fio_run sw --rw=read --bs=1M --size="${SIZE_MB}M") ;;
+	rand_rw) json=$(fio_run rr --rw=randrw --bs=4k --size=32M --time_based \
+		--runtime="$RAND_S" --iodepth=1) ;;
+	meta) metaload_run; return ;;
+	esac || { echo "fio failed" >&2; return 1; }
+	echo "$json" | fio_figures || { echo "fio gave no figures" >&2; return 1; }
+}
+
 # nfs_figures TRANSPORT VERS REP: sequential write, then read after a fresh
-# mount (no cache), then 4 KiB random read and write. Over RDMA each
-# record carries what its workload did to the mount's transport counters
-# (xprt_counters).
+# mount (no cache), then 4 KiB random read and write, then the metadata
+# load. Over RDMA each record carries what its workload did to the
+# mount's transport counters (xprt_counters).
 nfs_figures() {
 	local t=$1 v=$2 rep=$3 kind json x0 x
 
-	for kind in seq_write seq_read rand_rw; do
+	for kind in seq_write seq_read rand_rw meta; do
 		x0=$(xprt_counters "$MNT")
-		case $kind in
-		seq_write) json=$(fio_run sw --rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1) ;;
-		seq_read) json=$(fio_run sw --rw=read --bs=1M --size="${SIZE_MB}M") ;;
-		rand_rw) json=$(fio_run rr --rw=randrw --bs=4k --size=32M --time_based \
-			--runtime="$RAND_S" --iodepth=1) ;;
-		esac
-		if [ $? -eq 0 ] && json=$(echo "$json" | fio_figures); then
+		if json=$(workload "$kind" 2>"$ERRS"); then
 			if [ -n "$x0" ] &&
 			   x=$(with_xprt_delta "$x0" "$(xprt_counters "$MNT")" "$json"); then
 				json=$x
 			fi
 			record "$kind" "$t" "$v" "$rep" "$json"
 		else
-			record_error "$kind" "$t" "$v" "$rep" "fio failed"
+			record_error "$kind" "$t" "$v" "$rep" \
+				"$(head -c 300 "$ERRS" | tr -c '[:print:]' ' ')"
 		fi
 	done
 }
@@ -312,29 +421,34 @@ intree_setup() {
 	nfs_server_start && nfs_listen rdma 20049
 }
 
-echo "# ceiling"
+echo "# ceiling (at $SECONDS s)"
 ceiling
 if intree_setup; then
-	echo "# tcp"
+	echo "# tcp (at $SECONDS s)"
 	rpc_rate tcp tcp 2049
 	nfs_transport tcp
-	echo "# in-tree"
+	echo "# in-tree (at $SECONDS s)"
 	rpc_rate in-tree rdma 20049
 	ping_server in-tree 20049
+	echo "# in-tree: memory (at $SECONDS s)"
 	mem_server in-tree 20049
 	mem_mount in-tree
+	echo "# in-tree: NFS (at $SECONDS s)"
 	nfs_transport in-tree
 else
 	record_error seq_write in-tree - 0 "in-tree set-up failed"
 fi
+# shellcheck disable=SC2119 # the module of XR_MODULE
 if xrpcrdma_setup; then
-	echo "# xrpcrdma"
+	echo "# xrpcrdma (at $SECONDS s)"
 	rpc_rate xrpcrdma rdma 20049
 	ping_server xrpcrdma 20049
+	echo "# xrpcrdma: memory (at $SECONDS s)"
 	mem_server xrpcrdma 20049
 	mem_mount xrpcrdma
+	echo "# xrpcrdma: NFS (at $SECONDS s)"
 	nfs_transport xrpcrdma
 else
 	record_error seq_write xrpcrdma - 0 "xrpcrdma set-up failed"
 fi
-echo "# done: $(wc -l <"$RAW") records"
+echo "# done: $(wc -l <"$RAW") records in $SECONDS s"

@@ -18,7 +18,15 @@ NFS_FIGURES = [
     ("seq_read", "read_mib_s", "sequential read, MiB/s"),
     ("rand_rw", "read_iops", "4 KiB random read, IOPS"),
     ("rand_rw", "write_iops", "4 KiB random write, IOPS"),
+    ("meta", "ops_s", "metadata load, ops/s"),
 ]
+# The soft-RoCE ceiling of a sequential figure: the RDMA operation that
+# moves its payload. The server pulls an NFS WRITE's data with RDMA
+# Reads and pushes an NFS READ's with RDMA Writes.
+CEILINGS = {"seq_write": ("read_bw_mib_s", "ib_read_bw"),
+            "seq_read": ("write_bw_mib_s", "ib_write_bw")}
+# xr-metaload's kinds of operation, in its order.
+META_KINDS = ["create", "write", "stat", "rename", "unlink", "readdir"]
 
 
 def load(path):
@@ -80,14 +88,41 @@ def summarize_rates(records):
 
 
 # Kernel memory, KiB, of an idle server connection (mem_idle) or an idle
-# NFS mount with its client transport and server connection (mem_mount).
-def summarize_memory(records, kind, key):
-    row = {t: median(values(records, kind, t, "-", key))
-           for t in ("xrpcrdma", "in-tree")}
-    row["xrpcrdma/in-tree"] = ratio(row["xrpcrdma"], row["in-tree"])
-    row["errors"] = {t: errors(records, kind, t, "-") for t in ("xrpcrdma", "in-tree")
-                     if errors(records, kind, t, "-")}
-    return row
+# NFS mount with its client transport and server connection (mem_mount),
+# a row for each number of them measured at once (COUNT in the records),
+# keyed by that number as a string, in increasing order. Errors are the
+# kind's, in the row of the smallest number.
+def summarize_memory(records, kind, key, count):
+    counts = sorted({r["data"][count] for r in records
+                     if r["kind"] == kind and count in r["data"]})
+    rows = {}
+    for n in counts or [None]:
+        row = {t: median([r["data"][key] for r in records
+                          if r["kind"] == kind and r["transport"] == t
+                          and r["data"].get(count) == n and key in r["data"]])
+               for t in ("xrpcrdma", "in-tree")}
+        row["xrpcrdma/in-tree"] = ratio(row["xrpcrdma"], row["in-tree"])
+        row["errors"] = {} if rows else {
+            t: errors(records, kind, t, "-") for t in ("xrpcrdma", "in-tree")
+            if errors(records, kind, t, "-")}
+        rows[str(n) if n is not None else "-"] = row
+    return rows
+
+
+# The metadata load per kind of operation: medians over the repetitions
+# of each one's p50 and p99 latency, microseconds.
+def summarize_meta(records, versions):
+    out = {}
+    for v in versions:
+        for k in META_KINDS:
+            row = {}
+            for t in TRANSPORTS:
+                ks = [x[k] for x in values(records, "meta", t, v, "kinds") if k in x]
+                row[t] = {"ops": median([x["ops"] for x in ks]),
+                          "p50_us": median([x["p50_us"] for x in ks]),
+                          "p99_us": median([x["p99_us"] for x in ks])}
+            out[f"NFSv{v} {k}"] = row
+    return out
 
 
 # What a workload did on the wire, per 1000 RPCs: memory regions the
@@ -101,7 +136,7 @@ WIRE_FIGURES = [
     ("nomsg_calls", ("nomsg_calls",)),
 ]
 WIRE_KINDS = [("seq_write", "sequential write"), ("seq_read", "sequential read"),
-              ("rand_rw", "4 KiB random read and write")]
+              ("rand_rw", "4 KiB random read and write"), ("meta", "metadata load")]
 
 
 def per_1000(x, keys):
@@ -129,10 +164,18 @@ def summarize_wire(records, versions):
 def summarize(records):
     out = {"ceiling": {}, "rpc_null": {}, "nfs": {}}
     out["rpc_rate"] = summarize_rates(records)
-    out["memory_idle_kib"] = summarize_memory(records, "mem_idle", "kib_per_conn")
-    out["memory_mount_kib"] = summarize_memory(records, "mem_mount", "kib_per_mount")
+    out["memory_idle_kib"] = summarize_memory(records, "mem_idle", "kib_per_conn", "conns")
+    out["memory_mount_kib"] = summarize_memory(records, "mem_mount", "kib_per_mount", "mounts")
+    # perftest's "MB/sec" are MiB/s (2^20 bytes a second); send_bw keeps
+    # its earlier name.
     out["ceiling"]["send_bw_mb_s"] = median(values(records, "send_bw", "rxe", "-", "mb_s"))
+    out["ceiling"]["write_bw_mib_s"] = median(values(records, "write_bw", "rxe", "-", "mb_s"))
+    out["ceiling"]["read_bw_mib_s"] = median(values(records, "read_bw", "rxe", "-", "mb_s"))
     out["ceiling"]["send_lat_us"] = median(values(records, "send_lat", "rxe", "-", "typical_us"))
+    out["ceiling"]["errors"] = sorted({
+        f"{kind}: {r['data']['error']}" for r in records
+        for kind in ("send_bw", "write_bw", "read_bw", "send_lat")
+        if r["kind"] == kind and "error" in r["data"]})
     for t in ("xrpcrdma", "in-tree"):
         reps = [r["data"]["rtt_us"] for r in records
                 if r["kind"] == "rpc_null" and r["transport"] == t and "rtt_us" in r["data"]]
@@ -153,14 +196,19 @@ def summarize(records):
                              if errors(records, kind, t, v)}
             row["xrpcrdma/in-tree"] = ratio(row["xrpcrdma"], row["in-tree"])
             row["xrpcrdma/tcp"] = ratio(row["xrpcrdma"], row["tcp"])
-            if kind.startswith("seq"):
-                bw = out["ceiling"]["send_bw_mb_s"]
-                mib = row["xrpcrdma"]
-                row["xrpcrdma/ceiling"] = ratio(mib * 1.048576 if mib else None, bw)
+            if kind in CEILINGS:
+                key, tool = CEILINGS[kind]
+                row["xrpcrdma/ceiling"] = ratio(row["xrpcrdma"], out["ceiling"][key])
+                row["ceiling"] = tool
             rows[label] = row
         out["nfs"]["NFSv" + v] = rows
     out["per_1000_rpcs"] = summarize_wire(records, versions)
+    out["metadata_per_kind"] = summarize_meta(records, versions)
     return out
+
+
+def ms(us):
+    return us / 1000 if us is not None else None
 
 
 def fmt(x, digits=1):
@@ -182,12 +230,15 @@ def markdown(s):
         lines.append(f"| {label} | {fmt(row['xrpcrdma'])} | {fmt(row['in-tree'])} "
                      f"| {fmt(row['tcp'])} | {fmt(row['xrpcrdma/in-tree'], 2)} "
                      f"| {fmt(row['xrpcrdma/tcp'], 2)} | n/a |")
-    for key, label in (("memory_idle_kib", "kernel memory per idle server connection, KiB"),
-                       ("memory_mount_kib",
-                        "kernel memory per idle NFS mount (client and server ends), KiB")):
-        m = s[key]
-        lines.append(f"| {label} | {fmt(m['xrpcrdma'], 0)} | {fmt(m['in-tree'], 0)} | n/a "
-                     f"| {fmt(m['xrpcrdma/in-tree'], 2)} | n/a | n/a |")
+    for key, label, what in (
+            ("memory_idle_kib", "kernel memory per idle server connection", "peers"),
+            ("memory_mount_kib", "kernel memory per idle NFS mount (client and server ends)",
+             "mounts")):
+        for n, m in s[key].items():
+            at = f", {n} {what}" if n != "-" else ""
+            lines.append(f"| {label}{at}, KiB | {fmt(m['xrpcrdma'], 0)} "
+                         f"| {fmt(m['in-tree'], 0)} | n/a "
+                         f"| {fmt(m['xrpcrdma/in-tree'], 2)} | n/a | n/a |")
     x, i = s["rpc_null"]["xrpcrdma"], s["rpc_null"]["in-tree"]
     lines.append(f"| rdmactl ping (c=1), ops/s | {fmt(x['ops_s'])} | {fmt(i['ops_s'])} | n/a "
                  f"| {fmt(s['rpc_null']['ratio_ops'], 2)} | n/a | n/a |")
@@ -203,11 +254,24 @@ def markdown(s):
             lines.append(f"| {label} | {t} | {fmt(fig['rpcs'], 0)} "
                          + " ".join(f"| {fmt(fig[name], 0)}" for name, _ in WIRE_FIGURES)
                          + " |")
+    lines += ["", "Metadata load per kind of operation (medians; latency p50 / p99, ms):", "",
+              "| operation | xrpcrdma | in-tree | tcp |", "|---|---|---|---|"]
+    for label, row in s["metadata_per_kind"].items():
+        lines.append(f"| {label} "
+                     + " ".join(f"| {fmt(ms(row[t]['p50_us']), 2)} / "
+                                f"{fmt(ms(row[t]['p99_us']), 2)}" for t in TRANSPORTS)
+                     + " |")
     c = s["ceiling"]
     lines.append("")
-    lines.append(f"Soft-RoCE ceiling: ib_send_bw 1 MiB {fmt(c['send_bw_mb_s'])} MB/s, "
-                 f"ib_send_lat 2 B {fmt(c['send_lat_us'], 2)} us (typical).")
-    errs = []
+    lines.append(f"Soft-RoCE ceiling, 1 MiB messages (perftest's MB/s, which are MiB/s): "
+                 f"ib_send_bw {fmt(c['send_bw_mb_s'])} (one QP), "
+                 f"ib_write_bw {fmt(c['write_bw_mib_s'])} and ib_read_bw "
+                 f"{fmt(c['read_bw_mib_s'])} (four QPs over rdma_cm); ib_send_lat 2 B "
+                 f"{fmt(c['send_lat_us'], 2)} us (typical). xrpcrdma / ceiling: sequential "
+                 f"write against ib_read_bw (the server pulls a WRITE's data with RDMA "
+                 f"Reads), sequential read against ib_write_bw (it pushes a READ's with "
+                 f"RDMA Writes).")
+    errs = [f"- soft-RoCE ceiling: {e}" for e in c["errors"]]
     for vers, rows in s["nfs"].items():
         for label, row in rows.items():
             for t, e in row["errors"].items():
@@ -216,7 +280,8 @@ def markdown(s):
         for e in s["rpc_null"][t]["errors"]:
             errs.append(f"- rdmactl ping, {t}: {e}")
     seen = set()
-    for row in list(s["rpc_rate"].values()) + [s["memory_idle_kib"], s["memory_mount_kib"]]:
+    for row in (list(s["rpc_rate"].values()) + list(s["memory_idle_kib"].values())
+                + list(s["memory_mount_kib"].values())):
         for t, e in row["errors"].items():
             for msg in e:
                 if (t, msg) not in seen:

@@ -4,6 +4,7 @@
 # one test host (the newest installed kernel, or KVER), runs bench/guest.sh
 # in it, and turns its records into build/bench/KVER/{results.md,
 # results.json,latency.png} with bench/report.py. Prints the table.
+# rdmactl's build has xr-metaload, the metadata load the guest runs.
 # XR_BENCH_* knobs (see guest.sh) pass through to the guest;
 # XR_BENCH_MODULE measures that xrpcrdma.ko (built for KVER, say from an
 # earlier commit, for a before-and-after comparison) instead of the build.
@@ -27,13 +28,13 @@ rm -rf "$out"
 mkdir -p "$out"
 knobs=()
 for v in XR_BENCH_REPS XR_BENCH_SIZE_MB XR_BENCH_RAND_S XR_BENCH_VERS XR_BENCH_PINGS \
-	XR_BENCH_RPCS XR_BENCH_CONNS; do
+	XR_BENCH_RPCS XR_BENCH_CONNS XR_BENCH_META_S XR_BENCH_META_PROCS; do
 	[ -n "${!v:-}" ] && knobs+=("$v=${!v}")
 done
 
 start=$(date +%s)
 selftests/testhost/run.sh --kernel "$kver" --module "$ko" --share "$out" \
-	--timeout "${XR_BENCH_TIMEOUT:-1500}" --log "$out/console.log" -- \
+	--timeout "${XR_BENCH_TIMEOUT:-1800}" --log "$out/console.log" -- \
 	env XR_MODULE="$ko" "${knobs[@]}" bench/guest.sh "$out"
 echo "bench: kernel $kver, $(($(date +%s) - start)) s in the test host"
 bench/report.py "$out/raw.jsonl" "$out"

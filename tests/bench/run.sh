@@ -4,7 +4,7 @@
 # and ratios to the first module, the ratio of every round, and exit
 # status 1 when a round had an error or a module lacks a figure. Then
 # bench/report.py's table per 1000 RPCs from made-up bench/guest.sh
-# records.
+# records, and the rest of its figures.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rep=$top/bench/ab-report.py
@@ -66,6 +66,84 @@ grep -qx '| NFSv3 sequential write | in-tree | 1000 | 500 | 250 | 250 | 4 |' "$t
 	fail "wrong in-tree row: $(grep 'sequential write |' "$tmp/out/results.md")"
 grep -qx '| NFSv3 sequential read | xrpcrdma | n/a | n/a | n/a | n/a | n/a |' "$tmp/out/results.md" ||
 	fail "a workload without counters: $(grep 'sequential read |' "$tmp/out/results.md")"
+
+# The other figures of bench/report.py from made-up records: each
+# sequential figure against the ceiling of the RDMA operation that moves
+# its payload (write: ib_read_bw; read: ib_write_bw), the metadata load
+# with its ratios, its calls per 1000 RPCs and its latencies per kind,
+# and the memory figures with 16 and with 128 peers.
+fig() {
+	printf '{"kind":"%s","transport":"%s","vers":"%s","rep":%s,"data":%s}\n' "$@"
+}
+meta() {
+	printf '{"ops":%s,"ops_s":%s,"p50_us":1,"p99_us":2,"kinds":{' "$1" "$2"
+	printf '"%s":{"ops":1,"p50_us":%s,"p99_us":%s},' create 1500 9000 write 2000 8000 \
+		stat 100 500 rename 1000 3000 unlink 1000 4000
+	printf '"readdir":{"ops":1,"p50_us":%s,"p99_us":%s}}' "$3" "$4"
+	[ -z "${5:-}" ] || printf ',"xprt":%s' "$5"
+	printf '}'
+}
+{
+	fig read_bw rxe - 1 '{"mb_s":50}'
+	fig read_bw rxe - 2 '{"mb_s":40}'
+	fig read_bw rxe - 3 '{"mb_s":60}'
+	fig write_bw rxe - 1 '{"mb_s":80}'
+	fig send_bw rxe - 1 '{"mb_s":20}'
+	fig seq_write xrpcrdma 3 1 '{"write_mib_s":25,"read_mib_s":0}'
+	fig seq_write in-tree 3 1 '{"write_mib_s":20,"read_mib_s":0}'
+	fig seq_read xrpcrdma 3 1 '{"write_mib_s":0,"read_mib_s":40}'
+	fig meta xrpcrdma 3 1 "$(meta 900 300 20000 50000 \
+		'{"rpcs":2000,"read_segs":0,"write_segs":0,"reply_segs":4,"nomsg_calls":0}')"
+	fig meta xrpcrdma 3 2 "$(meta 1200 400 24000 60000 \
+		'{"rpcs":3000,"read_segs":0,"write_segs":0,"reply_segs":3,"nomsg_calls":0}')"
+	fig meta xrpcrdma 3 3 "$(meta 600 200 22000 70000 \
+		'{"rpcs":1000,"read_segs":0,"write_segs":0,"reply_segs":2,"nomsg_calls":0}')"
+	fig meta in-tree 3 1 "$(meta 750 250 30000 90000)"
+	fig meta tcp 3 1 "$(meta 1500 500 10000 30000)"
+	fig meta tcp 4.1 1 '{"error":"xr-metaload: worker 2: rename f0001 to f0007: Input/output error"}'
+	fig mem_idle xrpcrdma - 1 '{"kib_per_conn":1100,"conns":16}'
+	fig mem_idle xrpcrdma - 2 '{"kib_per_conn":1200,"conns":16}'
+	fig mem_idle xrpcrdma - 1 '{"kib_per_conn":1000,"conns":128}'
+	fig mem_idle in-tree - 1 '{"kib_per_conn":1300,"conns":16}'
+	fig mem_idle in-tree - 1 '{"kib_per_conn":1250,"conns":128}'
+	fig mem_mount xrpcrdma - 1 '{"kib_per_mount":3000,"mounts":16}'
+	fig mem_mount in-tree - 1 '{"kib_per_mount":6000,"mounts":16}'
+	fig mem_mount xrpcrdma - 1 '{"kib_per_mount":3600,"mounts":128}'
+	fig mem_mount in-tree - 1 '{"error":"100 of 128 mounts"}'
+} >"$tmp/figs.jsonl"
+mkdir -p "$tmp/figs"
+out=$(python3 "$top/bench/report.py" "$tmp/figs.jsonl" "$tmp/figs" 2>&1) ||
+	fail "report.py failed on the figures: $out"
+md=$tmp/figs/results.md
+# expect_line LINE: results.md has LINE, whole.
+expect_line() {
+	grep -qxF -- "$1" "$md" || fail "no line '$1' in: $(cat "$md")"
+}
+# Sequential write 25 MiB/s against ib_read_bw's median 50 MiB/s;
+# sequential read 40 against ib_write_bw's 80 (not ib_send_bw's 20).
+expect_line '| NFSv3 sequential write, MiB/s | 25.0 | 20.0 | n/a | 1.25 | n/a | 0.50 |'
+expect_line '| NFSv3 sequential read, MiB/s | 40.0 | n/a | n/a | n/a | n/a | 0.50 |'
+grep -q 'sequential write against ib_read_bw.*sequential read against ib_write_bw' "$md" ||
+	fail "the ceilings are not named: $(grep -i ceiling "$md")"
+# Metadata ops/s: medians 300, 250 and 500.
+expect_line '| NFSv3 metadata load, ops/s | 300.0 | 250.0 | 500.0 | 1.20 | 0.60 | n/a |'
+expect_line '| NFSv3 metadata load | xrpcrdma | 2000 | 2 | 0 | 2 | 0 |'
+expect_line '| NFSv3 readdir | 22.00 / 60.00 | 30.00 / 90.00 | 10.00 / 30.00 |'
+grep -qF -- '- NFSv4.1 metadata load, ops/s, tcp: xr-metaload: worker 2: rename' "$md" ||
+	fail "the metadata load's error is not shown: $(cat "$md")"
+expect_line '| kernel memory per idle server connection, 16 peers, KiB | 1150 | 1300 | n/a | 0.88 | n/a | n/a |'
+expect_line '| kernel memory per idle server connection, 128 peers, KiB | 1000 | 1250 | n/a | 0.80 | n/a | n/a |'
+expect_line '| kernel memory per idle NFS mount (client and server ends), 128 mounts, KiB | 3600 | n/a | n/a | n/a | n/a | n/a |'
+grep -qF -- '- in-tree: 100 of 128 mounts' "$md" || fail "the mounts' error is not shown: $(cat "$md")"
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["nfs"]["NFSv3"]["sequential write, MiB/s"]["ceiling"] == "ib_read_bw", s["nfs"]
+assert s["nfs"]["NFSv3"]["sequential read, MiB/s"]["ceiling"] == "ib_write_bw", s["nfs"]
+assert s["ceiling"]["read_bw_mib_s"] == 50 and s["ceiling"]["write_bw_mib_s"] == 80, s["ceiling"]
+assert sorted(s["memory_idle_kib"]) == ["128", "16"], s["memory_idle_kib"]
+assert s["metadata_per_kind"]["NFSv3 stat"]["tcp"]["p99_us"] == 500, s["metadata_per_kind"]
+' "$tmp/figs/results.json" || fail "results.json: $(cat "$tmp/figs/results.json")"
 
 [ "$failures" -eq 0 ] && echo "bench reports: all cases pass"
 [ "$failures" -eq 0 ]
