@@ -402,7 +402,9 @@ static void xr_rw_write_done(struct ib_cq *cq, struct ib_wc *wc)
  * the Send is retired; if posting fails, as xr_sendctx_post_chain()
  * says. The last Write asks for a completion, to see an error.
  *
- * Return: as xr_sendctx_post_chain(). @rw is empty afterwards.
+ * Return: as xr_sendctx_post_chain(); @rw is empty afterwards. Before
+ * anything is handed over: %-E2BIG (the chain can never fit in the send
+ * queue) and %-EINVAL (not a set of Writes), and @rw is left as it was.
  */
 int xr_rw_post_send(struct xr_rw *rw, struct xr_sendctx *sc, u32 len)
 {
@@ -415,6 +417,13 @@ int xr_rw_post_send(struct xr_rw *rw, struct xr_sendctx *sc, u32 len)
 		return xr_sendctx_post(sc, len);
 	if (WARN_ON_ONCE(rw->rw_dir != DMA_TO_DEVICE))
 		return -EINVAL;
+	/*
+	 * Before the chain is built: building it gives the device's memory
+	 * regions (where rdma_rw uses them) keys the device learns only
+	 * from the post.
+	 */
+	if (!xr_sendq_fits(sc->sc_pool, nwrs + 1))
+		return -E2BIG;
 	set->rs_nops = rw->rw_nops;
 	set->rs_cqe.done = xr_rw_write_done;
 	first = xr_rw_chain(rw, &set->rs_cqe);

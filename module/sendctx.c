@@ -421,6 +421,19 @@ void xr_sendq_snapshot(struct xr_sendq *sq, struct xr_conn_snap *cs)
 }
 
 /**
+ * xr_sendq_fits - can @n work requests posted at once ever get slots
+ * @sq: the send queue
+ * @n: work requests in one chain
+ *
+ * Return: false when @n exceeds the queue depth less what an unsignaled
+ * run may hold (xr_sendq_reserve() would answer -E2BIG)
+ */
+bool xr_sendq_fits(const struct xr_sendq *sq, u32 n)
+{
+	return n <= sq->sq_ep->ep_sq_depth - xr_sendq_unsig_budget(sq);
+}
+
+/**
  * xr_sendq_reserve - take send queue slots, waiting for them if need be
  * @sq: the send queue
  * @n: slots wanted: the number of work requests about to be posted
@@ -433,7 +446,7 @@ void xr_sendq_snapshot(struct xr_sendq *sq, struct xr_conn_snap *cs)
  */
 int xr_sendq_reserve(struct xr_sendq *sq, u32 n)
 {
-	if (n > sq->sq_ep->ep_sq_depth - xr_sendq_unsig_budget(sq))
+	if (!xr_sendq_fits(sq, n))
 		return -E2BIG;
 	while (atomic_sub_return(n, &sq->sq_avail) < 0) {
 		/*

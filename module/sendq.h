@@ -116,6 +116,7 @@ void xr_sendq_close(struct xr_sendq *sq);
 void xr_sendq_set_max(struct xr_sendq *sq, u32 max);
 void xr_sendq_set_signal_every(struct xr_sendq *sq, u32 every);
 u32 xr_sendq_signal_every(u32 interval, u32 sq_depth);
+bool xr_sendq_fits(const struct xr_sendq *sq, u32 n);
 int xr_sendq_reserve(struct xr_sendq *sq, u32 n);
 void xr_sendq_release(struct xr_sendq *sq, u32 n);
 void xr_sendq_fail(struct xr_sendq *sq);

@@ -62,9 +62,11 @@ enum {
  * @xc_mr_lock: protects @xc_mr_free and @xc_mr_all
  * @xc_mr_free: memory regions ready for use
  * @xc_mr_all: every memory region allocated
- * @xc_mr_count: entries in @xc_mr_all
+ * @xc_mr_count: entries in @xc_mr_all; written only while the pool is
+ *	set up and by @xc_mr_work
  * @xc_mr_max: most memory regions the connection allocates; those past
- *	the first few are allocated when a call needs them
+ *	the first call's worth are allocated when a call needs them
+ * @xc_mr_work: allocates more memory regions (xprt_frwr.c)
  * @xc_post_rwsem: held for reading around posts outside the transport's
  *	write lock (invalidations, Receives); taken for writing once by
  *	the close, so none is posted after the queue pair is drained
@@ -95,6 +97,7 @@ struct xr_xconn {
 	struct list_head	xc_mr_all;
 	u32			xc_mr_count;
 	u32			xc_mr_max;
+	struct work_struct	xc_mr_work;
 	struct rw_semaphore	xc_post_rwsem;
 	u32			xc_max_pages;
 	u32			xc_inline_send;

@@ -37,9 +37,10 @@
  * and a call sent whole in a position-zero Read chunk (krb5i, krb5p),
  * three: head, pages, tail (four where the pages start inside a page).
  * Running out costs a retry after a delay, not the call. A connection
- * starts with one request's worth and allocates more as calls need them
- * (xr_frwr_get()): an idle mount, or one whose calls all go inline,
- * holds no more.
+ * starts with what one call may hold at most (XR_REQ_MAX_MRS), so a
+ * call can always go once the others let go, and allocates more as
+ * calls need them (xr_frwr_get()): an idle mount, or one whose calls
+ * all go inline, holds no more.
  */
 #define XR_XPRT_MRS_PER_REQ	3
 /* Bound on resolving the server. */
@@ -272,8 +273,7 @@ static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
 	err = xr_ep_create_qp(&c->xc_ep, sq_depth, recvs, 0);
 	if (err)
 		return err;
-	err = xr_frwr_pool_init(c, XR_XPRT_MRS_PER_REQ,
-				reqs * XR_XPRT_MRS_PER_REQ);
+	err = xr_frwr_pool_init(c, XR_REQ_MAX_MRS, reqs * XR_XPRT_MRS_PER_REQ);
 	if (err)
 		return err;
 

@@ -23,6 +23,7 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/xdr.h>
+#include <linux/sunrpc/xprt.h>
 #include <rdma/ib_verbs.h>
 
 #include "core.h"
@@ -101,14 +102,14 @@ static void xr_frwr_mr_free(struct xr_mr *mr)
 	xr_obj_put(XR_OBJ_MR);
 }
 
-static struct xr_mr *xr_frwr_mr_alloc(struct xr_xconn *c)
+static struct xr_mr *xr_frwr_mr_alloc(struct xr_xconn *c, gfp_t gfp)
 {
 	struct xr_mr *mr;
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), gfp);
 	if (!mr)
 		return NULL;
-	mr->mr_sg = kcalloc(c->xc_max_pages, sizeof(*mr->mr_sg), GFP_KERNEL);
+	mr->mr_sg = kcalloc(c->xc_max_pages, sizeof(*mr->mr_sg), gfp);
 	if (!mr->mr_sg)
 		goto out_free;
 	mr->mr_ibmr = ib_alloc_mr(c->xc_ep.ep_pd, IB_MR_TYPE_MEM_REG,
@@ -148,12 +149,15 @@ u32 xr_frwr_max_payload(u32 pages)
 	return min_t(u32, XR_XPRT_MAX_PAYLOAD, n << PAGE_SHIFT);
 }
 
+/* Growing the pool while calls wait: fail rather than wait in reclaim. */
+#define XR_FRWR_GROW_GFP	(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN)
+
 /* A new region for @c, counted and listed; NULL when none can be had. */
-static struct xr_mr *xr_frwr_pool_add(struct xr_xconn *c)
+static struct xr_mr *xr_frwr_pool_add(struct xr_xconn *c, gfp_t gfp)
 {
 	struct xr_mr *mr;
 
-	mr = xr_frwr_mr_alloc(c);
+	mr = xr_frwr_mr_alloc(c, gfp);
 	if (!mr)
 		return NULL;
 	spin_lock(&c->xc_mr_lock);
@@ -162,48 +166,6 @@ static struct xr_mr *xr_frwr_pool_add(struct xr_xconn *c)
 	spin_unlock(&c->xc_mr_lock);
 	xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_MRS_ALLOCATED, 1);
 	return mr;
-}
-
-/**
- * xr_frwr_pool_init - allocate the first memory regions of a connection
- * @c: a connection with its queue pair created; its lists initialised
- * @count: how many to allocate now
- * @max: how many the connection may have; those past @count are
- *	allocated when a call finds none free (xr_frwr_get())
- *
- * Return values:
- *   %0: allocated; xr_frwr_pool_destroy() frees them
- *   %-ENOMEM: no memory, or the device has no more regions
- *   %-EOPNOTSUPP: the device cannot do fast registration
- */
-int xr_frwr_pool_init(struct xr_xconn *c, u32 count, u32 max)
-{
-	struct ib_device *dev = c->xc_ep.ep_pd->device;
-	struct xr_mr *mr;
-	u32 payload;
-
-	if (!xr_ep_has_frwr(&c->xc_ep))
-		return -EOPNOTSUPP;
-	c->xc_max_pages = min_t(u32, dev->attrs.max_fast_reg_page_list_len,
-				c->xc_xprt->rx_config.cf_val[XR_CFG_MAX_FRWR_SEGMENTS]);
-	if (c->xc_max_pages < 2)
-		return -EOPNOTSUPP;
-	/*
-	 * A device that maps fewer pages than configured lowers the payload.
-	 * NFS reads it after its first call (FSINFO), which waits for this
-	 * connection, so its rsize and wsize follow.
-	 */
-	payload = xr_frwr_max_payload(c->xc_max_pages);
-	if (payload < c->xc_xprt->rx_xprt.max_payload)
-		c->xc_xprt->rx_xprt.max_payload = payload;
-	c->xc_mr_max = max(count, max);
-	while (count--) {
-		mr = xr_frwr_pool_add(c);
-		if (!mr)
-			return -ENOMEM;
-		list_add(&mr->mr_list, &c->xc_mr_free);
-	}
-	return 0;
 }
 
 /**
@@ -253,16 +215,54 @@ void xr_frwr_pool_destroy(struct xr_xconn *c)
 	INIT_LIST_HEAD(&c->xc_mr_free);
 }
 
-/*
- * A free region of @c; a new one while @c has fewer than its most. From
- * marshaling, under the transport's write lock: one caller at a time,
- * and the close (xr_frwr_pool_orphan()) cannot run meanwhile. The
- * allocation may not recurse into the file system: this call may be
- * writing back its pages.
+/**
+ * xr_frwr_grow_work - allocate more memory regions for a connection
+ * @work: the connection's xc_mr_work, queued by xr_frwr_get() with a
+ *	reference on the connection for it
+ *
+ * Adds up to XR_REQ_MAX_MRS regions, within the connection's most, and
+ * wakes the call waiting for them (xprt_write_space()), also when none
+ * could be had: it tries again. Runs in the post section, so the close
+ * (which deregisters every region, then lets the transport go) waits
+ * for it, and nothing is added or woken once the connection is down.
+ * Allocations fail rather than wait long in reclaim, and never recurse
+ * into a file system: the calls waiting may be writing back its pages.
  */
-static struct xr_mr *xr_frwr_get(struct xr_xconn *c)
+static void xr_frwr_grow_work(struct work_struct *work)
 {
+	struct xr_xconn *c = container_of(work, struct xr_xconn, xc_mr_work);
 	unsigned int nofs;
+	struct xr_mr *mr;
+	u32 n;
+
+	down_read(&c->xc_post_rwsem);
+	if (test_bit(XR_XC_DOWN, &c->xc_flags))
+		goto out;
+	nofs = memalloc_nofs_save();
+	for (n = 0; n < XR_REQ_MAX_MRS && c->xc_mr_count < c->xc_mr_max; n++) {
+		mr = xr_frwr_pool_add(c, XR_FRWR_GROW_GFP);
+		if (!mr)
+			break;
+		spin_lock(&c->xc_mr_lock);
+		list_add(&mr->mr_list, &c->xc_mr_free);
+		spin_unlock(&c->xc_mr_lock);
+	}
+	memalloc_nofs_restore(nofs);
+	xprt_write_space(&c->xc_xprt->rx_xprt);
+out:
+	up_read(&c->xc_post_rwsem);
+	xr_xconn_put(c);
+}
+
+/*
+ * A free region of @c. From marshaling, under the transport's write
+ * lock. When there is none but @c may have more, the call waits for
+ * write space while a worker allocates them (-EAGAIN): allocating here
+ * would hold up every call of the transport, and may be writing back
+ * pages the allocation waits for.
+ */
+static int xr_frwr_get(struct xr_xconn *c, struct xr_mr **mrp)
+{
 	struct xr_mr *mr;
 
 	spin_lock(&c->xc_mr_lock);
@@ -270,15 +270,62 @@ static struct xr_mr *xr_frwr_get(struct xr_xconn *c)
 	if (mr)
 		list_del_init(&mr->mr_list);
 	spin_unlock(&c->xc_mr_lock);
-	if (mr || c->xc_mr_count >= c->xc_mr_max ||
-	    test_bit(XR_XC_DOWN, &c->xc_flags))
-		return mr;
-	nofs = memalloc_nofs_save();
-	mr = xr_frwr_pool_add(c);
-	memalloc_nofs_restore(nofs);
+	*mrp = mr;
 	if (mr)
-		INIT_LIST_HEAD(&mr->mr_list);
-	return mr;
+		return 0;
+	if (READ_ONCE(c->xc_mr_count) >= c->xc_mr_max ||
+	    test_bit(XR_XC_DOWN, &c->xc_flags))
+		return -ENOBUFS;
+	/* Before the worker can run: it wakes us only if this is set. */
+	xprt_wait_for_buffer_space(&c->xc_xprt->rx_xprt);
+	kref_get(&c->xc_ref);
+	if (!queue_work(xr_xprt_wq, &c->xc_mr_work))
+		xr_xconn_put(c);
+	return -EAGAIN;
+}
+
+/**
+ * xr_frwr_pool_init - allocate the first memory regions of a connection
+ * @c: a connection with its queue pair created; its lists initialised
+ * @count: how many to allocate now
+ * @max: how many the connection may have; those past @count are
+ *	allocated when a call finds none free (xr_frwr_get(),
+ *	xr_frwr_grow_work())
+ *
+ * Return values:
+ *   %0: allocated; xr_frwr_pool_destroy() frees them
+ *   %-ENOMEM: no memory, or the device has no more regions
+ *   %-EOPNOTSUPP: the device cannot do fast registration
+ */
+int xr_frwr_pool_init(struct xr_xconn *c, u32 count, u32 max)
+{
+	struct ib_device *dev = c->xc_ep.ep_pd->device;
+	struct xr_mr *mr;
+	u32 payload;
+
+	INIT_WORK(&c->xc_mr_work, xr_frwr_grow_work);
+	if (!xr_ep_has_frwr(&c->xc_ep))
+		return -EOPNOTSUPP;
+	c->xc_max_pages = min_t(u32, dev->attrs.max_fast_reg_page_list_len,
+				c->xc_xprt->rx_config.cf_val[XR_CFG_MAX_FRWR_SEGMENTS]);
+	if (c->xc_max_pages < 2)
+		return -EOPNOTSUPP;
+	/*
+	 * A device that maps fewer pages than configured lowers the payload.
+	 * NFS reads it after its first call (FSINFO), which waits for this
+	 * connection, so its rsize and wsize follow.
+	 */
+	payload = xr_frwr_max_payload(c->xc_max_pages);
+	if (payload < c->xc_xprt->rx_xprt.max_payload)
+		c->xc_xprt->rx_xprt.max_payload = payload;
+	c->xc_mr_max = max(count, max);
+	while (count--) {
+		mr = xr_frwr_pool_add(c, GFP_KERNEL);
+		if (!mr)
+			return -ENOMEM;
+		list_add(&mr->mr_list, &c->xc_mr_free);
+	}
+	return 0;
 }
 
 /*
@@ -382,6 +429,7 @@ out_put_err:
  *
  * Return values:
  *   %0: registered; the registration work request is on @req's chain
+ *   %-EAGAIN: no free region yet: wait for write space, more are coming
  *   %-ENOBUFS: no free region: try again later
  *   %-EIO: the buffer cannot be registered
  */
@@ -398,9 +446,9 @@ int xr_frwr_map_buf(struct xr_xconn *c, struct xr_req *req, void *kva,
 	err = xr_frwr_attach(c, req);
 	if (err)
 		return err;
-	mr = xr_frwr_get(c);
-	if (!mr)
-		return -ENOBUFS;
+	err = xr_frwr_get(c, &mr);
+	if (err)
+		return err;
 	sg_init_table(mr->mr_sg, 1);
 	sg_set_buf(mr->mr_sg, kva, len);
 	return xr_frwr_register(c, req, mr, 1, remote_write, seg);
@@ -428,6 +476,7 @@ static int xr_frwr_fill_page(struct xdr_buf *buf, u32 index)
  *
  * Return values:
  *   positive: the number of segments filled
+ *   %-EAGAIN: no free region yet: wait for write space, more are coming
  *   %-ENOBUFS: no free region: try again later
  *   %-ENOMEM: no page for a sparse page list
  *   %-EIO: the pages cannot be registered in @max_segs segments
@@ -447,9 +496,9 @@ int xr_frwr_map_pages(struct xr_xconn *c, struct xr_req *req,
 	while (left) {
 		if (nsegs == max_segs || req->rr_nmrs >= XR_REQ_MAX_MRS)
 			return -EIO;
-		mr = xr_frwr_get(c);
-		if (!mr)
-			return -ENOBUFS;
+		err = xr_frwr_get(c, &mr);
+		if (err)
+			return err;
 		sg_init_table(mr->mr_sg, c->xc_max_pages);
 		for (nents = 0; left && nents < c->xc_max_pages; nents++) {
 			u32 n = min_t(u32, left, PAGE_SIZE - off);

@@ -369,6 +369,8 @@ static void xr_marshal_count_sent(struct xr_xprt *rx, struct xr_req *req,
  *
  * Return values:
  *   %0: posted
+ *   %-EAGAIN: more memory regions are being allocated: wait for write
+ *	space (the worker wakes the call), then call again
  *   %-ENOBUFS: no send context or memory region now: call again later
  *   %-ENOTCONN: the connection is going away: reconnect, call again
  *   %-EIO: the call cannot be sent (too large, cannot be registered)
@@ -400,7 +402,7 @@ int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 			err = -ENOBUFS;
 		if (err == -ENOBUFS)
 			xr_xprt_count(rx, XR_XPRT_STAT_ENOBUFS, 1);
-		else if (err != -ENOTCONN)
+		else if (err != -ENOTCONN && err != -EAGAIN)
 			xr_xprt_count(rx, XR_XPRT_STAT_FAILED_MARSHAL, 1);
 	} else if (call == XR_CALL_NOMSG) {
 		xr_xprt_count(rx, XR_XPRT_STAT_NOMSG_CALLS, 1);

@@ -348,6 +348,7 @@ static void xr_xprt_buf_free(struct rpc_task *task)
  *   %0: posted
  *   %-EBADSLT: no credit now: the RPC layer waits for a reply
  *   %-ENOTCONN: not connected: reconnect and call again
+ *   %-EAGAIN: waiting for write space (memory regions being allocated)
  *   %-ENOBUFS: no resources now: call again later
  *   %-EIO: cannot be sent; do not retry
  *   %-ECONNRESET: a backchannel reply for an earlier connection (dropped)

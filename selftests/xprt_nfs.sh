@@ -204,10 +204,10 @@ recvs_reposted_first() {
 		fail "$((short - short0)) RPCs completed before their Receive was posted again"
 }
 
-# Memory regions: a connection allocates one call's worth when it
-# connects (three: head, pages, tail of a Reply chunk) and more only as
-# calls need them, up to three per credit.
-MRS_FIRST=3
+# Memory regions: a connection allocates what one call may hold at most
+# when it connects (eight) and more only as calls need them, up to three
+# per credit.
+MRS_FIRST=8
 
 # The mount's calls so far all went inline (the cases above): it still
 # has just the regions it connected with.
