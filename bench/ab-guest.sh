@@ -6,12 +6,13 @@
 # drop-in mode (our server and our client), and takes the same figures
 # with each: RPC NULL at concurrency 1 and 16 (rdmactl bench), 4 KiB
 # random read and write and a sequential write and read over an NFSv3
-# mount (fio). Alternating within each round spreads the host's drift
+# mount (fio), and a metadata load on it (xr-metaload). Alternating within each round spreads the host's drift
 # over all the modules alike. A first pass, not counted, warms the guest
 # up. Prints one line per figure and module:
 #   ab ROUND LABEL FIGURE VALUE
 # Knobs: XR_AB_ROUNDS (7), XR_AB_RPCS (20000 calls at concurrency 16;
-# a quarter of that at 1), XR_AB_RAND_S (4), XR_AB_SIZE_MB (32).
+# a quarter of that at 1), XR_AB_RAND_S (4), XR_AB_SIZE_MB (32),
+# XR_AB_META_S (4 seconds of metadata load, 8 workers).
 set -u
 source "$(dirname "$0")/../selftests/nfs_lib.sh"
 source "$(dirname "$0")/lib.sh"
@@ -20,6 +21,8 @@ ROUNDS=${XR_AB_ROUNDS:-7}
 RPCS=${XR_AB_RPCS:-20000}
 RAND_S=${XR_AB_RAND_S:-4}
 SIZE_MB=${XR_AB_SIZE_MB:-32}
+META_S=${XR_AB_META_S:-4}
+METALOAD=$XR_TOP/build/ctl/xr-metaload
 MNT=$NFS_RUN/mnt/ab
 FIRST=
 export XR_NFS_IO_TIMEOUT=$((120 + SIZE_MB))
@@ -27,6 +30,7 @@ export XR_NFS_IO_TIMEOUT=$((120 + SIZE_MB))
 need_env XR_MODULE XR_RDMA_DEV XR_ADDR
 need_rdmactl
 command -v fio >/dev/null || skip_all "fio is not installed (make deps)"
+[ -x "$METALOAD" ] || skip_all "xr-metaload is not built (make ctl)"
 [ $# -ge 2 ] || { echo "usage: ab-guest.sh LABEL=MODULE LABEL=MODULE..." >&2; exit 2; }
 
 # Leave the guest as the runner left it: the first module, default mode.
@@ -94,6 +98,10 @@ measure() {
 	j=$(fio_job seq_read --rw=read --bs=1M --size="${SIZE_MB}M") &&
 		emit "$r" "$l" seq_read_ <<<"$j"
 	rm -f "$MNT"/ab.*
+	j=$(timeout $((META_S + 120)) "$METALOAD" -w 8 -t "$META_S" "$MNT" |
+		python3 -c 'import json, sys; print(json.dumps({"ops_s": json.load(sys.stdin)["ops_s"]}))') &&
+		emit "$r" "$l" meta_ <<<"$j"
+	timeout -k 5 60 rm -rf "$MNT"/metaload.*
 	nfs_umount "$MNT"
 }
 

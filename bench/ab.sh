@@ -44,7 +44,7 @@ make --no-print-directory ctl >/dev/null
 out=$top/build/bench-ab/$kver
 mkdir -p "$out"
 knobs=()
-for v in XR_AB_ROUNDS XR_AB_RPCS XR_AB_RAND_S XR_AB_SIZE_MB; do
+for v in XR_AB_ROUNDS XR_AB_RPCS XR_AB_RAND_S XR_AB_SIZE_MB XR_AB_META_S; do
 	[ -n "${!v:-}" ] && knobs+=("$v=${!v}")
 done
 selftests/testhost/run.sh --kernel "$kver" --module "$first" \
