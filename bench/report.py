@@ -265,8 +265,10 @@ def markdown(s):
     lines.append("")
     lines.append(f"Soft-RoCE ceiling, 1 MiB messages (perftest's MB/s, which are MiB/s): "
                  f"ib_send_bw {fmt(c['send_bw_mb_s'])} (one QP), "
-                 f"ib_write_bw {fmt(c['write_bw_mib_s'])} and ib_read_bw "
-                 f"{fmt(c['read_bw_mib_s'])} (four QPs over rdma_cm); ib_send_lat 2 B "
+                 f"ib_write_bw {fmt(c['write_bw_mib_s'])} (polling: perftest has no "
+                 f"completion events for RDMA Writes) and ib_read_bw "
+                 f"{fmt(c['read_bw_mib_s'])} (waiting for completion events), four QPs "
+                 f"over rdma_cm; ib_send_lat 2 B "
                  f"{fmt(c['send_lat_us'], 2)} us (typical). xrpcrdma / ceiling: sequential "
                  f"write against ib_read_bw (the server pulls a WRITE's data with RDMA "
                  f"Reads), sequential read against ib_write_bw (it pushes a READ's with "
