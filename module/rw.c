@@ -218,23 +218,35 @@ int xr_rw_hold_pages(struct xr_rw *rw, struct page **pages, u32 n)
 	return 0;
 }
 
-static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
+/*
+ * What every chain's completion does first: the completion fault points,
+ * the trace event, and for an error other than a flush the connection's
+ * close reason and an error report. Returns true for such an error.
+ */
+static bool xr_rw_wc(struct xr_ep *ep, struct ib_wc *wc,
+		     enum dma_data_direction dir, const struct xr_cid *cid)
 {
-	struct xr_rw *rw = container_of(wc->wr_cqe, struct xr_rw, rw_cqe);
-	struct xr_ep *ep = rw->rw_sq->sq_ep;
+	bool write = dir == DMA_TO_DEVICE;
 
 	xr_ep_check_wc(ep);
 	xr_fault_wc(ep, wc);
-	if (rw->rw_dir == DMA_TO_DEVICE)
-		trace_xrpcrdma_wc_write(wc, &rw->rw_cid);
+	if (write)
+		trace_xrpcrdma_wc_write(wc, cid);
 	else
-		trace_xrpcrdma_wc_read(wc, &rw->rw_cid);
-	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
-		xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_SEND_ERROR);
-		xr_ep_report_wc_error(ep, rw->rw_dir == DMA_TO_DEVICE ?
-				      XRPCRDMA_WC_KIND_RDMA_WRITE :
-				      XRPCRDMA_WC_KIND_RDMA_READ, wc);
-	}
+		trace_xrpcrdma_wc_read(wc, cid);
+	if (wc->status == IB_WC_SUCCESS || wc->status == IB_WC_WR_FLUSH_ERR)
+		return false;
+	xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_SEND_ERROR);
+	xr_ep_report_wc_error(ep, write ? XRPCRDMA_WC_KIND_RDMA_WRITE :
+				  XRPCRDMA_WC_KIND_RDMA_READ, wc);
+	return true;
+}
+
+static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xr_rw *rw = container_of(wc->wr_cqe, struct xr_rw, rw_cqe);
+
+	xr_rw_wc(rw->rw_sq->sq_ep, wc, rw->rw_dir, &rw->rw_cid);
 	rw->rw_status = wc->status;
 	complete(&rw->rw_done);
 }
@@ -373,20 +385,12 @@ static void xr_rw_write_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct xr_rw_set *set = container_of(wc->wr_cqe, struct xr_rw_set,
 					     rs_cqe);
 	struct xr_sendq *sq = set->rs_sq;
-	struct xr_ep *ep = sq->sq_ep;
 
-	xr_ep_check_wc(ep);
-	xr_fault_wc(ep, wc);
-	trace_xrpcrdma_wc_write(wc, &set->rs_cid);
-	if (wc->status == IB_WC_SUCCESS)
-		return;
-	if (wc->status != IB_WC_WR_FLUSH_ERR) {
-		xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_SEND_ERROR);
-		xr_ep_report_wc_error(ep, XRPCRDMA_WC_KIND_RDMA_WRITE, wc);
+	if (xr_rw_wc(sq->sq_ep, wc, set->rs_dir, &set->rs_cid))
 		pr_err_ratelimited("RDMA Write: %s (%d)\n",
 				   ib_wc_status_msg(wc->status), wc->status);
-	}
-	xr_sendq_fail(sq);
+	if (wc->status != IB_WC_SUCCESS)
+		xr_sendq_fail(sq);
 }
 
 /**
