@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench.c - the kernel-side RPC benchmark (bench-run). An RPC client of
+ * bench.c - the kernel-side benchmarks (bench-run). An RPC client of
  * the module's own (rpc_create) sends NULL calls to a server over TCP or
  * over the transport registered as "rdma", with a bounded number in
- * flight, and records each round trip. One benchmark runs at a time, in a
- * work item; the newest few are kept for bench-get. nl.c parses and
- * fills the netlink side; this file owns the benchmarks.
+ * flight, and records each round trip; or bench_rdma.c moves RDMA Writes
+ * or Reads between queue pairs of its own and records each message. One
+ * benchmark runs at a time, in a work item; the newest few are kept for
+ * bench-get. nl_bench.c parses and fills the netlink side; this file
+ * owns the benchmarks.
  *
  * A running benchmark holds a reference on the module: rmmod is refused
  * until it ends (each call ends within its timeout, so it does).
  */
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/net.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/sunrpc/addr.h>
 #include <linux/sunrpc/clnt.h>
 #include <net/net_namespace.h>
 
@@ -108,20 +112,39 @@ static const struct rpc_procinfo xr_bench_procs[] = {
 	},
 };
 
+/**
+ * xr_bench_record - one call or message completed
+ * @b: its benchmark
+ * @ns: its round trip
+ */
+void xr_bench_record(struct xr_bench *b, u64 ns)
+{
+	int i = atomic_inc_return(&b->xb_nlat) - 1;
+
+	if (i < b->xb_params.count)
+		b->xb_lat[i] = ns;
+	atomic_inc(&b->xb_done);
+}
+
+/**
+ * xr_bench_record_error - one call or message failed
+ * @b: its benchmark
+ */
+void xr_bench_record_error(struct xr_bench *b)
+{
+	atomic_inc(&b->xb_errors);
+	atomic_inc(&b->xb_done);
+}
+
 static void xr_bench_call_done(struct rpc_task *task, void *calldata)
 {
 	struct xr_bench_call *call = calldata;
 	struct xr_bench *b = call->bc_bench;
-	int i;
 
-	if (task->tk_status) {
-		atomic_inc(&b->xb_errors);
-	} else {
-		i = atomic_inc_return(&b->xb_nlat) - 1;
-		if (i < b->xb_params.count)
-			b->xb_lat[i] = ktime_get_ns() - call->bc_start;
-	}
-	atomic_inc(&b->xb_done);
+	if (task->tk_status)
+		xr_bench_record_error(b);
+	else
+		xr_bench_record(b, ktime_get_ns() - call->bc_start);
 }
 
 /* Also called when the task could not be created at all. */
@@ -210,8 +233,7 @@ static void xr_bench_start_call(struct xr_bench *b, struct rpc_clnt *clnt)
 
 	call = kmalloc(sizeof(*call), GFP_KERNEL);
 	if (!call) {
-		atomic_inc(&b->xb_errors);
-		atomic_inc(&b->xb_done);
+		xr_bench_record_error(b);
 		return;
 	}
 	call->bc_bench = b;
@@ -221,8 +243,7 @@ static void xr_bench_start_call(struct xr_bench *b, struct rpc_clnt *clnt)
 	/* On failure the task's release has already run. */
 	task = rpc_run_task(&setup);
 	if (IS_ERR(task)) {
-		atomic_inc(&b->xb_errors);
-		atomic_inc(&b->xb_done);
+		xr_bench_record_error(b);
 		return;
 	}
 	rpc_put_task(task);
@@ -275,6 +296,10 @@ static void xr_bench_snapshot(struct xr_bench *b, struct xr_bench_result *r)
 	r->p99_ns = b->xb_p99;
 	r->p999_ns = b->xb_p999;
 	r->max_ns = b->xb_max;
+	if (b->xb_params.op != XRPCRDMA_BENCH_OP_RPC_NULL && b->xb_elapsed)
+		r->bytes_per_sec = mul_u64_u64_div_u64((u64)ok * b->xb_params.size,
+						       NSEC_PER_SEC,
+						       b->xb_elapsed);
 }
 
 static void xr_bench_progress(struct xr_bench *b)
@@ -287,20 +312,41 @@ static void xr_bench_progress(struct xr_bench *b)
 	xr_nl_notify_bench(b->xb_net, &r, false);
 }
 
-static void xr_bench_work(struct work_struct *work)
+/**
+ * xr_bench_progress_tick - notify a benchmark's progress
+ * @b: the benchmark, running
+ *
+ * Return: the calls or messages completed so far.
+ */
+u32 xr_bench_progress_tick(struct xr_bench *b)
 {
-	struct xr_bench *b = container_of(work, struct xr_bench, xb_work);
+	xr_bench_progress(b);
+	return atomic_read(&b->xb_done);
+}
+
+/**
+ * xr_bench_set_port - the port a benchmark's listener got
+ * @b: the benchmark, running
+ * @port: the port
+ */
+void xr_bench_set_port(struct xr_bench *b, u16 port)
+{
+	mutex_lock(&xr_bench_lock);
+	rpc_set_port((struct sockaddr *)&b->xb_params.addr, port);
+	mutex_unlock(&xr_bench_lock);
+}
+
+/* NULL calls: 0, or the errno that ended them early. */
+static int xr_bench_rpc_run(struct xr_bench *b)
+{
 	unsigned long next_progress = jiffies + HZ;
-	struct xr_bench_result r;
 	struct rpc_clnt *clnt;
 	u64 start;
 	u32 i;
 
 	clnt = xr_bench_client(b);
-	if (IS_ERR(clnt)) {
-		b->xb_status = PTR_ERR(clnt);
-		goto finish;
-	}
+	if (IS_ERR(clnt))
+		return PTR_ERR(clnt);
 	start = ktime_get_ns();
 	for (i = 0; i < b->xb_params.count; i++) {
 		if (!xr_bench_wait_slot(b))
@@ -317,8 +363,21 @@ static void xr_bench_work(struct work_struct *work)
 	b->xb_elapsed = ktime_get_ns() - start;
 	rpc_shutdown_client(clnt);
 	wait_event(b->xb_wq, !atomic_read(&b->xb_in_flight));
+	return b->xb_status;
+}
+
+static void xr_bench_work(struct work_struct *work)
+{
+	struct xr_bench *b = container_of(work, struct xr_bench, xb_work);
+	struct xr_bench_params p = b->xb_params;
+	struct xr_bench_result r;
+
+	if (p.op == XRPCRDMA_BENCH_OP_RPC_NULL)
+		b->xb_status = xr_bench_rpc_run(b);
+	else
+		b->xb_status = xr_bench_rdma_run(b, b->xb_net, &p,
+						 &b->xb_elapsed);
 	xr_bench_figures(b);
-finish:
 	mutex_lock(&xr_bench_lock);
 	b->xb_running = false;
 	xr_bench_snapshot(b, &r);

@@ -37,7 +37,7 @@ static const struct nla_policy xrpcrdma_listener_del_nl_policy[XRPCRDMA_A_TRANSP
 };
 
 /* XRPCRDMA_CMD_BENCH_RUN - do */
-static const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_CONCURRENCY + 1] = {
+static const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_QPS + 1] = {
 	[XRPCRDMA_A_BENCH_TRANSPORT] = NLA_POLICY_MAX(NLA_U32, 1),
 	[XRPCRDMA_A_BENCH_ADDR4] = { .type = NLA_U32, },
 	[XRPCRDMA_A_BENCH_ADDR6] = NLA_POLICY_EXACT_LEN(16),
@@ -46,6 +46,9 @@ static const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_CON
 	[XRPCRDMA_A_BENCH_VERSION] = NLA_POLICY_RANGE(NLA_U32, 1, 31),
 	[XRPCRDMA_A_BENCH_COUNT] = { .type = NLA_U32, },
 	[XRPCRDMA_A_BENCH_CONCURRENCY] = NLA_POLICY_RANGE(NLA_U32, 1, XRPCRDMA_BENCH_MAX_INFLIGHT),
+	[XRPCRDMA_A_BENCH_OP] = NLA_POLICY_MAX(NLA_U32, 2),
+	[XRPCRDMA_A_BENCH_SIZE] = NLA_POLICY_MIN(NLA_U32, 1),
+	[XRPCRDMA_A_BENCH_QPS] = NLA_POLICY_RANGE(NLA_U32, 1, XRPCRDMA_BENCH_MAX_QPS),
 };
 
 /* XRPCRDMA_CMD_BENCH_GET - do */
@@ -159,7 +162,7 @@ static const struct genl_split_ops xrpcrdma_nl_ops[] = {
 		.cmd		= XRPCRDMA_CMD_BENCH_RUN,
 		.doit		= xrpcrdma_nl_bench_run_doit,
 		.policy		= xrpcrdma_bench_run_nl_policy,
-		.maxattr	= XRPCRDMA_A_BENCH_CONCURRENCY,
+		.maxattr	= XRPCRDMA_A_BENCH_QPS,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{

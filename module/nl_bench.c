@@ -26,10 +26,15 @@ static int xr_nl_bench_addr(struct genl_info *info, struct xr_bench_params *p)
 			       "give the server's address as addr4 or addr6, one of them");
 		return -EINVAL;
 	}
-	port = p->transport == XRPCRDMA_BENCH_TRANSPORT_RDMA ? 20049 : 2049;
+	if (p->op != XRPCRDMA_BENCH_OP_RPC_NULL)
+		port = 0;	/* the benchmark's own listener: any free port */
+	else if (p->transport == XRPCRDMA_BENCH_TRANSPORT_RDMA)
+		port = 20049;
+	else
+		port = 2049;
 	if (info->attrs[XRPCRDMA_A_BENCH_PORT])
 		port = nla_get_u16(info->attrs[XRPCRDMA_A_BENCH_PORT]);
-	if (!port) {
+	if (!port && p->op == XRPCRDMA_BENCH_OP_RPC_NULL) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[XRPCRDMA_A_BENCH_PORT],
 				    "port 0 is not a server's port");
 		return -EINVAL;
@@ -55,18 +60,76 @@ static int xr_nl_fill_bench_id(struct sk_buff *msg, struct genl_info *info,
 	return nla_put_u32(msg, XRPCRDMA_A_BENCH_ID, *(u32 *)arg);
 }
 
+/* The attributes of one op only, given with the other: which, or 0. */
+static int xr_nl_bench_misplaced(struct genl_info *info, u32 op)
+{
+	static const int rpc_only[] = { XRPCRDMA_A_BENCH_TRANSPORT,
+					XRPCRDMA_A_BENCH_PROGRAM,
+					XRPCRDMA_A_BENCH_VERSION };
+	static const int rdma_only[] = { XRPCRDMA_A_BENCH_SIZE,
+					 XRPCRDMA_A_BENCH_QPS };
+	bool rpc = op == XRPCRDMA_BENCH_OP_RPC_NULL;
+	const int *types = rpc ? rdma_only : rpc_only;
+	size_t i, n = rpc ? ARRAY_SIZE(rdma_only) : ARRAY_SIZE(rpc_only);
+
+	for (i = 0; i < n; i++)
+		if (info->attrs[types[i]])
+			return types[i];
+	return 0;
+}
+
+/* op, and the attributes that apply to it; defaults for the others. */
+static int xr_nl_bench_op(struct genl_info *info, struct xr_bench_params *p)
+{
+	int misplaced;
+
+	p->op = xr_nl_u32_or(info, XRPCRDMA_A_BENCH_OP,
+			     XRPCRDMA_BENCH_OP_RPC_NULL);
+	if (p->op > XRPCRDMA_BENCH_OP_RDMA_READ) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[XRPCRDMA_A_BENCH_OP],
+				    "unknown op: rpc-null (0), rdma-write (1) or rdma-read (2)");
+		return -EINVAL;
+	}
+	misplaced = xr_nl_bench_misplaced(info, p->op);
+	if (misplaced && p->op == XRPCRDMA_BENCH_OP_RPC_NULL)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[misplaced],
+				    "size and qps apply to rdma-write and rdma-read only");
+	else if (misplaced)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[misplaced],
+				    "transport, program and version apply to rpc-null only");
+	if (misplaced)
+		return -EINVAL;
+	if (p->op == XRPCRDMA_BENCH_OP_RPC_NULL)
+		return 0;
+	p->transport = XRPCRDMA_BENCH_TRANSPORT_RDMA;
+	p->size = xr_nl_u32_or(info, XRPCRDMA_A_BENCH_SIZE, SZ_1M);
+	p->qps = xr_nl_u32_or(info, XRPCRDMA_A_BENCH_QPS, 1);
+	/* A policy range this wide needs a form Linux 6.1 lacks: here. */
+	if (!p->size || p->size > XRPCRDMA_BENCH_MAX_SIZE) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[XRPCRDMA_A_BENCH_SIZE],
+				    "size: 1 byte to 4 MiB");
+		return -ERANGE;
+	}
+	/* The policy checks this; the module relies on it, so again. */
+	if (!p->qps || p->qps > XRPCRDMA_BENCH_MAX_QPS)
+		return -EINVAL;
+	return 0;
+}
+
 /**
- * xrpcrdma_nl_bench_run_doit - start a kernel-side RPC benchmark
+ * xrpcrdma_nl_bench_run_doit - start a kernel-side benchmark
  * @skb: the request
  * @info: the request's attributes and extended ack
  *
- * Requires CAP_NET_ADMIN. The policy bounds version, count and
- * concurrency; the transport, the address and the port are checked here.
+ * Requires CAP_NET_ADMIN. The policy bounds version, count,
+ * concurrency, size and qps; the op, the transport, the address, the port
+ * and which attributes go with the op are checked here.
  *
  * Return values:
  *   %0: started; the reply carries its id
- *   %-EINVAL: no address, both addresses, port 0, unknown transport
- *   %-ERANGE: count out of range
+ *   %-EINVAL: no address, both addresses, port 0 for NULL calls, unknown
+ *	transport or op, an attribute given with an op it does not apply to
+ *   %-ERANGE: count or size out of range
  *   %-EBUSY: another benchmark runs
  *   %-ENOMEM: no memory for it
  */
@@ -76,8 +139,12 @@ int xrpcrdma_nl_bench_run_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int err;
 
-	p.transport = xr_nl_u32_or(info, XRPCRDMA_A_BENCH_TRANSPORT,
-				   XRPCRDMA_BENCH_TRANSPORT_TCP);
+	err = xr_nl_bench_op(info, &p);
+	if (err)
+		return err;
+	if (p.op == XRPCRDMA_BENCH_OP_RPC_NULL)
+		p.transport = xr_nl_u32_or(info, XRPCRDMA_A_BENCH_TRANSPORT,
+					   XRPCRDMA_BENCH_TRANSPORT_TCP);
 	if (p.transport > XRPCRDMA_BENCH_TRANSPORT_RDMA) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[XRPCRDMA_A_BENCH_TRANSPORT],
@@ -97,7 +164,7 @@ int xrpcrdma_nl_bench_run_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!p.count || p.count > XRPCRDMA_BENCH_MAX_COUNT) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[XRPCRDMA_A_BENCH_COUNT],
-				    "count: 1 to 1000000 calls");
+				    "count: 1 to 1000000 calls or messages");
 		return -ERANGE;
 	}
 	/* The policy checks these; the module relies on them, so again. */
@@ -129,9 +196,14 @@ static int xr_nl_fill_bench(struct sk_buff *msg,
 	    nla_put_u32(msg, XRPCRDMA_A_BENCH_VERSION, p->version) ||
 	    nla_put_u32(msg, XRPCRDMA_A_BENCH_COUNT, p->count) ||
 	    nla_put_u32(msg, XRPCRDMA_A_BENCH_CONCURRENCY, p->concurrency) ||
+	    nla_put_u32(msg, XRPCRDMA_A_BENCH_OP, p->op) ||
 	    nla_put_u8(msg, XRPCRDMA_A_BENCH_RUNNING, r->running) ||
 	    nla_put_u32(msg, XRPCRDMA_A_BENCH_DONE, r->done) ||
 	    nla_put_u32(msg, XRPCRDMA_A_BENCH_ERRORS, r->errors))
+		return -EMSGSIZE;
+	if (p->op != XRPCRDMA_BENCH_OP_RPC_NULL &&
+	    (nla_put_u32(msg, XRPCRDMA_A_BENCH_SIZE, p->size) ||
+	     nla_put_u32(msg, XRPCRDMA_A_BENCH_QPS, p->qps)))
 		return -EMSGSIZE;
 	if (r->running)
 		return 0;
@@ -148,6 +220,10 @@ static int xr_nl_fill_bench(struct sk_buff *msg,
 			      XRPCRDMA_A_BENCH_PAD) ||
 	    nla_put_u64_64bit(msg, XRPCRDMA_A_BENCH_LAT_MAX_NS, r->max_ns,
 			      XRPCRDMA_A_BENCH_PAD))
+		return -EMSGSIZE;
+	if (p->op != XRPCRDMA_BENCH_OP_RPC_NULL &&
+	    nla_put_u64_64bit(msg, XRPCRDMA_A_BENCH_BYTES_PER_SEC,
+			      r->bytes_per_sec, XRPCRDMA_A_BENCH_PAD))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -3,9 +3,12 @@
  * bench_test.c - bench-run and bench-get against a live nfsd: a benchmark
  * over TCP and one over the transport registered as "rdma" complete with
  * every call answered, sane figures (ops > 0, p50 <= p99 <= p99.9 <= max),
- * progress visible while running, and the errors of bad requests. Needs
- * the module loaded and nfsd listening on $XR_ADDR, tcp 2049 and rdma
- * 20049 (bench.sh starts it).
+ * progress visible while running, and the errors of bad requests; and the
+ * device's own ceiling (op rdma-write and rdma-read) on $XR_ADDR's RDMA
+ * device: every message moved and its data checked by the module, bytes
+ * a second consistent with messages a second. Needs the module loaded
+ * and nfsd listening on $XR_ADDR, tcp 2049 and rdma 20049 (bench.sh
+ * starts it).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -29,6 +32,10 @@ struct bench_info {
 	int32_t		status;
 	uint64_t	ops;
 	uint64_t	p50, p99, p999, max, elapsed;
+	uint32_t	op, size, qps;
+	uint16_t	port;
+	uint64_t	bytes;
+	int		seen_bytes;
 };
 
 static void bench_cb(const struct nlattr *attrs, size_t len, void *arg)
@@ -76,6 +83,22 @@ static void bench_cb(const struct nlattr *attrs, size_t len, void *arg)
 			break;
 		case XRPCRDMA_A_BENCH_ELAPSED_NS:
 			memcpy(&b->elapsed, d, 8);
+			break;
+		case XRPCRDMA_A_BENCH_OP:
+			b->op = *(const uint32_t *)d;
+			break;
+		case XRPCRDMA_A_BENCH_SIZE:
+			b->size = *(const uint32_t *)d;
+			break;
+		case XRPCRDMA_A_BENCH_QPS:
+			b->qps = *(const uint32_t *)d;
+			break;
+		case XRPCRDMA_A_BENCH_PORT:
+			b->port = *(const uint16_t *)d;
+			break;
+		case XRPCRDMA_A_BENCH_BYTES_PER_SEC:
+			memcpy(&b->bytes, d, 8);
+			b->seen_bytes++;
 			break;
 		}
 	}
@@ -346,6 +369,144 @@ TEST_F_TIMEOUT(bench, nobody_server_ends_with_an_error, BENCH_CASE_TIMEOUT_S)
 	EXPECT_EQ(0, b.status);
 	EXPECT_EQ(3, b.done);
 	EXPECT_EQ(3, b.errors);
+	EXPECT_EQ(0, b.ops);
+}
+
+/* Starts an RDMA benchmark of @size-byte messages on @qps queue pairs. */
+static int start_rdma(struct __test_metadata *_metadata, struct bclient *self,
+		      uint32_t op, uint32_t size, uint32_t qps, uint32_t count,
+		      uint32_t conc)
+{
+	struct bench_info b = {};
+
+	genl_req_init(&self->req, self->family, XRPCRDMA_CMD_BENCH_RUN, 0);
+	put_u32(&self->req, XRPCRDMA_A_BENCH_OP, op);
+	genl_req_put(&self->req, XRPCRDMA_A_BENCH_ADDR4, &self->addr, 4);
+	if (size)
+		put_u32(&self->req, XRPCRDMA_A_BENCH_SIZE, size);
+	if (qps)
+		put_u32(&self->req, XRPCRDMA_A_BENCH_QPS, qps);
+	put_u32(&self->req, XRPCRDMA_A_BENCH_COUNT, count);
+	put_u32(&self->req, XRPCRDMA_A_BENCH_CONCURRENCY, conc);
+	EXPECT_EQ(0, genl_run(self->fd, &self->req, bench_cb, &b, &self->res));
+	if (self->res.err)
+		return self->res.err;
+	EXPECT_EQ(1, b.seen);
+	return (int)b.id;
+}
+
+/*
+ * Runs one RDMA benchmark to its end and checks it: every message moved
+ * (the module compares the buffer written with the data sent and ends
+ * with -EIO when they differ), the parameters reported as asked (0: the
+ * default), a listener port, and bytes a second that are the messages a
+ * second times the size.
+ */
+static void run_rdma(struct __test_metadata *_metadata, struct bclient *self,
+		     uint32_t op, uint32_t size, uint32_t qps, uint32_t count,
+		     uint32_t conc)
+{
+	uint32_t want_size = size ?: 1048576, want_qps = qps ?: 1;
+	struct bench_info b;
+	int id, running = 0;
+
+	id = start_rdma(_metadata, self, op, size, qps, count, conc);
+	ASSERT_GT(id, 0) TH_LOG("bench-run: %d %s", id, self->res.msg);
+	ASSERT_EQ(0, wait_done(self, id, &b, &running));
+	check_result(_metadata, &b, count);
+	EXPECT_EQ(op, b.op);
+	EXPECT_EQ(want_size, b.size);
+	EXPECT_EQ(want_qps, b.qps);
+	EXPECT_NE(0, b.port);
+	ASSERT_EQ(1, b.seen_bytes);
+	/* ops_per_sec and bytes_per_sec are both rounded down. */
+	EXPECT_GE(b.bytes, b.ops * want_size);
+	EXPECT_LT(b.bytes, (b.ops + 1) * want_size);
+	TH_LOG("%u messages of %u bytes on %u QPs: %.1f MiB/s", b.done,
+	       want_size, want_qps, b.bytes / 1048576.0);
+}
+
+TEST_F_TIMEOUT(bench, rdma_write_ceiling, BENCH_CASE_TIMEOUT_S)
+{
+	run_rdma(_metadata, &self->c, XRPCRDMA_BENCH_OP_RDMA_WRITE, 0, 4, 64, 4);
+}
+
+TEST_F_TIMEOUT(bench, rdma_read_ceiling, BENCH_CASE_TIMEOUT_S)
+{
+	run_rdma(_metadata, &self->c, XRPCRDMA_BENCH_OP_RDMA_READ, 0, 4, 64, 4);
+}
+
+/*
+ * Sizes that are not whole pages, more pages than one work request's
+ * SGEs, a count that the queue pairs do not divide, one message at a
+ * time and many: the data still arrives whole.
+ */
+TEST_F_TIMEOUT(bench, rdma_odd_shapes, BENCH_CASE_TIMEOUT_S)
+{
+	run_rdma(_metadata, &self->c, XRPCRDMA_BENCH_OP_RDMA_WRITE, 300001, 3, 10, 1);
+	run_rdma(_metadata, &self->c, XRPCRDMA_BENCH_OP_RDMA_READ, 300001, 3, 10, 1);
+	run_rdma(_metadata, &self->c, XRPCRDMA_BENCH_OP_RDMA_WRITE, 1, 2, 3, 16);
+	run_rdma(_metadata, &self->c, XRPCRDMA_BENCH_OP_RDMA_READ, 4096, 1, 200, 32);
+	run_rdma(_metadata, &self->c, XRPCRDMA_BENCH_OP_RDMA_WRITE,
+		 XRPCRDMA_BENCH_MAX_SIZE / 2, 1, 4, 2);
+}
+
+TEST_F(bench, rdma_bad_requests)
+{
+	uint32_t v = XRPCRDMA_BENCH_TRANSPORT_RDMA;
+	struct bclient *c = &self->c;
+
+	EXPECT_EQ(-ERANGE, start_rdma(_metadata, c, 3, 0, 0, 10, 1));
+	EXPECT_EQ(-ERANGE, start_rdma(_metadata, c, XRPCRDMA_BENCH_OP_RDMA_WRITE,
+				      XRPCRDMA_BENCH_MAX_SIZE + 1, 0, 10, 1));
+	EXPECT_NE(NULL, strstr(c->res.msg, "size"));
+	EXPECT_EQ(-ERANGE, start_rdma(_metadata, c, XRPCRDMA_BENCH_OP_RDMA_READ,
+				      0, XRPCRDMA_BENCH_MAX_QPS + 1, 10, 1));
+	EXPECT_EQ(-ERANGE, start_rdma(_metadata, c, XRPCRDMA_BENCH_OP_RDMA_READ,
+				      0, 0, 0, 1));
+
+	/* size 0 is below the policy's minimum. */
+	genl_req_init(&c->req, c->family, XRPCRDMA_CMD_BENCH_RUN, 0);
+	put_u32(&c->req, XRPCRDMA_A_BENCH_OP, XRPCRDMA_BENCH_OP_RDMA_WRITE);
+	genl_req_put(&c->req, XRPCRDMA_A_BENCH_ADDR4, &c->addr, 4);
+	put_u32(&c->req, XRPCRDMA_A_BENCH_SIZE, 0);
+	ASSERT_EQ(0, genl_run(c->fd, &c->req, NULL, NULL, &c->res));
+	EXPECT_EQ(-ERANGE, c->res.err);
+
+	/* An RPC transport with an RDMA op, then a size with NULL calls. */
+	genl_req_init(&c->req, c->family, XRPCRDMA_CMD_BENCH_RUN, 0);
+	put_u32(&c->req, XRPCRDMA_A_BENCH_OP, XRPCRDMA_BENCH_OP_RDMA_WRITE);
+	put_u32(&c->req, XRPCRDMA_A_BENCH_TRANSPORT, v);
+	genl_req_put(&c->req, XRPCRDMA_A_BENCH_ADDR4, &c->addr, 4);
+	ASSERT_EQ(0, genl_run(c->fd, &c->req, NULL, NULL, &c->res));
+	EXPECT_EQ(-EINVAL, c->res.err);
+	EXPECT_NE(NULL, strstr(c->res.msg, "rpc-null only"));
+	genl_req_init(&c->req, c->family, XRPCRDMA_CMD_BENCH_RUN, 0);
+	genl_req_put(&c->req, XRPCRDMA_A_BENCH_ADDR4, &c->addr, 4);
+	put_u32(&c->req, XRPCRDMA_A_BENCH_SIZE, 4096);
+	ASSERT_EQ(0, genl_run(c->fd, &c->req, NULL, NULL, &c->res));
+	EXPECT_EQ(-EINVAL, c->res.err);
+	EXPECT_NE(NULL, strstr(c->res.msg, "rdma-write and rdma-read only"));
+}
+
+/*
+ * An address that is no device's of this host (TEST-NET-1): the
+ * benchmark cannot listen there, ends with an error and moves nothing;
+ * no packet leaves the host.
+ */
+TEST_F_TIMEOUT(bench, rdma_not_a_local_address, BENCH_CASE_TIMEOUT_S)
+{
+	struct bench_info b;
+	int id, running = 0;
+
+	ASSERT_EQ(1, inet_pton(AF_INET, "192.0.2.1", &self->c.addr));
+	id = start_rdma(_metadata, &self->c, XRPCRDMA_BENCH_OP_RDMA_WRITE, 0, 0,
+			10, 1);
+	ASSERT_GT(id, 0) TH_LOG("bench-run: %d %s", id, self->c.res.msg);
+	ASSERT_EQ(0, wait_done(&self->c, id, &b, &running));
+	EXPECT_LT(b.status, 0);
+	TH_LOG("status %d", b.status);
+	EXPECT_EQ(0, b.done);
 	EXPECT_EQ(0, b.ops);
 }
 
