@@ -10,6 +10,12 @@
 
 #include <uapi/linux/xrpcrdma.h>
 
+/* Integer value ranges */
+static const struct netlink_range_validation xrpcrdma_a_bench_size_range = {
+	.min	= 1ULL,
+	.max	= XRPCRDMA_BENCH_MAX_SIZE,
+};
+
 /* Common nested types */
 const struct nla_policy xrpcrdma_stat_nl_policy[XRPCRDMA_A_STAT_PAD + 1] = {
 	[XRPCRDMA_A_STAT_NAME] = { .type = NLA_NUL_STRING, },
@@ -53,7 +59,7 @@ const struct nla_policy xrpcrdma_stats_get_nl_policy[XRPCRDMA_A_STATS_STAT + 1] 
 };
 
 /* XRPCRDMA_CMD_BENCH_RUN - do */
-const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_CONCURRENCY + 1] = {
+const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_QPS + 1] = {
 	[XRPCRDMA_A_BENCH_TRANSPORT] = NLA_POLICY_MAX(NLA_U32, 1),
 	[XRPCRDMA_A_BENCH_ADDR4] = { .type = NLA_U32, },
 	[XRPCRDMA_A_BENCH_ADDR6] = NLA_POLICY_EXACT_LEN(16),
@@ -62,6 +68,9 @@ const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_CONCURRENC
 	[XRPCRDMA_A_BENCH_VERSION] = NLA_POLICY_RANGE(NLA_U32, 1, 31),
 	[XRPCRDMA_A_BENCH_COUNT] = { .type = NLA_U32, },
 	[XRPCRDMA_A_BENCH_CONCURRENCY] = NLA_POLICY_RANGE(NLA_U32, 1, XRPCRDMA_BENCH_MAX_INFLIGHT),
+	[XRPCRDMA_A_BENCH_OP] = NLA_POLICY_MAX(NLA_U32, 2),
+	[XRPCRDMA_A_BENCH_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &xrpcrdma_a_bench_size_range),
+	[XRPCRDMA_A_BENCH_QPS] = NLA_POLICY_RANGE(NLA_U32, 1, XRPCRDMA_BENCH_MAX_QPS),
 };
 
 /* XRPCRDMA_CMD_BENCH_GET - do */
@@ -162,7 +171,7 @@ const struct genl_ops xrpcrdma_nl_ops[13] = {
 		.cmd		= XRPCRDMA_CMD_BENCH_RUN,
 		.doit		= xrpcrdma_nl_bench_run_doit,
 		.policy		= xrpcrdma_bench_run_nl_policy,
-		.maxattr	= XRPCRDMA_A_BENCH_CONCURRENCY,
+		.maxattr	= XRPCRDMA_A_BENCH_QPS,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{

@@ -10,6 +10,12 @@
 
 #include <uapi/linux/xrpcrdma.h>
 
+/* Integer value ranges */
+static const struct netlink_range_validation xrpcrdma_a_bench_size_range = {
+	.min	= 1ULL,
+	.max	= XRPCRDMA_BENCH_MAX_SIZE,
+};
+
 /* XRPCRDMA_CMD_DEVICE_GET - do */
 static const struct nla_policy xrpcrdma_device_get_nl_policy[XRPCRDMA_A_DEVICE_NAME + 1] = {
 	[XRPCRDMA_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = XRPCRDMA_DEV_NAME_MAX_LEN, },
@@ -37,7 +43,7 @@ static const struct nla_policy xrpcrdma_listener_del_nl_policy[XRPCRDMA_A_TRANSP
 };
 
 /* XRPCRDMA_CMD_BENCH_RUN - do */
-static const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_CONCURRENCY + 1] = {
+static const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_QPS + 1] = {
 	[XRPCRDMA_A_BENCH_TRANSPORT] = NLA_POLICY_MAX(NLA_U32, 1),
 	[XRPCRDMA_A_BENCH_ADDR4] = { .type = NLA_U32, },
 	[XRPCRDMA_A_BENCH_ADDR6] = NLA_POLICY_EXACT_LEN(16),
@@ -46,6 +52,9 @@ static const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_CON
 	[XRPCRDMA_A_BENCH_VERSION] = NLA_POLICY_RANGE(NLA_U32, 1, 31),
 	[XRPCRDMA_A_BENCH_COUNT] = { .type = NLA_U32, },
 	[XRPCRDMA_A_BENCH_CONCURRENCY] = NLA_POLICY_RANGE(NLA_U32, 1, XRPCRDMA_BENCH_MAX_INFLIGHT),
+	[XRPCRDMA_A_BENCH_OP] = NLA_POLICY_MAX(NLA_U32, 2),
+	[XRPCRDMA_A_BENCH_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &xrpcrdma_a_bench_size_range),
+	[XRPCRDMA_A_BENCH_QPS] = NLA_POLICY_RANGE(NLA_U32, 1, XRPCRDMA_BENCH_MAX_QPS),
 };
 
 /* XRPCRDMA_CMD_BENCH_GET - do */
@@ -159,7 +168,7 @@ static const struct genl_split_ops xrpcrdma_nl_ops[] = {
 		.cmd		= XRPCRDMA_CMD_BENCH_RUN,
 		.doit		= xrpcrdma_nl_bench_run_doit,
 		.policy		= xrpcrdma_bench_run_nl_policy,
-		.maxattr	= XRPCRDMA_A_BENCH_CONCURRENCY,
+		.maxattr	= XRPCRDMA_A_BENCH_QPS,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{

@@ -166,6 +166,28 @@ enum xrpcrdma_bench_transport {
 #define XRPCRDMA_BENCH_MAX_INFLIGHT	128
 
 /**
+ * enum xrpcrdma_bench_op - What a benchmark measures. rpc-null: NULL calls
+ *   through the kernel's RPC client (the transport attribute chooses which).
+ *   rdma-write and rdma-read: the device's own ceiling with no RPC at all; the
+ *   module connects queue pairs of its own to a listener of its own on a local
+ *   address of the device (over rdma_cm, loopback through the device),
+ *   registers a target buffer at one end as the NFS client does, and moves
+ *   size-byte messages into it with RDMA Writes or out of it with RDMA Reads
+ *   from the other end, as the NFS server moves an NFS READ's and an NFS
+ *   WRITE's payload; completions are handled in the kernel as the transports
+ *   handle theirs. At the end each buffer is checked against the data sent
+ *   (status -EIO when they differ).
+ */
+enum xrpcrdma_bench_op {
+	XRPCRDMA_BENCH_OP_RPC_NULL,
+	XRPCRDMA_BENCH_OP_RDMA_WRITE,
+	XRPCRDMA_BENCH_OP_RDMA_READ,
+};
+
+#define XRPCRDMA_BENCH_MAX_SIZE	4194304
+#define XRPCRDMA_BENCH_MAX_QPS	16
+
+/**
  * enum xrpcrdma_fault_point - A place where the module can be told to fail
  *   (fault-set). post-send: posting a Send, an RDMA Read or Write chain, or a
  *   LOCAL_INV; post-recv: posting a Receive; dma-map: DMA-mapping a buffer
@@ -353,6 +375,10 @@ enum {
 	XRPCRDMA_A_BENCH_LAT_P999_NS,
 	XRPCRDMA_A_BENCH_LAT_MAX_NS,
 	XRPCRDMA_A_BENCH_PAD,
+	XRPCRDMA_A_BENCH_OP,
+	XRPCRDMA_A_BENCH_SIZE,
+	XRPCRDMA_A_BENCH_QPS,
+	XRPCRDMA_A_BENCH_BYTES_PER_SEC,
 
 	__XRPCRDMA_A_BENCH_MAX,
 	XRPCRDMA_A_BENCH_MAX = (__XRPCRDMA_A_BENCH_MAX - 1)
