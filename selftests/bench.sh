@@ -51,7 +51,7 @@ bench() {
 }
 
 # The JSON keys of a result, in their order: bench scripts read them.
-BENCH_KEYS='["id", "transport", "addr", "port", "program", "version", "count",
+BENCH_KEYS='["id", "op", "transport", "addr", "port", "program", "version", "count",
 "concurrency", "running", "done", "errors", "status", "elapsed-ns", "ops-per-sec",
 "lat-p50-ns", "lat-p99-ns", "lat-p999-ns", "lat-max-ns"]'
 
@@ -61,8 +61,8 @@ BENCH_KEYS='["id", "transport", "addr", "port", "program", "version", "count",
 bench_result() {
 	sed 's/^/# /' "$OUT"
 	json_check "keys_unsorted == $BENCH_KEYS" || return 1
-	json_check ".transport == \"$1\" and .addr == \"$XR_ADDR\" and .port == $2 and
-		.program == 100003 and .version == 3 and .concurrency == 16" || return 1
+	json_check ".op == \"rpc-null\" and .transport == \"$1\" and .addr == \"$XR_ADDR\" and
+		.port == $2 and .program == 100003 and .version == 3 and .concurrency == 16" || return 1
 	json_check '.running == false and .status == 0 and .done == 2000 and .count == 2000 and
 		.errors == 0 and .["ops-per-sec"] > 0 and .["elapsed-ns"] > 0' || return 1
 	json_check '0 < .["lat-p50-ns"] and .["lat-p50-ns"] <= .["lat-p99-ns"] and
@@ -98,7 +98,7 @@ rdmactl_bench_monitored() {
 	MON_PID=$("$RDMACTL" -j monitor --log "$MON_LOG") || fail "rdmactl monitor --log" || return 1
 	expect 0 "$RDMACTL" bench run "$XR_ADDR" count 2000 concurrency 16 || return 1
 	sed 's/^/# /' "$OUT"
-	id=$(sed -n '1s/^\([0-9][0-9]*\): tcp server .* finished$/\1/p' "$OUT")
+	id=$(sed -n '1s/^\([0-9][0-9]*\): rpc-null tcp server .* finished$/\1/p' "$OUT")
 	[ -n "$id" ] || fail "no id on the first line" || return 1
 	[ "$(wc -l <"$OUT")" -eq 3 ] || fail "not three lines" || return 1
 	grep -q "^    done 2000 errors 0 status 0 " "$OUT" || fail "not all done" || return 1
@@ -106,8 +106,8 @@ rdmactl_bench_monitored() {
 		"$(cat "$MON_LOG")" || return 1
 	kill "$MON_PID" && MON_PID=
 	expect 0 "$RDMACTL" bench show || return 1
-	grep -q "^$id: tcp server $XR_ADDR:2049 " "$OUT" || fail "bench show does not list $id" ||
-		return 1
+	grep -q "^$id: rpc-null tcp server $XR_ADDR:2049 " "$OUT" ||
+		fail "bench show does not list $id" || return 1
 	expect 0 "$RDMACTL" -j bench show "$id" || return 1
 	json_check ".id == $id and .done == 2000"
 }

@@ -2,6 +2,7 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -458,7 +459,10 @@ enum BenchWord {
     BenchCount,
     BenchConcurrency,
     BenchProgram,
-    BenchVersion
+    BenchVersion,
+    BenchOp,
+    BenchSize,
+    BenchQps
 };
 
 uint32_t bench_transport(const std::string &word)
@@ -468,12 +472,44 @@ uint32_t bench_transport(const std::string &word)
     throw UsageError("invalid transport '" + word + "': expected tcp or rdma");
 }
 
+uint32_t bench_op(const std::string &word)
+{
+    if (auto op = bench_op_by_name(word))
+        return *op;
+    throw UsageError("invalid op '" + word + "': expected rpc-null, rdma-write or rdma-read");
+}
+
+// SIZE: bytes, or a number with K or KiB (1024 bytes), M or MiB (1048576).
+uint32_t bench_size(const std::string &word)
+{
+    static const struct {
+        const char *suffix;
+        unsigned long long scale;
+    } units[] = {{"KiB", 1024}, {"K", 1024}, {"MiB", 1048576}, {"M", 1048576}, {"", 1}};
+    for (const auto &u : units) {
+        size_t len = std::strlen(u.suffix);
+        if (word.size() < len || word.compare(word.size() - len, len, u.suffix) != 0)
+            continue;
+        std::string digits = word.substr(0, word.size() - len);
+        unsigned long long n = 0;
+        if (all_digits(digits) && digits.size() <= 10)
+            n = std::stoull(digits) * u.scale;
+        if (n >= 1 && n <= XRPCRDMA_BENCH_MAX_SIZE)
+            return static_cast<uint32_t>(n);
+        break;
+    }
+    throw UsageError("invalid size '" + word + "': expected 1 to " +
+                     std::to_string(XRPCRDMA_BENCH_MAX_SIZE) +
+                     " bytes, or a number with K, KiB, M or MiB (1K = 1024 bytes)");
+}
+
 // One KEY VALUE of bench run; seen holds the keys had so far.
 void bench_word(BenchRequest &req, Words &words, const std::string &key, std::set<int> &seen)
 {
     static const std::vector<Name> keys = {
         {"transport", BenchTransport},     {"port", BenchPort},       {"count", BenchCount},
         {"concurrency", BenchConcurrency}, {"program", BenchProgram}, {"version", BenchVersion},
+        {"op", BenchOp},                   {"size", BenchSize},       {"qps", BenchQps},
     };
     int id = lookup(keys, key, "bench setting");
     // A port in ADDR:PORT counts as given.
@@ -499,11 +535,42 @@ void bench_word(BenchRequest &req, Words &words, const std::string &key, std::se
     case BenchVersion:
         req.version = number(value, bench_version_max, "version");
         break;
+    case BenchOp:
+        req.op = bench_op(value);
+        break;
+    case BenchSize:
+        req.size = bench_size(value);
+        break;
+    case BenchQps:
+        req.qps = number(value, XRPCRDMA_BENCH_MAX_QPS, "qps");
+        break;
     }
 }
 
-// bench run ADDR[:PORT] [transport T] [port P] [count N] [concurrency N]
-//           [program P] [version V]
+// The same rules as the kernel's, for a message before anything is sent:
+// transport, program and version are for rpc-null (the default op), size
+// and qps for the RDMA ops.
+void check_bench(const BenchRequest &req)
+{
+    uint32_t op = req.op.value_or(XRPCRDMA_BENCH_OP_RPC_NULL);
+    if (op == XRPCRDMA_BENCH_OP_RPC_NULL) {
+        if (req.size)
+            throw UsageError("'size' needs op rdma-write or rdma-read");
+        if (req.qps)
+            throw UsageError("'qps' needs op rdma-write or rdma-read");
+        return;
+    }
+    for (const auto &[key, given] : {std::pair{"transport", req.transport.has_value()},
+                                     std::pair{"program", req.program.has_value()},
+                                     std::pair{"version", req.version.has_value()}}) {
+        if (given)
+            throw UsageError("'" + std::string(key) + "' is for op rpc-null, not " +
+                             bench_op_name(op));
+    }
+}
+
+// bench run ADDR[:PORT] [op OP] [transport T] [port P] [count N]
+//           [concurrency N] [program P] [version V] [size SIZE] [qps N]
 void bench_run_args(Command &cmd, Words &words, const std::string &where)
 {
     if (words.empty())
@@ -515,6 +582,7 @@ void bench_run_args(Command &cmd, Words &words, const std::string &where)
         std::string key = words.next();
         bench_word(req, words, key, seen);
     }
+    check_bench(req);
     cmd.bench = req;
 }
 
@@ -537,6 +605,9 @@ struct VerbSpec {
     // What each argument may be, for completion: literal words, or one of
     // the ArgKind placeholders ("DEV", "TRANSPORT").
     std::vector<std::vector<const char *>> arg_slots = {};
+    // KEY VALUE settings after the arguments, for completion: each key
+    // with the literal words its value may be.
+    std::vector<std::pair<const char *, std::vector<const char *>>> keys = {};
 };
 
 struct ObjectSpec {
@@ -588,7 +659,16 @@ const std::vector<ObjectSpec> &grammar()
          {{"run",
            Verb::Run,
            bench_run_args,
-           {{"ADDR"}, {"transport", "port", "count", "concurrency", "program", "version"}}},
+           {{"ADDR"}},
+           {{"op", {"rpc-null", "rdma-write", "rdma-read"}},
+            {"transport", {"tcp", "rdma"}},
+            {"port", {}},
+            {"count", {}},
+            {"concurrency", {}},
+            {"program", {}},
+            {"version", {}},
+            {"size", {}},
+            {"qps", {}}}},
           {"show", Verb::Show, bench_show_args, {{"BENCH"}}},
           {"help", Verb::Help, no_args}},
          true},
@@ -763,6 +843,8 @@ std::vector<ObjectInfo> command_table()
             VerbInfo v{verb.name, {}};
             for (const auto &slot : verb.arg_slots)
                 v.arg_slots.emplace_back(slot.begin(), slot.end());
+            for (const auto &[key, values] : verb.keys)
+                v.keys.push_back({key, {values.begin(), values.end()}});
             info.verbs.push_back(std::move(v));
         }
         table.push_back(std::move(info));
@@ -796,30 +878,47 @@ std::string bench_usage()
 {
     return "Usage: rdmactl [OPTIONS] bench [run] ADDR[:PORT] [transport { tcp | rdma }]\n"
            "                              [port PORT] [count N] [concurrency N]\n"
-           "                              [program P] [version V]\n"
+           "                              [program P] [version V] [op rpc-null]\n"
+           "       rdmactl [OPTIONS] bench [run] ADDR[:PORT] op { rdma-write | rdma-read }\n"
+           "                              [size SIZE] [qps N] [port PORT] [count N]\n"
+           "                              [concurrency N]\n"
            "       rdmactl [OPTIONS] bench show [ID]\n"
            "       rdmactl bench help\n"
            "where  ADDR := { IPV4ADDR | IPV6ADDR | [IPV6ADDR] }\n"
-           "run starts a benchmark in the kernel: an RPC client of the module sends\n"
-           "count NULL calls (1 to 1000000, default 10000) to the server at ADDR,\n"
-           "concurrency of them at a time (1 to 128, default 1), over transport tcp\n"
-           "(the default, port 2049) or rdma (the transport registered as \"rdma\":\n"
-           "xrpcrdma's client in drop-in mode, the in-tree rpcrdma otherwise; port\n"
-           "20049); :PORT or port PORT gives another port. program and version are\n"
-           "the RPC program (default 100003, NFS) and its version (1 to 31, default\n"
-           "3). One benchmark runs at a time; run needs CAP_NET_ADMIN. run waits for\n"
-           "it, with a progress bar on a terminal, and prints its result: the calls\n"
-           "done and failed, the status (0, or the error that stopped it early, such\n"
-           "as ECONNREFUSED), the time taken, the calls a second and the round-trip\n"
-           "latencies (p50, p99, p99.9, max). Interrupted, run leaves the benchmark\n"
-           "running in the kernel (it cannot be cancelled). show lists the last 8\n"
-           "benchmarks, or benchmark ID.\n"
+           "       SIZE := NUMBER[{ K | KiB | M | MiB }]\n"
+           "run starts a benchmark in the kernel. With op rpc-null (the default), an\n"
+           "RPC client of the module sends count NULL calls (1 to 1000000, default\n"
+           "10000) to the server at ADDR, concurrency of them at a time (1 to 128,\n"
+           "default 1), over transport tcp (the default, port 2049) or rdma (the\n"
+           "transport registered as \"rdma\": xrpcrdma's client in drop-in mode, the\n"
+           "in-tree rpcrdma otherwise; port 20049); :PORT or port PORT gives another\n"
+           "port. program and version are the RPC program (default 100003, NFS) and\n"
+           "its version (1 to 31, default 3). One benchmark runs at a time; run needs\n"
+           "CAP_NET_ADMIN. run waits for it, with a progress bar on a terminal, and\n"
+           "prints its result: the calls done and failed, the status (0, or the error\n"
+           "that stopped it early, such as ECONNREFUSED), the time taken, the calls a\n"
+           "second and the round-trip latencies (p50, p99, p99.9, max). Interrupted,\n"
+           "run leaves the benchmark running in the kernel (it cannot be cancelled).\n"
+           "show lists the last 8 benchmarks, or benchmark ID.\n"
            "\n"
-           "With -j, run prints one object with the keys id, transport, addr, port,\n"
-           "program, version, count, concurrency, running, done, errors, status (0 or\n"
-           "the errno's name), elapsed-ns, ops-per-sec, lat-p50-ns, lat-p99-ns,\n"
-           "lat-p999-ns and lat-max-ns; show an array of such objects, or one for\n"
-           "ID (status and what follows it absent while a benchmark runs).\n"
+           "op rdma-write and op rdma-read measure the RDMA device itself, without\n"
+           "RPC: the module connects qps queue pairs (1 to 16, default 1) to a\n"
+           "listener of its own on ADDR, a local address of the device (:PORT or port\n"
+           "PORT, default any free one), and moves count messages of SIZE bytes (1 to\n"
+           "4M, default 1M; K is 1024 bytes, M 1048576) over them with RDMA Writes or\n"
+           "RDMA Reads, concurrency at a time on each queue pair; at the end the data\n"
+           "is checked (status EIO when it differs). size and qps are for these ops\n"
+           "only, transport, program and version for rpc-null only. The result adds\n"
+           "MiB/s, the payload moved a second; ops/s counts messages, and the\n"
+           "latencies are those of one message, from its post to its completion.\n"
+           "\n"
+           "With -j, run prints one object with the keys id, op, transport, addr,\n"
+           "port, program, version, size, qps, count, concurrency, running, done,\n"
+           "errors, status (0 or the errno's name), elapsed-ns, ops-per-sec,\n"
+           "bytes-per-sec, lat-p50-ns, lat-p99-ns, lat-p999-ns and lat-max-ns\n"
+           "(transport, program and version for op rpc-null only; size, qps and\n"
+           "bytes-per-sec for the RDMA ops only); show an array of such objects, or\n"
+           "one for ID (status and what follows it absent while a benchmark runs).\n"
            "\n"
            "Exit status of run: 0 when the benchmark ran with status 0, 1 when the\n"
            "kernel refused it, it stopped with an error, or run was interrupted.\n";

@@ -71,6 +71,13 @@ Command parse_command_line(int argc, const char *const *argv);
 // source of the help, the manual page and the option completion.
 std::string usage(Object object = Object::None);
 
+// A KEY VALUE setting of a command: its key, and the literal words its
+// value may be (none: a number).
+struct KeyInfo {
+    std::string name;
+    std::vector<std::string> values;
+};
+
 // The grammar as data, for completion and the manual page.
 struct VerbInfo {
     std::string name;
@@ -78,6 +85,8 @@ struct VerbInfo {
     // capitals ("DEV", "TRANSPORT", "LISTENER", "POINT", "TUNABLE") for
     // values to look up.
     std::vector<std::vector<std::string>> arg_slots;
+    // After the arguments, settings in any order, each at most once.
+    std::vector<KeyInfo> keys = {};
 };
 
 struct ObjectInfo {

@@ -40,16 +40,17 @@ const ObjectInfo *find_object(const std::vector<ObjectInfo> &table, const std::s
     return found;
 }
 
-const VerbInfo *find_verb(const ObjectInfo &object, const std::string &word)
+// The verb or the setting a word names: exactly, or as a unique prefix.
+template <typename T> const T *find_named(const std::vector<T> &list, const std::string &word)
 {
-    const VerbInfo *found = nullptr;
-    for (const VerbInfo &verb : object.verbs) {
-        if (verb.name == word)
-            return &verb;
-        if (!word.empty() && starts_with(verb.name, word)) {
+    const T *found = nullptr;
+    for (const T &item : list) {
+        if (item.name == word)
+            return &item;
+        if (!word.empty() && starts_with(item.name, word)) {
             if (found)
                 return nullptr;
-            found = &verb;
+            found = &item;
         }
     }
     return found;
@@ -154,10 +155,12 @@ private:
                 names.push_back(verb.name);
             return names;
         }
-        const VerbInfo *verb = find_verb(*object_, positional_[1]);
+        const VerbInfo *verb = find_named(object_->verbs, positional_[1]);
         size_t arg = positional_.size() - 2;
-        if (!verb || arg >= verb->arg_slots.size())
+        if (!verb)
             return {};
+        if (arg >= verb->arg_slots.size())
+            return setting_candidates(*verb, 2 + verb->arg_slots.size());
         std::vector<std::string> names;
         for (const std::string &word : verb->arg_slots[arg]) {
             if (!is_placeholder(word)) {
@@ -166,6 +169,26 @@ private:
             }
             std::vector<std::string> values = lookup_ ? lookup_(word) : std::vector<std::string>{};
             names.insert(names.end(), values.begin(), values.end());
+        }
+        return names;
+    }
+
+    // After a verb's arguments (from positional_[first] on): a key not
+    // given yet, or the values of the key just before.
+    std::vector<std::string> setting_candidates(const VerbInfo &verb, size_t first) const
+    {
+        std::vector<std::string> given(positional_.begin() + first, positional_.end());
+        if (given.size() % 2) {
+            const KeyInfo *key = find_named(verb.keys, given.back());
+            return key ? key->values : std::vector<std::string>{};
+        }
+        std::vector<std::string> names;
+        for (const KeyInfo &key : verb.keys) {
+            bool had = false;
+            for (size_t i = 0; i < given.size(); i += 2)
+                had = had || find_named(verb.keys, given[i]) == &key;
+            if (!had)
+                names.push_back(key.name);
         }
         return names;
     }

@@ -197,6 +197,9 @@ MsgPtr bench_run_request(int family, const BenchRequest &req)
     put(XRPCRDMA_A_BENCH_VERSION, req.version);
     put(XRPCRDMA_A_BENCH_COUNT, req.count);
     put(XRPCRDMA_A_BENCH_CONCURRENCY, req.concurrency);
+    put(XRPCRDMA_A_BENCH_OP, req.op);
+    put(XRPCRDMA_A_BENCH_SIZE, req.size);
+    put(XRPCRDMA_A_BENCH_QPS, req.qps);
     return msg;
 }
 

@@ -298,6 +298,19 @@ template <uint64_t BenchResult::*Member> std::string result_duration(const Bench
     return duration_text((*b.result).*Member);
 }
 
+Value bytes_per_sec(const Bench &b)
+{
+    return b.result && b.result->bytes_per_sec ? Value{*b.result->bytes_per_sec} : Value{};
+}
+
+// MiB a second, to a tenth: "1170.3".
+std::string mib_per_sec_text(const Bench &b)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.1f", double(*b.result->bytes_per_sec) / 1048576.0);
+    return buf;
+}
+
 // "running", "finished", or "stopped" (an error ended it early).
 std::string bench_state_text(const Bench &b)
 {
@@ -306,17 +319,52 @@ std::string bench_state_text(const Bench &b)
     return b.result && b.result->status ? "stopped" : "finished";
 }
 
+// Transport, program and version are an RPC benchmark's: the module
+// sends them for every op, but they mean nothing to the others.
+bool rpc_bench(const Bench &b)
+{
+    return b.op == XRPCRDMA_BENCH_OP_RPC_NULL;
+}
+
+template <uint32_t Bench::*Member> Value rpc_setting(const Bench &b)
+{
+    return rpc_bench(b) ? Value{uint64_t{b.*Member}} : Value{};
+}
+
+template <std::optional<uint32_t> Bench::*Member> Value optional_setting(const Bench &b)
+{
+    return b.*Member ? Value{uint64_t{*(b.*Member)}} : Value{};
+}
+
+// The address of an RPC benchmark is its server's; that of the others a
+// local one, where the benchmark's own listener listens.
+const SockAddr *bench_server(const Bench &b)
+{
+    return rpc_bench(b) ? &b.server : nullptr;
+}
+
+const SockAddr *bench_local(const Bench &b)
+{
+    return rpc_bench(b) ? nullptr : &b.server;
+}
+
 const std::vector<BenchItem> &bench_head_items()
 {
     using F = Field<Bench>;
     static const std::vector<BenchItem> items = {
         F{"id", nullptr, [](const Bench &b) -> Value { return uint64_t{b.id}; }},
+        F{"op", "", [](const Bench &b) -> Value { return bench_op_name(b.op); }},
         F{"transport", "",
-          [](const Bench &b) -> Value { return bench_transport_name(b.transport); }},
-        EndField<Bench>{"addr", "port", "server",
-                        [](const Bench &b) -> const SockAddr * { return &b.server; }},
-        F{"program", "program", [](const Bench &b) -> Value { return uint64_t{b.program}; }},
-        F{"version", "version", [](const Bench &b) -> Value { return uint64_t{b.version}; }},
+          [](const Bench &b) -> Value {
+              return rpc_bench(b) ? Value{bench_transport_name(b.transport)} : Value{};
+          }},
+        EndField<Bench>{"addr", "port", "server", bench_server},
+        EndField<Bench>{"addr", "port", "local", bench_local},
+        F{"program", "program", rpc_setting<&Bench::program>},
+        F{"version", "version", rpc_setting<&Bench::version>},
+        F{"size", "size", optional_setting<&Bench::size>, false,
+          [](const Bench &b) { return bench_size_text(*b.size); }},
+        F{"qps", "qps", optional_setting<&Bench::qps>},
         F{"count", "count", [](const Bench &b) -> Value { return uint64_t{b.count}; }},
         F{"concurrency", "concurrency",
           [](const Bench &b) -> Value { return uint64_t{b.concurrency}; }},
@@ -344,6 +392,7 @@ const std::vector<BenchItem> &bench_progress_items()
         F{"elapsed-ns", "elapsed", result_number<&R::elapsed_ns>, false,
           result_duration<&R::elapsed_ns>},
         F{"ops-per-sec", "ops/s", result_number<&R::ops_per_sec>},
+        F{"bytes-per-sec", "MiB/s", bytes_per_sec, false, mib_per_sec_text},
     };
     return items;
 }
@@ -975,6 +1024,29 @@ void print_faults(std::ostream &out, const std::vector<Fault> &faults, const Out
         out << fault_text(f);
 }
 
+std::string bench_op_name(uint32_t op)
+{
+    switch (op) {
+    case XRPCRDMA_BENCH_OP_RPC_NULL:
+        return "rpc-null";
+    case XRPCRDMA_BENCH_OP_RDMA_WRITE:
+        return "rdma-write";
+    case XRPCRDMA_BENCH_OP_RDMA_READ:
+        return "rdma-read";
+    }
+    return std::to_string(op);
+}
+
+std::optional<uint32_t> bench_op_by_name(const std::string &name)
+{
+    for (uint32_t op :
+         {XRPCRDMA_BENCH_OP_RPC_NULL, XRPCRDMA_BENCH_OP_RDMA_WRITE, XRPCRDMA_BENCH_OP_RDMA_READ}) {
+        if (name == bench_op_name(op))
+            return op;
+    }
+    return std::nullopt;
+}
+
 std::string bench_transport_name(uint32_t transport)
 {
     switch (transport) {
@@ -1005,6 +1077,15 @@ std::string bench_status_name(int32_t status)
         return name;
     const char *libc = strerrorname_np(int(error));
     return libc ? libc : name;
+}
+
+std::string bench_size_text(uint32_t bytes)
+{
+    if (bytes && bytes % 1048576 == 0)
+        return std::to_string(bytes / 1048576) + "MiB";
+    if (bytes && bytes % 1024 == 0)
+        return std::to_string(bytes / 1024) + "KiB";
+    return std::to_string(bytes);
 }
 
 std::string duration_text(uint64_t ns)

@@ -94,23 +94,33 @@ std::string fault_text(const Fault &fault);
 void print_faults(std::ostream &out, const std::vector<Fault> &faults, const OutputOptions &opts);
 std::string wc_kind_name(uint32_t kind);
 
-// Benchmarks: "tcp", "rdma" (enum xrpcrdma_bench_transport) or the number;
-// a status as JSON shows it: 0, or the errno's name ("ECONNREFUSED"; its
-// number as a string when it has no name here).
+// Benchmarks: "rpc-null", "rdma-write", "rdma-read" (enum
+// xrpcrdma_bench_op) or the number; "tcp", "rdma" (enum
+// xrpcrdma_bench_transport) or the number; a status as JSON shows it: 0,
+// or the errno's name ("ECONNREFUSED"; its number as a string when it
+// has no name here).
+std::string bench_op_name(uint32_t op);
+std::optional<uint32_t> bench_op_by_name(const std::string &name);
 std::string bench_transport_name(uint32_t transport);
 std::optional<uint32_t> bench_transport_by_name(const std::string &name);
 std::string bench_status_name(int32_t status);
 
-// {"id":3,"transport":"tcp","addr":"10.0.0.1","port":2049,"program":...,
-// "running":false,"done":...,"errors":...,"status":0,"elapsed-ns":...,
-// "ops-per-sec":...,"lat-p50-ns":...}: the result's keys (status on) only
-// once the benchmark no longer runs.
+// A message size as bench run takes it: "4MiB", "64KiB", "1000".
+std::string bench_size_text(uint32_t bytes);
+
+// {"id":3,"op":"rpc-null","transport":"tcp","addr":"10.0.0.1","port":2049,
+// "program":...,"running":false,"done":...,"errors":...,"status":0,
+// "elapsed-ns":...,"ops-per-sec":...,"lat-p50-ns":...}: the result's keys
+// (status on) only once the benchmark no longer runs. The RDMA ops have
+// size and qps instead of transport, program and version, and
+// bytes-per-sec after ops-per-sec.
 nlohmann::ordered_json bench_json(const Bench &b);
 
-// "3: tcp server 10.0.0.1:2049 program 100003 version 3 count 2000
-// concurrency 16 finished", then indented lines with the progress and
-// status, and the latencies (not while it runs). Durations in ns, us, ms
-// or s.
+// "3: rpc-null tcp server 10.0.0.1:2049 program 100003 version 3 count
+// 2000 concurrency 16 finished" ("4: rdma-write local 10.0.0.1:41000 size
+// 1MiB qps 4 count ..."), then indented lines with the progress and
+// status (and MiB/s), and the latencies (not while it runs). Durations in
+// ns, us, ms or s.
 std::string bench_text(const Bench &b);
 
 // JSON: an array of benchmarks; text: a bench_text() each.

@@ -590,14 +590,16 @@ const Policy<XRPCRDMA_A_BENCH_MAX> &bench_policy()
         for (int type : {XRPCRDMA_A_BENCH_ID, XRPCRDMA_A_BENCH_TRANSPORT, XRPCRDMA_A_BENCH_ADDR4,
                          XRPCRDMA_A_BENCH_PROGRAM, XRPCRDMA_A_BENCH_VERSION, XRPCRDMA_A_BENCH_COUNT,
                          XRPCRDMA_A_BENCH_CONCURRENCY, XRPCRDMA_A_BENCH_DONE,
-                         XRPCRDMA_A_BENCH_ERRORS, XRPCRDMA_A_BENCH_STATUS})
+                         XRPCRDMA_A_BENCH_ERRORS, XRPCRDMA_A_BENCH_STATUS, XRPCRDMA_A_BENCH_OP,
+                         XRPCRDMA_A_BENCH_SIZE, XRPCRDMA_A_BENCH_QPS})
             p[type] = u32_attr;
         p[XRPCRDMA_A_BENCH_ADDR6] = in6_attr;
         p[XRPCRDMA_A_BENCH_PORT] = u16_attr;
         p[XRPCRDMA_A_BENCH_RUNNING] = u8_attr;
         for (int type : {XRPCRDMA_A_BENCH_ELAPSED_NS, XRPCRDMA_A_BENCH_OPS_PER_SEC,
                          XRPCRDMA_A_BENCH_LAT_P50_NS, XRPCRDMA_A_BENCH_LAT_P99_NS,
-                         XRPCRDMA_A_BENCH_LAT_P999_NS, XRPCRDMA_A_BENCH_LAT_MAX_NS})
+                         XRPCRDMA_A_BENCH_LAT_P999_NS, XRPCRDMA_A_BENCH_LAT_MAX_NS,
+                         XRPCRDMA_A_BENCH_BYTES_PER_SEC})
             p[type] = u64_attr;
         return p;
     }();
@@ -640,12 +642,31 @@ template <size_t N> Bench parse_bench_progress(const std::array<nlattr *, N> &tb
     return b;
 }
 
+// rdma-write and rdma-read: no RPC; size, qps and bytes-per-sec.
+bool rdma_op(uint32_t op)
+{
+    return op == XRPCRDMA_BENCH_OP_RDMA_WRITE || op == XRPCRDMA_BENCH_OP_RDMA_READ;
+}
+
+// What the benchmark measures, and the settings that go with the RDMA
+// ops. A module from before there were ops sends none: rpc-null.
+template <size_t N> void parse_bench_op(const std::array<nlattr *, N> &tb, Bench &b)
+{
+    b.op = tb[XRPCRDMA_A_BENCH_OP] ? nla_get_u32(tb[XRPCRDMA_A_BENCH_OP])
+                                   : uint32_t{XRPCRDMA_BENCH_OP_RPC_NULL};
+    if (!rdma_op(b.op))
+        return;
+    b.size = bench_u32(tb, XRPCRDMA_A_BENCH_SIZE, "size");
+    b.qps = bench_u32(tb, XRPCRDMA_A_BENCH_QPS, "qps");
+}
+
 } // namespace
 
 Bench parse_bench(const nlmsghdr *nlh)
 {
     auto tb = parse_attrs(message_attrs(nlh), bench_policy(), "bench");
     Bench b = parse_bench_progress(tb);
+    parse_bench_op(tb, b);
     b.transport = bench_u32(tb, XRPCRDMA_A_BENCH_TRANSPORT, "transport");
     b.server = parse_bench_server(tb);
     b.program = bench_u32(tb, XRPCRDMA_A_BENCH_PROGRAM, "program");
@@ -663,6 +684,8 @@ Bench parse_bench(const nlmsghdr *nlh)
     r.lat_p99_ns = bench_u64(tb, XRPCRDMA_A_BENCH_LAT_P99_NS, "lat-p99-ns");
     r.lat_p999_ns = bench_u64(tb, XRPCRDMA_A_BENCH_LAT_P999_NS, "lat-p999-ns");
     r.lat_max_ns = bench_u64(tb, XRPCRDMA_A_BENCH_LAT_MAX_NS, "lat-max-ns");
+    if (rdma_op(b.op))
+        r.bytes_per_sec = bench_u64(tb, XRPCRDMA_A_BENCH_BYTES_PER_SEC, "bytes-per-sec");
     b.result = r;
     return b;
 }

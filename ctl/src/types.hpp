@@ -122,15 +122,19 @@ struct CompletionError {
     uint32_t suppressed = 0; // left out by the module's rate limit before this one
 };
 
-// A benchmark to start (bench-run): the server, and the settings given;
-// what is left out is the kernel's default.
+// A benchmark to start (bench-run): the server (for the RDMA ops,
+// rdma-write and rdma-read, the local address to listen on), and the
+// settings given; what is left out is the kernel's default.
 struct BenchRequest {
-    SockAddr server;                   // port 0: the transport's default
-    std::optional<uint32_t> transport; // enum xrpcrdma_bench_transport
-    std::optional<uint32_t> program;
-    std::optional<uint32_t> version;
-    std::optional<uint32_t> count;
-    std::optional<uint32_t> concurrency;
+    SockAddr server;                     // port 0: not given (the kernel's default)
+    std::optional<uint32_t> op;          // enum xrpcrdma_bench_op
+    std::optional<uint32_t> transport;   // enum xrpcrdma_bench_transport; rpc-null only
+    std::optional<uint32_t> program;     // rpc-null only
+    std::optional<uint32_t> version;     // rpc-null only
+    std::optional<uint32_t> size;        // RDMA ops only: bytes a message
+    std::optional<uint32_t> qps;         // RDMA ops only: queue pairs
+    std::optional<uint32_t> count;       // RDMA ops: messages over all queue pairs
+    std::optional<uint32_t> concurrency; // RDMA ops: on each queue pair
 };
 
 // What a finished benchmark reports.
@@ -142,18 +146,22 @@ struct BenchResult {
     uint64_t lat_p99_ns = 0;
     uint64_t lat_p999_ns = 0;
     uint64_t lat_max_ns = 0;
+    std::optional<uint64_t> bytes_per_sec = std::nullopt; // RDMA ops: payload bytes a second
 };
 
 // A benchmark (bench-get, bench-done-ntf), or its progress
 // (bench-progress-ntf: id, count, done and errors only).
 struct Bench {
     uint32_t id = 0;
-    uint32_t transport = 0; // enum xrpcrdma_bench_transport
-    SockAddr server;
-    uint32_t program = 0;
-    uint32_t version = 0;
+    uint32_t op = 0;              // enum xrpcrdma_bench_op (0: rpc-null)
+    uint32_t transport = 0;       // enum xrpcrdma_bench_transport; rpc-null only
+    SockAddr server;              // RDMA ops: the local address and the listener's port
+    uint32_t program = 0;         // rpc-null only
+    uint32_t version = 0;         // rpc-null only
+    std::optional<uint32_t> size; // RDMA ops only: bytes a message
+    std::optional<uint32_t> qps;  // RDMA ops only: queue pairs
     uint32_t count = 0;
-    uint32_t concurrency = 0;
+    uint32_t concurrency = 0; // RDMA ops: on each queue pair
     bool running = false;
     uint32_t done = 0;
     uint32_t errors = 0;

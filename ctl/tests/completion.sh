@@ -29,6 +29,8 @@ expect() {
 expect "tr" "transport"
 expect "" "dev module transport listener stats config fault bench ping monitor help"
 expect "bench run 10.0.0.1 con" "concurrency"
+expect "bench run 10.0.0.1 op rdma-" "rdma-write rdma-read"
+expect "bench run 10.0.0.1 op rdma-write s" "size"
 expect "fault set post-s" "post-send"
 expect "config set inline-s" "inline-send"
 expect "-j dev " "show set help"

@@ -92,6 +92,51 @@ TEST(BenchCli, Ipv6Forms)
     EXPECT_EQ(bare.server.port, 0);
 }
 
+TEST(BenchCli, RdmaOpsTakeSizeAndQps)
+{
+    BenchRequest req = run_request({"bench", "run", "10.0.0.1", "op", "rdma-write", "size", "1M",
+                                    "qps", "4", "count", "10000", "concurrency", "16"});
+    EXPECT_EQ(req.op, uint32_t(XRPCRDMA_BENCH_OP_RDMA_WRITE));
+    EXPECT_EQ(req.size, 1048576u);
+    EXPECT_EQ(req.qps, 4u);
+    EXPECT_EQ(req.count, 10000u);
+    EXPECT_EQ(req.concurrency, 16u);
+    EXPECT_FALSE(req.transport || req.program || req.version);
+    // No port: the kernel's default (any free one).
+    EXPECT_EQ(req.server.port, 0);
+
+    BenchRequest read =
+        run_request({"bench", "[::1]:41000", "o", "rdma-read", "s", "4M", "q", "16"});
+    EXPECT_EQ(read.op, uint32_t(XRPCRDMA_BENCH_OP_RDMA_READ));
+    EXPECT_EQ(read.server.port, 41000);
+    EXPECT_EQ(read.size, uint32_t(XRPCRDMA_BENCH_MAX_SIZE));
+    EXPECT_EQ(read.qps, uint32_t(XRPCRDMA_BENCH_MAX_QPS));
+}
+
+TEST(BenchCli, OnlyWhatIsGivenIsSet)
+{
+    BenchRequest alone = run_request({"bench", "run", "10.0.0.1", "op", "rdma-read"});
+    EXPECT_EQ(alone.op, uint32_t(XRPCRDMA_BENCH_OP_RDMA_READ));
+    EXPECT_FALSE(alone.size || alone.qps || alone.count || alone.concurrency);
+    EXPECT_EQ(alone.server.port, 0);
+    BenchRequest rpc = run_request({"bench", "10.0.0.1", "op", "rpc-null", "transport", "rdma"});
+    EXPECT_EQ(rpc.op, uint32_t(XRPCRDMA_BENCH_OP_RPC_NULL));
+    EXPECT_EQ(rpc.transport, uint32_t(XRPCRDMA_BENCH_TRANSPORT_RDMA));
+    EXPECT_FALSE(run_request({"bench", "10.0.0.1"}).op);
+}
+
+TEST(BenchCli, SizeInBytesKibOrMib)
+{
+    const std::pair<const char *, uint32_t> sizes[] = {
+        {"1", 1},         {"4096", 4096},     {"4194304", 4194304}, {"64K", 65536},
+        {"64KiB", 65536}, {"4096K", 4194304}, {"1M", 1048576},      {"1MiB", 1048576},
+        {"4M", 4194304},  {"4MiB", 4194304},  {"0001K", 1024},
+    };
+    for (const auto &[word, bytes] : sizes)
+        EXPECT_EQ(run_request({"bench", "10.0.0.1", "op", "rdma-write", "size", word}).size, bytes)
+            << word;
+}
+
 TEST(BenchCli, OptionsAnywhere)
 {
     Command cmd = parse({"bench", "run", "10.0.0.1", "-j", "count", "5"});
@@ -161,6 +206,62 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{{"bench", "run", "10.0.0.1", "c", "1"},
                "ambiguous bench setting 'c': count, concurrency"},
         Refusal{{"bench", "run", "10.0.0.1", "bogus", "1"}, "unknown bench setting 'bogus'"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma"},
+               "invalid op 'rdma': expected rpc-null, rdma-write or rdma-read"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "RDMA-WRITE"},
+               "invalid op 'RDMA-WRITE': expected rpc-null, rdma-write or rdma-read"},
+        Refusal{{"bench", "run", "10.0.0.1", "op"}, "'op' needs a value"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-read", "op", "rdma-read"},
+               "'op' given more than once"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "size", "0"},
+               "invalid size '0': expected 1 to 4194304 bytes, or a number with K, KiB, M or "
+               "MiB (1K = 1024 bytes)"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "size", "4194305"},
+               "invalid size '4194305': expected 1 to 4194304 bytes, or a number with K, KiB, M "
+               "or MiB (1K = 1024 bytes)"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "size", "5M"},
+               "invalid size '5M': expected 1 to 4194304 bytes, or a number with K, KiB, M or "
+               "MiB (1K = 1024 bytes)"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "size", "4097K"},
+               "invalid size '4097K': expected 1 to 4194304 bytes, or a number with K, KiB, M "
+               "or MiB (1K = 1024 bytes)"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "size", "0M"},
+               "invalid size '0M': expected 1 to 4194304 bytes, or a number with K, KiB, M or "
+               "MiB (1K = 1024 bytes)"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "size", "1G"},
+               "invalid size '1G': expected 1 to 4194304 bytes, or a number with K, KiB, M or "
+               "MiB (1K = 1024 bytes)"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "size", "1k"},
+               "invalid size '1k': expected 1 to 4194304 bytes, or a number with K, KiB, M or "
+               "MiB (1K = 1024 bytes)"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "size", "1.5M"},
+               "invalid size '1.5M': expected 1 to 4194304 bytes, or a number with K, KiB, M or "
+               "MiB (1K = 1024 bytes)"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "size", "M"},
+               "invalid size 'M': expected 1 to 4194304 bytes, or a number with K, KiB, M or "
+               "MiB (1K = 1024 bytes)"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "size", "99999999999K"},
+               "invalid size '99999999999K': expected 1 to 4194304 bytes, or a number with K, "
+               "KiB, M or MiB (1K = 1024 bytes)"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "qps", "0"},
+               "invalid qps '0': expected 1 to 16"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "qps", "17"},
+               "invalid qps '17': expected 1 to 16"},
+        Refusal{{"bench", "run", "10.0.0.1", "size", "1M"},
+               "'size' needs op rdma-write or rdma-read"},
+        Refusal{{"bench", "run", "10.0.0.1", "qps", "2"}, "'qps' needs op rdma-write or rdma-read"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rpc-null", "size", "1M"},
+               "'size' needs op rdma-write or rdma-read"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rpc-null", "qps", "2"},
+               "'qps' needs op rdma-write or rdma-read"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "transport", "rdma"},
+               "'transport' is for op rpc-null, not rdma-write"},
+        Refusal{{"bench", "run", "10.0.0.1", "transport", "tcp", "op", "rdma-read"},
+               "'transport' is for op rpc-null, not rdma-read"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-read", "program", "100003"},
+               "'program' is for op rpc-null, not rdma-read"},
+        Refusal{{"bench", "run", "10.0.0.1", "version", "3", "op", "rdma-write"},
+               "'version' is for op rpc-null, not rdma-write"},
         Refusal{{"bench", "show", "0"}, "invalid bench id '0': expected 1 to 4294967295"},
         Refusal{{"bench", "show", "1", "2"}, "unexpected argument '2' for 'bench show'"}),
     [](const auto &info) { return case_name(info.index, info.param.args); });
@@ -204,6 +305,38 @@ TEST(BenchRequestMsg, OnlyTheAddress)
     EXPECT_EQ(bytes[0], 0xfe);
     EXPECT_EQ(bytes[1], 0x80);
     EXPECT_EQ(bytes[15], 1);
+}
+
+TEST(BenchRequestMsg, RdmaOp)
+{
+    BenchRequest req;
+    req.server = SockAddr{AF_INET, "10.99.0.1", 0};
+    req.op = XRPCRDMA_BENCH_OP_RDMA_WRITE;
+    req.size = 65536;
+    req.qps = 4;
+    req.count = 10000;
+    MsgPtr msg = bench_run_request(test_family, req);
+    // No port (the kernel picks a free one), transport, program or version.
+    EXPECT_EQ(attr_types(msg),
+              (std::vector<int>{XRPCRDMA_A_BENCH_ADDR4, XRPCRDMA_A_BENCH_COUNT, XRPCRDMA_A_BENCH_OP,
+                                XRPCRDMA_A_BENCH_SIZE, XRPCRDMA_A_BENCH_QPS}));
+    EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_BENCH_OP)),
+              uint32_t(XRPCRDMA_BENCH_OP_RDMA_WRITE));
+    EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_BENCH_SIZE)), 65536u);
+    EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_BENCH_QPS)), 4u);
+}
+
+TEST(BenchRequestMsg, OpAsGiven)
+{
+    BenchRequest req;
+    req.server = SockAddr{AF_INET, "10.99.0.1", 41000};
+    req.op = XRPCRDMA_BENCH_OP_RPC_NULL;
+    MsgPtr msg = bench_run_request(test_family, req);
+    EXPECT_EQ(attr_types(msg), (std::vector<int>{XRPCRDMA_A_BENCH_ADDR4, XRPCRDMA_A_BENCH_PORT,
+                                                 XRPCRDMA_A_BENCH_OP}));
+    EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_BENCH_OP)),
+              uint32_t(XRPCRDMA_BENCH_OP_RPC_NULL));
+    EXPECT_EQ(nla_get_u16(find_attr(msg, XRPCRDMA_A_BENCH_PORT)), 41000);
 }
 
 TEST(BenchRequestMsg, BadAddressIsRefused)
@@ -251,6 +384,69 @@ TEST(BenchParse, Finished)
     EXPECT_EQ(b.result->lat_p99_ns, 120000u);
     EXPECT_EQ(b.result->lat_p999_ns, 300000u);
     EXPECT_EQ(b.result->lat_max_ns, 1200000u);
+}
+
+TEST(BenchParse, RpcNullHasNoRdmaFigures)
+{
+    Bench b = parse_bench(hdr(bench_reply(false)));
+    EXPECT_EQ(b.op, uint32_t(XRPCRDMA_BENCH_OP_RPC_NULL));
+    EXPECT_FALSE(b.size || b.qps);
+    ASSERT_TRUE(b.result);
+    EXPECT_FALSE(b.result->bytes_per_sec);
+}
+
+TEST(BenchParse, WithoutOpItIsRpcNull)
+{
+    Bench b = parse_bench(hdr(bench_reply(false, 0, {XRPCRDMA_A_BENCH_OP})));
+    EXPECT_EQ(b.op, uint32_t(XRPCRDMA_BENCH_OP_RPC_NULL));
+    EXPECT_EQ(b.transport, uint32_t(XRPCRDMA_BENCH_TRANSPORT_TCP));
+}
+
+TEST(BenchParse, RdmaFinished)
+{
+    Bench b = parse_bench(hdr(rdma_bench_reply(false)));
+    EXPECT_EQ(b.id, 4u);
+    EXPECT_EQ(b.op, uint32_t(XRPCRDMA_BENCH_OP_RDMA_WRITE));
+    EXPECT_EQ(b.server.addr, "10.99.0.1");
+    EXPECT_EQ(b.server.port, 41000); // the port the listener got
+    EXPECT_EQ(b.size, 1048576u);
+    EXPECT_EQ(b.qps, 4u);
+    EXPECT_EQ(b.count, 10000u);
+    EXPECT_EQ(b.concurrency, 16u);
+    EXPECT_FALSE(b.running);
+    ASSERT_TRUE(b.result);
+    EXPECT_EQ(b.result->ops_per_sec, 1170u);
+    EXPECT_EQ(b.result->bytes_per_sec, 1227133513u);
+    EXPECT_EQ(b.result->lat_p50_ns, 54100000u);
+    EXPECT_EQ(parse_bench(hdr(rdma_bench_reply(false, XRPCRDMA_BENCH_OP_RDMA_READ))).op,
+              uint32_t(XRPCRDMA_BENCH_OP_RDMA_READ));
+}
+
+TEST(BenchParse, RdmaRunning)
+{
+    Bench b = parse_bench(hdr(rdma_bench_reply(true)));
+    EXPECT_TRUE(b.running);
+    EXPECT_EQ(b.size, 1048576u);
+    EXPECT_EQ(b.qps, 4u);
+    EXPECT_FALSE(b.result);
+}
+
+TEST(BenchParse, RdmaMissingAttributes)
+{
+    auto without = [](int type, bool running = false) {
+        return hdr(rdma_bench_reply(running, XRPCRDMA_BENCH_OP_RDMA_WRITE, {type}));
+    };
+    EXPECT_THROW(parse_bench(without(XRPCRDMA_A_BENCH_SIZE)), ProtocolError);
+    EXPECT_THROW(parse_bench(without(XRPCRDMA_A_BENCH_QPS, true)), ProtocolError);
+    EXPECT_THROW(parse_bench(without(XRPCRDMA_A_BENCH_BYTES_PER_SEC)), ProtocolError);
+    // A running benchmark has no figures yet.
+    EXPECT_NO_THROW(parse_bench(without(XRPCRDMA_A_BENCH_BYTES_PER_SEC, true)));
+    // Those of an RPC benchmark are what an RDMA op still sends.
+    EXPECT_THROW(parse_bench(without(XRPCRDMA_A_BENCH_TRANSPORT)), ProtocolError);
+    MsgPtr wide = rdma_bench_reply(false, XRPCRDMA_BENCH_OP_RDMA_WRITE, {XRPCRDMA_A_BENCH_SIZE});
+    uint64_t size = 1048576;
+    put_raw(wide.get(), XRPCRDMA_A_BENCH_SIZE, &size, sizeof(size));
+    EXPECT_THROW(parse_bench(hdr(wide)), ProtocolError);
 }
 
 TEST(BenchParse, NegativeStatus)
@@ -311,6 +507,12 @@ TEST(BenchParse, Events)
     ASSERT_TRUE(done.bench.result);
     EXPECT_EQ(done.bench.result->ops_per_sec, 8000u);
 
+    Event rdma = parse_event(
+        hdr(rdma_bench_reply(false, XRPCRDMA_BENCH_OP_RDMA_READ, {}, XRPCRDMA_CMD_BENCH_DONE_NTF)));
+    EXPECT_EQ(rdma.type, EventType::BenchDone);
+    EXPECT_EQ(rdma.bench.op, uint32_t(XRPCRDMA_BENCH_OP_RDMA_READ));
+    EXPECT_EQ(rdma.bench.result.value().bytes_per_sec, 1227133513u);
+
     MsgPtr no_done = new_genl_msg(XRPCRDMA_CMD_BENCH_PROGRESS_NTF);
     nla_put_u32(no_done.get(), XRPCRDMA_A_BENCH_ID, 3);
     EXPECT_THROW(parse_event(hdr(no_done)), ProtocolError);
@@ -326,8 +528,8 @@ Bench finished(int32_t status = 0)
 TEST(BenchOutput, ResultText)
 {
     EXPECT_EQ(bench_text(finished()),
-              "3: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 concurrency 16 "
-              "finished\n"
+              "3: rpc-null tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 "
+              "concurrency 16 finished\n"
               "    done 2000 errors 0 status 0 elapsed 250ms ops/s 8000\n"
               "    latency p50 52.1us p99 120us p99.9 300us max 1.20ms\n");
 }
@@ -335,8 +537,8 @@ TEST(BenchOutput, ResultText)
 TEST(BenchOutput, StoppedText)
 {
     EXPECT_EQ(bench_text(finished(-ECONNREFUSED)),
-              "3: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 concurrency 16 "
-              "stopped\n"
+              "3: rpc-null tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 "
+              "concurrency 16 stopped\n"
               "    done 2000 errors 2000 status ECONNREFUSED elapsed 250ms ops/s 0\n"
               "    latency p50 0ns p99 0ns p99.9 0ns max 0ns\n");
 }
@@ -344,17 +546,17 @@ TEST(BenchOutput, StoppedText)
 TEST(BenchOutput, RunningText)
 {
     EXPECT_EQ(bench_text(parse_bench(hdr(bench_reply(true)))),
-              "3: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 concurrency 16 "
-              "running\n"
+              "3: rpc-null tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 "
+              "concurrency 16 running\n"
               "    done 700 errors 0\n");
 }
 
 TEST(BenchOutput, ResultJsonKeysAndTypes)
 {
     EXPECT_EQ(bench_json(finished()).dump(),
-              R"({"id":3,"transport":"tcp","addr":"10.99.0.1","port":2049,"program":100003,)"
-              R"("version":3,"count":2000,"concurrency":16,"running":false,"done":2000,)"
-              R"("errors":0,"status":0,"elapsed-ns":250000000,"ops-per-sec":8000,)"
+              R"({"id":3,"op":"rpc-null","transport":"tcp","addr":"10.99.0.1","port":2049,)"
+              R"("program":100003,"version":3,"count":2000,"concurrency":16,"running":false,)"
+              R"("done":2000,"errors":0,"status":0,"elapsed-ns":250000000,"ops-per-sec":8000,)"
               R"("lat-p50-ns":52100,"lat-p99-ns":120000,"lat-p999-ns":300000,)"
               R"("lat-max-ns":1200000})");
 }
@@ -363,15 +565,15 @@ TEST(BenchOutput, StoppedJsonNamesTheErrno)
 {
     Json j = Json::parse(bench_json(finished(-ECONNREFUSED)).dump());
     EXPECT_EQ(j["status"], "ECONNREFUSED");
-    EXPECT_EQ(j.size(), 18u);
+    EXPECT_EQ(j.size(), 19u);
 }
 
 TEST(BenchOutput, RunningJsonHasNoResultKeys)
 {
     EXPECT_EQ(bench_json(parse_bench(hdr(bench_reply(true)))).dump(),
-              R"({"id":3,"transport":"tcp","addr":"10.99.0.1","port":2049,"program":100003,)"
-              R"("version":3,"count":2000,"concurrency":16,"running":true,"done":700,)"
-              R"("errors":0})");
+              R"({"id":3,"op":"rpc-null","transport":"tcp","addr":"10.99.0.1","port":2049,)"
+              R"("program":100003,"version":3,"count":2000,"concurrency":16,"running":true,)"
+              R"("done":700,"errors":0})");
 }
 
 TEST(BenchOutput, Ipv6AndRdma)
@@ -379,11 +581,94 @@ TEST(BenchOutput, Ipv6AndRdma)
     Bench b = finished();
     b.transport = XRPCRDMA_BENCH_TRANSPORT_RDMA;
     b.server = SockAddr{AF_INET6, "fe80::1", 20049};
-    EXPECT_EQ(bench_text(b).substr(0, 34), "3: rdma server [fe80::1]:20049 pro");
+    EXPECT_EQ(bench_text(b).substr(0, 43), "3: rpc-null rdma server [fe80::1]:20049 pro");
     Json j = Json::parse(bench_json(b).dump());
     EXPECT_EQ(j["transport"], "rdma");
     EXPECT_EQ(j["addr"], "fe80::1");
     EXPECT_EQ(j["port"], 20049);
+}
+
+Bench finished_rdma(uint32_t op = XRPCRDMA_BENCH_OP_RDMA_WRITE)
+{
+    return parse_bench(hdr(rdma_bench_reply(false, op)));
+}
+
+TEST(BenchOutput, RdmaResultText)
+{
+    EXPECT_EQ(bench_text(finished_rdma()),
+              "4: rdma-write local 10.99.0.1:41000 size 1MiB qps 4 count 10000 concurrency 16 "
+              "finished\n"
+              "    done 10000 errors 0 status 0 elapsed 8.54s ops/s 1170 MiB/s 1170.3\n"
+              "    latency p50 54.1ms p99 61.2ms p99.9 63.0ms max 70.5ms\n");
+    EXPECT_EQ(bench_text(finished_rdma(XRPCRDMA_BENCH_OP_RDMA_READ)).substr(0, 47),
+              "4: rdma-read local 10.99.0.1:41000 size 1MiB qp");
+}
+
+TEST(BenchOutput, RdmaRunningText)
+{
+    EXPECT_EQ(bench_text(parse_bench(hdr(rdma_bench_reply(true)))),
+              "4: rdma-write local 10.99.0.1:41000 size 1MiB qps 4 count 10000 concurrency 16 "
+              "running\n"
+              "    done 2500 errors 0\n");
+}
+
+TEST(BenchOutput, RdmaResultJsonKeysAndTypes)
+{
+    EXPECT_EQ(bench_json(finished_rdma()).dump(),
+              R"({"id":4,"op":"rdma-write","addr":"10.99.0.1","port":41000,"size":1048576,)"
+              R"("qps":4,"count":10000,"concurrency":16,"running":false,"done":10000,)"
+              R"("errors":0,"status":0,"elapsed-ns":8544800000,"ops-per-sec":1170,)"
+              R"("bytes-per-sec":1227133513,"lat-p50-ns":54100000,"lat-p99-ns":61200000,)"
+              R"("lat-p999-ns":63000000,"lat-max-ns":70500000})");
+}
+
+TEST(BenchOutput, RdmaRunningJson)
+{
+    EXPECT_EQ(bench_json(parse_bench(hdr(rdma_bench_reply(true)))).dump(),
+              R"({"id":4,"op":"rdma-write","addr":"10.99.0.1","port":41000,"size":1048576,)"
+              R"("qps":4,"count":10000,"concurrency":16,"running":true,"done":2500,)"
+              R"("errors":0})");
+}
+
+TEST(BenchOutput, MibPerSecondToATenth)
+{
+    Bench b = finished_rdma();
+    const std::pair<uint64_t, std::string> cases[] = {
+        {0, "MiB/s 0.0\n"},
+        {1048576, "MiB/s 1.0\n"},
+        {1100000, "MiB/s 1.0\n"}, // 1.049 MiB
+        {1153433, "MiB/s 1.1\n"}, // 1.09999 MiB
+        {12884901888, "MiB/s 12288.0\n"},
+    };
+    for (const auto &[bytes, text] : cases) {
+        b.result->bytes_per_sec = bytes;
+        std::string out = bench_text(b);
+        EXPECT_NE(out.find(" ops/s 1170 " + text), std::string::npos) << out;
+    }
+}
+
+TEST(BenchOutput, OpAndSizeNames)
+{
+    EXPECT_EQ(bench_op_name(XRPCRDMA_BENCH_OP_RPC_NULL), "rpc-null");
+    EXPECT_EQ(bench_op_name(XRPCRDMA_BENCH_OP_RDMA_WRITE), "rdma-write");
+    EXPECT_EQ(bench_op_name(XRPCRDMA_BENCH_OP_RDMA_READ), "rdma-read");
+    EXPECT_EQ(bench_op_name(9), "9");
+    EXPECT_EQ(bench_op_by_name("rdma-read"), uint32_t(XRPCRDMA_BENCH_OP_RDMA_READ));
+    EXPECT_FALSE(bench_op_by_name("rdma"));
+    EXPECT_EQ(bench_size_text(4194304), "4MiB");
+    EXPECT_EQ(bench_size_text(65536), "64KiB");
+    EXPECT_EQ(bench_size_text(1536), "1536");
+    EXPECT_EQ(bench_size_text(1), "1");
+}
+
+TEST(BenchOutput, UnknownOpShowsItsNumberAndNoRpcSettings)
+{
+    Bench b = parse_bench(hdr(bench_reply(false)));
+    b.op = 9;
+    EXPECT_EQ(bench_text(b).substr(0, 38), "3: 9 local 10.99.0.1:2049 count 2000 c");
+    Json j = Json::parse(bench_json(b).dump());
+    EXPECT_EQ(j["op"], "9");
+    EXPECT_FALSE(j.contains("transport") || j.contains("program") || j.contains("version"));
 }
 
 TEST(BenchOutput, PrintShowsAnArrayOrAnObject)
@@ -446,6 +731,7 @@ TEST(BenchProgressBar, OddValuesStayInTheBar)
 // What the fake client and source did, in order, and how they behave.
 struct BenchScript {
     std::vector<std::string> calls;
+    BenchRequest request; // the last one run
     std::function<uint32_t()> run = [] { return 3u; };
     std::deque<Bench> polls;                // bench-get answers; the last one repeats
     std::deque<std::vector<Event>> batches; // each wait's events; then none
@@ -459,6 +745,7 @@ public:
     uint32_t run_bench(const BenchRequest &req) override
     {
         s_.calls.push_back("run " + req.server.addr);
+        s_.request = req;
         return s_.run();
     }
     Bench get_bench(uint32_t id) override
@@ -677,6 +964,23 @@ TEST_F(BenchRun, TextResult)
     EXPECT_EQ(err, "");
 }
 
+TEST_F(BenchRun, RdmaWrite)
+{
+    script.run = [] { return 4u; };
+    script.batches = {{event(
+        rdma_bench_reply(false, XRPCRDMA_BENCH_OP_RDMA_WRITE, {}, XRPCRDMA_CMD_BENCH_DONE_NTF))}};
+    std::string out, err;
+    EXPECT_EQ(run_tool({"bench", "run", "10.99.0.1", "op", "rdma-write", "size", "1M", "qps", "4"},
+                       out, err),
+              exit_ok);
+    EXPECT_EQ(err, "");
+    EXPECT_EQ(out, bench_text(finished_rdma()));
+    EXPECT_EQ(script.request.op, uint32_t(XRPCRDMA_BENCH_OP_RDMA_WRITE));
+    EXPECT_EQ(script.request.size, 1048576u);
+    EXPECT_EQ(script.request.qps, 4u);
+    EXPECT_EQ(script.request.server.port, 0);
+}
+
 TEST_F(BenchRun, RefusedByTheKernel)
 {
     script.run = []() -> uint32_t { throw KernelError(EBUSY, "a benchmark is running already"); };
@@ -719,6 +1023,11 @@ TEST_F(BenchRun, UsageErrorStartsNothing)
 {
     std::string out, err;
     EXPECT_EQ(run_tool({"bench", "run", "10.99.0.1", "count", "0"}, out, err), exit_usage);
+    EXPECT_TRUE(script.calls.empty());
+    EXPECT_EQ(
+        run_tool({"bench", "run", "10.99.0.1", "op", "rdma-read", "transport", "rdma"}, out, err),
+        exit_usage);
+    EXPECT_EQ(err.find("rdmactl: 'transport' is for op rpc-null, not rdma-read\n"), 0u) << err;
     EXPECT_TRUE(script.calls.empty());
 }
 

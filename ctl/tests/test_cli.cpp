@@ -156,6 +156,13 @@ TEST(Help, UsageTexts)
     EXPECT_NE(usage().find("monitor [-t] [--log FILE]"), std::string::npos);
     EXPECT_NE(usage(Object::Bench).find("bench [run] ADDR[:PORT] [transport { tcp | rdma }]"),
               std::string::npos);
+    EXPECT_NE(usage(Object::Bench)
+                  .find("bench [run] ADDR[:PORT] op { rdma-write | rdma-read }\n"
+                        "                              [size SIZE] [qps N]"),
+              std::string::npos);
+    EXPECT_NE(usage(Object::Bench).find("SIZE := NUMBER[{ K | KiB | M | MiB }]"),
+              std::string::npos);
+    EXPECT_NE(usage(Object::Bench).find("id, op, transport, addr,"), std::string::npos);
     EXPECT_NE(usage(Object::Bench).find("bench show [ID]"), std::string::npos);
 }
 

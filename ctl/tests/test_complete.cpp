@@ -82,6 +82,25 @@ TEST(Complete, FaultAndConfigArguments)
     EXPECT_EQ(complete_last({"config", "show", ""}), Words{"transport"});
 }
 
+TEST(Complete, BenchSettingsAndTheirValues)
+{
+    EXPECT_EQ(complete_last({"bench", "run", "10.0.0.1", ""}),
+              (Words{"op", "transport", "port", "count", "concurrency", "program", "version",
+                     "size", "qps"}));
+    EXPECT_EQ(complete_last({"bench", "run", "10.0.0.1", "op", ""}),
+              (Words{"rpc-null", "rdma-write", "rdma-read"}));
+    EXPECT_EQ(complete_last({"bench", "run", "10.0.0.1", "op", "rdma-"}),
+              (Words{"rdma-write", "rdma-read"}));
+    EXPECT_EQ(complete_last({"bench", "run", "10.0.0.1", "tr", "r"}), Words{"rdma"});
+    EXPECT_EQ(complete_last({"bench", "run", "10.0.0.1", "size", ""}), Words{});
+    // A setting given is not offered again.
+    EXPECT_EQ(complete_last({"bench", "run", "10.0.0.1", "op", "rdma-write", "s"}), Words{"size"});
+    EXPECT_EQ(complete_last({"bench", "run", "10.0.0.1", "op", "rdma-read", "size", "1M", "q"}),
+              Words{"qps"});
+    EXPECT_EQ(complete_last({"bench", "run", "10.0.0.1", "count", "5", "c"}), Words{"concurrency"});
+    EXPECT_EQ(complete_last({"bench", "run", "10.0.0.1", "o", "rdma-write", "o"}), Words{});
+}
+
 TEST(Complete, NothingAfterAnUnknownWord)
 {
     EXPECT_EQ(complete_last({"bogus", ""}), Words{});

@@ -406,25 +406,38 @@ const std::vector<FormatCase> &format_cases()
          R"({"event":"bench-progress","id":3,"count":2000,"done":1400,"errors":2})"},
         {"bench_done",
          [] { return parsed(bench_reply(false, 0, {}, XRPCRDMA_CMD_BENCH_DONE_NTF)); },
-         "bench-done 3: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 "
-         "concurrency 16 finished done 2000 errors 0 status 0 elapsed 250ms ops/s 8000 latency "
-         "p50 52.1us p99 120us p99.9 300us max 1.20ms\n",
-         R"({"event":"bench-done","id":3,"transport":"tcp","addr":"10.99.0.1","port":2049,)"
-         R"("program":100003,"version":3,"count":2000,"concurrency":16,"running":false,)"
-         R"("done":2000,"errors":0,"status":0,"elapsed-ns":250000000,"ops-per-sec":8000,)"
+         "bench-done 3: rpc-null tcp server 10.99.0.1:2049 program 100003 version 3 count "
+         "2000 concurrency 16 finished done 2000 errors 0 status 0 elapsed 250ms ops/s 8000 "
+         "latency p50 52.1us p99 120us p99.9 300us max 1.20ms\n",
+         R"({"event":"bench-done","id":3,"op":"rpc-null","transport":"tcp",)"
+         R"("addr":"10.99.0.1","port":2049,"program":100003,"version":3,"count":2000,)"
+         R"("concurrency":16,"running":false,"done":2000,"errors":0,"status":0,"elapsed-ns":250000000,"ops-per-sec":8000,)"
          R"("lat-p50-ns":52100,"lat-p99-ns":120000,"lat-p999-ns":300000,)"
          R"("lat-max-ns":1200000})"},
         {"bench_stopped",
          [] {
              return parsed(bench_reply(false, -EPROTONOSUPPORT, {}, XRPCRDMA_CMD_BENCH_DONE_NTF));
          },
-         "bench-done 3: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 "
-         "concurrency 16 stopped done 2000 errors 2000 status EPROTONOSUPPORT elapsed 250ms "
-         "ops/s 0 latency p50 0ns p99 0ns p99.9 0ns max 0ns\n",
-         R"({"event":"bench-done","id":3,"transport":"tcp","addr":"10.99.0.1","port":2049,)"
-         R"("program":100003,"version":3,"count":2000,"concurrency":16,"running":false,)"
-         R"("done":2000,"errors":2000,"status":"EPROTONOSUPPORT","elapsed-ns":250000000,)"
+         "bench-done 3: rpc-null tcp server 10.99.0.1:2049 program 100003 version 3 count "
+         "2000 concurrency 16 stopped done 2000 errors 2000 status EPROTONOSUPPORT elapsed "
+         "250ms ops/s 0 latency p50 0ns p99 0ns p99.9 0ns max 0ns\n",
+         R"({"event":"bench-done","id":3,"op":"rpc-null","transport":"tcp",)"
+         R"("addr":"10.99.0.1","port":2049,"program":100003,"version":3,"count":2000,)"
+         R"("concurrency":16,"running":false,"done":2000,"errors":2000,"status":"EPROTONOSUPPORT","elapsed-ns":250000000,)"
          R"("ops-per-sec":0,"lat-p50-ns":0,"lat-p99-ns":0,"lat-p999-ns":0,"lat-max-ns":0})"},
+        {"bench_done_rdma",
+         [] {
+             return parsed(rdma_bench_reply(false, XRPCRDMA_BENCH_OP_RDMA_READ, {},
+                                            XRPCRDMA_CMD_BENCH_DONE_NTF));
+         },
+         "bench-done 4: rdma-read local 10.99.0.1:41000 size 1MiB qps 4 count 10000 "
+         "concurrency 16 finished done 10000 errors 0 status 0 elapsed 8.54s ops/s 1170 "
+         "MiB/s 1170.3 latency p50 54.1ms p99 61.2ms p99.9 63.0ms max 70.5ms\n",
+         R"({"event":"bench-done","id":4,"op":"rdma-read","addr":"10.99.0.1","port":41000,)"
+         R"("size":1048576,"qps":4,"count":10000,"concurrency":16,"running":false,)"
+         R"("done":10000,"errors":0,"status":0,"elapsed-ns":8544800000,"ops-per-sec":1170,)"
+         R"("bytes-per-sec":1227133513,"lat-p50-ns":54100000,"lat-p99-ns":61200000,)"
+         R"("lat-p999-ns":63000000,"lat-max-ns":70500000})"},
         {"module_unload", [] { return simple(EventType::ModuleUnload); }, "module-unload\n",
          R"({"event":"module-unload"})"},
         {"module_load", [] { return simple(EventType::ModuleLoad); }, "module-load\n",

@@ -412,12 +412,12 @@ TEST_F(Run, BenchShowAll)
 {
     Result r = run_tool({"bench", "show"});
     EXPECT_EQ(r.code, 0);
-    EXPECT_EQ(r.out, "4: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 "
-                     "concurrency 16 finished\n"
+    EXPECT_EQ(r.out, "4: rpc-null tcp server 10.99.0.1:2049 program 100003 version 3 count "
+                     "2000 concurrency 16 finished\n"
                      "    done 2000 errors 0 status 0 elapsed 250ms ops/s 8000\n"
                      "    latency p50 52.1us p99 120us p99.9 300us max 1.20ms\n"
-                     "5: tcp server 10.99.0.1:2049 program 100003 version 3 count 2000 "
-                     "concurrency 16 finished\n"
+                     "5: rpc-null tcp server 10.99.0.1:2049 program 100003 version 3 count "
+                     "2000 concurrency 16 finished\n"
                      "    done 2000 errors 0 status 0 elapsed 250ms ops/s 8000\n"
                      "    latency p50 52.1us p99 120us p99.9 300us max 1.20ms\n");
     EXPECT_EQ(script.calls, std::vector<std::string>{"benches"});
