@@ -6,7 +6,8 @@
 #   tcp       nfsd's TCP listener and the in-kernel TCP client
 #   in-tree   the in-tree rpcrdma (server and client)
 #   xrpcrdma  xrpcrdma in drop-in mode (our server and our client)
-# plus the soft-RoCE ceiling (ib_send_bw, ib_send_lat, and ib_write_bw
+# plus the soft-RoCE ceiling (RDMA Writes and Reads in the kernel from
+# rdmactl bench, and perftest's ib_send_bw, ib_send_lat, and ib_write_bw
 # and ib_read_bw over rdma_cm), RPC NULL rates at concurrency 1 and 16
 # from the module's kernel-side benchmark (rdmactl bench) over all three,
 # RPC NULL round trips from rdmactl ping against both RDMA servers, the
@@ -115,10 +116,32 @@ ceiling_bw() {
 # from rxe, as the kernel's completion handling does not; perftest has
 # no events for RDMA Writes ("Events feature not available on WRITE
 # verb"), so ib_write_bw polls and its ceiling stays low.
+# ceiling_kernel KIND REP OP: the module's in-kernel ceiling (rdmactl
+# bench, op rdma-write or rdma-read): 1 MiB messages on four QPs over
+# rdma_cm, four in flight on each, 256 MiB in all, with completions
+# handled in the kernel as the transports handle theirs and no user
+# space process polling. This is the ceiling the sequential figures are
+# set against; perftest's figures are kept beside it.
+ceiling_kernel() {
+	local kind=$1 rep=$2 op=$3 out bw
+
+	module_loaded || insmod "$XR_MODULE"
+	out=$("$RDMACTL" -j bench run "$XR_ADDR" op "$op" size 1M qps 4 count 256 \
+		concurrency 4 2>&1)
+	bw=$(echo "$out" | jq -r 'select(.status == 0) | .["bytes-per-sec"] / 1048576' 2>/dev/null)
+	if [ -n "$bw" ]; then
+		record "$kind" rxe - "$rep" "{\"mib_s\":$bw}"
+	else
+		record_error "$kind" rxe - "$rep" "rdmactl bench op $op: $(echo "$out" | tail -1)"
+	fi
+}
+
 ceiling() {
 	local rep out lat
 
 	for rep in $(seq 1 "$REPS"); do
+		ceiling_kernel kwrite_bw "$rep" rdma-write
+		ceiling_kernel kread_bw "$rep" rdma-read
 		ceiling_bw send_bw "$rep" ib_send_bw -n 200
 		ceiling_bw write_bw "$rep" ib_write_bw -R -q 4 -n 64
 		ceiling_bw read_bw "$rep" ib_read_bw -R -q 4 -n 64 -e

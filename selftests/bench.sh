@@ -4,7 +4,9 @@
 # TCP and over "rdma", which in drop-in mode is xrpcrdma's client talking
 # to xrpcrdma's server; then the same through `rdmactl bench`: its JSON
 # result, its text, the bench-done event a monitor sees, and Ctrl-C, which
-# leaves the benchmark running. The module is reloaded in drop-in mode
+# leaves the benchmark running; and the device's own ceiling (op
+# rdma-write and rdma-read) through bench_test and rdmactl. The module is
+# reloaded in drop-in mode
 # (rpcrdma unloaded and kept out) and loaded back in its default mode at
 # the end.
 set -u
@@ -112,6 +114,26 @@ rdmactl_bench_monitored() {
 	json_check ".id == $id and .done == 2000"
 }
 
+# The device's own ceiling through rdmactl (op rdma-read, rdma-write):
+# the JSON of one, with the RDMA op's keys and none of the RPC ones, and
+# the text of the other.
+rdmactl_bench_ceiling() {
+	expect 0 "$RDMACTL" -j bench run "$XR_ADDR" op rdma-read size 1M qps 4 count 32 \
+		concurrency 4 || return 1
+	sed 's/^/# /' "$OUT"
+	json_check '.op == "rdma-read" and .size == 1048576 and .qps == 4 and .count == 32 and
+		.concurrency == 4 and .running == false and .status == 0 and .done == 32 and
+		.errors == 0 and .port > 0 and .["bytes-per-sec"] >= .["ops-per-sec"] * 1048576 and
+		(has("transport") or has("program") or has("version") | not)' || return 1
+	expect 0 "$RDMACTL" bench run "$XR_ADDR" op rdma-write size 64K qps 2 count 100 \
+		concurrency 8 || return 1
+	sed 's/^/# /' "$OUT"
+	grep -Eq "^[0-9]+: rdma-write local $XR_ADDR:[0-9]+ size 64KiB qps 2 count 100 concurrency 8 finished$" \
+		"$OUT" || fail "not the first line of an rdma-write run" || return 1
+	grep -Eq "^    done 100 errors 0 status 0 .* MiB/s [0-9]+\.[0-9]$" "$OUT" ||
+		fail "no MiB/s on the second line"
+}
+
 bench_running() {
 	"$RDMACTL" -j bench show | jq -e 'any(.[]; .running)' >/dev/null
 }
@@ -138,11 +160,12 @@ in_tree_kept_out() {
 	[ ! -d /sys/module/rpcrdma ] || fail "rpcrdma was loaded: the rdma bench was not ours"
 }
 
-ktap_header 7
+ktap_header 8
 run_test setup_dropin_nfsd setup
 run_test bench_test bench
 run_test rdmactl_bench_tcp rdmactl_bench_tcp
 run_test rdmactl_bench_rdma rdmactl_bench_rdma
+run_test rdmactl_bench_ceiling rdmactl_bench_ceiling
 run_test rdmactl_bench_monitored rdmactl_bench_monitored
 run_test rdmactl_bench_interrupted rdmactl_bench_interrupted
 run_test in_tree_kept_out in_tree_kept_out
