@@ -185,8 +185,9 @@ static int xr_rb_connect_request(struct xr_rb *rb, struct rdma_cm_id *id,
 	if (q) {
 		id->context = &q->q_tgt;
 		q->q_tgt.re_id = id;
-		q->q_rd_resp = cp->initiator_depth;
-		q->q_rd_init = cp->responder_resources;
+		/* The rdma_cm gives them from this (the target's) side. */
+		q->q_rd_resp = cp->responder_resources;
+		q->q_rd_init = cp->initiator_depth;
 	}
 	spin_unlock(&rb->rb_lock);
 	/* Not awaited: the rdma_cm rejects it and destroys the id. */
@@ -290,29 +291,43 @@ static u32 xr_rb_pattern(u32 qp, size_t i)
 }
 
 /*
- * Fills @buf with the pattern of connection @qp (@fill), or checks it
- * holds that pattern (!@fill): false when a word differs.
+ * Fills the @len bytes at @v, word @w0 of the buffer on, with the pattern
+ * of connection @qp (@fill), or checks they hold it: false if not. A
+ * last partial word takes the first bytes of its pattern word.
+ */
+static bool xr_rb_pattern_span(u8 *v, size_t len, size_t w0, u32 qp,
+			       bool fill)
+{
+	size_t off, n;
+	u32 word;
+
+	for (off = 0; off < len; off += sizeof(word)) {
+		word = xr_rb_pattern(qp, w0 + off / sizeof(word));
+		n = min(len - off, sizeof(word));
+		if (fill)
+			memcpy(v + off, &word, n);
+		else if (memcmp(v + off, &word, n))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Fills the first @size bytes of @buf with the pattern of connection @qp
+ * (@fill), or checks they hold it (!@fill): false when a byte differs.
  */
 static bool xr_rb_buf_pattern(struct xr_rb_buf *buf, u32 qp, u32 size,
 			      bool fill)
 {
-	size_t words = size / sizeof(u32), per = PAGE_SIZE / sizeof(u32);
-	unsigned int p;
+	size_t per = PAGE_SIZE / sizeof(u32), len;
 	bool same = true;
-	size_t i, w;
-	u32 *v;
+	unsigned int p;
+	void *v;
 
 	for (p = 0; p < buf->rf_npages && same; p++) {
+		len = min_t(size_t, size - (size_t)p * PAGE_SIZE, PAGE_SIZE);
 		v = kmap_local_page(buf->rf_pages[p]);
-		for (i = 0; i < per && same; i++) {
-			w = p * per + i;
-			if (w >= words)
-				break;
-			if (fill)
-				v[i] = xr_rb_pattern(qp, w);
-			else
-				same = v[i] == xr_rb_pattern(qp, w);
-		}
+		same = xr_rb_pattern_span(v, len, p * per, qp, fill);
 		kunmap_local(v);
 	}
 	return same;
@@ -426,15 +441,23 @@ static void xr_rb_msg_done(struct ib_cq *cq, struct ib_wc *wc)
 		xr_bench_record_error(q->q_rb->rb_bench);
 }
 
-/* Only a failed work request completes here; its message's last one too. */
+/*
+ * Only a failed work request completes here. Its message's last one then
+ * completes flushed, which counts nothing: the first failure is counted
+ * here, as that message's error.
+ */
 static void xr_rb_part_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct xr_rb_qp *q = container_of(wc->wr_cqe, struct xr_rb_qp,
 					  q_part_cqe);
+	bool first;
 
 	spin_lock_bh(&q->q_lock);
+	first = !q->q_failed && !READ_ONCE(q->q_rb->rb_stop);
 	q->q_failed = true;
 	spin_unlock_bh(&q->q_lock);
+	if (first && wc->status != IB_WC_WR_FLUSH_ERR)
+		xr_bench_record_error(q->q_rb->rb_bench);
 }
 
 static void xr_rb_reg_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -444,6 +467,7 @@ static void xr_rb_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	q->q_reg_status = wc->status;
 	complete(&q->q_reg_done);
+	wake_up(&q->q_rb->rb_wq);
 }
 
 /* One message: Writes (or Reads) of @q_src's entries, @rb_sges a request. */
@@ -513,7 +537,7 @@ static struct ib_qp_init_attr xr_rb_qp_attr(struct xr_rb_qp *q,
 }
 
 /* The device's limits for what was asked; the first connection takes it. */
-static int xr_rb_device(struct xr_rb *rb, struct ib_device *dev)
+static int xr_rb_device(struct xr_rb *rb, struct ib_device *dev, u32 port)
 {
 	const struct xr_bench_params *p = rb->rb_params;
 	const struct ib_device_attr *a = &dev->attrs;
@@ -521,6 +545,9 @@ static int xr_rb_device(struct xr_rb *rb, struct ib_device *dev)
 
 	if (rb->rb_pd)
 		return rb->rb_pd->device == dev ? 0 : -EXDEV;
+	/* On iWARP the sink of an RDMA Read must be a registered region. */
+	if (!rb->rb_write && rdma_protocol_iwarp(dev, port))
+		return -EOPNOTSUPP;
 	rb->rb_sges = min_t(u32, a->max_send_sge, XR_RB_MAX_SGE);
 	if (!rb->rb_write)
 		rb->rb_sges = min_t(u32, rb->rb_sges, a->max_sge_rd);
@@ -567,7 +594,7 @@ static int xr_rb_initiator(struct xr_rb *rb, struct xr_rb_qp *q,
 	if (!err)
 		err = xr_rb_wait(rb, &q->q_init, RDMA_CM_EVENT_ROUTE_RESOLVED);
 	if (!err)
-		err = xr_rb_device(rb, id->device);
+		err = xr_rb_device(rb, id->device, id->port_num);
 	if (err)
 		return err;
 
@@ -689,8 +716,11 @@ static int xr_rb_register(struct xr_rb *rb, struct xr_rb_qp *q)
 	err = ib_post_send(q->q_tgt.re_id->qp, &reg.wr, NULL);
 	if (err)
 		return err;
-	if (!wait_for_completion_timeout(&q->q_reg_done, XR_RB_WAIT))
+	if (!wait_event_timeout(rb->rb_wq, completion_done(&q->q_reg_done) ||
+				READ_ONCE(rb->rb_removed), XR_RB_WAIT))
 		return -ETIMEDOUT;
+	if (!completion_done(&q->q_reg_done))
+		return -ENODEV;
 	return q->q_reg_status == IB_WC_SUCCESS ? 0 : -EIO;
 }
 
@@ -825,7 +855,15 @@ static int xr_rb_close(struct xr_rb *rb, int err)
 	struct xr_rb_qp *q;
 	u32 i;
 
+	/*
+	 * A completion that found rb_stop clear posts under its QP's lock:
+	 * once each lock was free after this, none posts behind a drain.
+	 */
 	WRITE_ONCE(rb->rb_stop, true);
+	for (i = 0; i < rb->rb_nqps; i++) {
+		spin_lock_bh(&rb->rb_qps[i].q_lock);
+		spin_unlock_bh(&rb->rb_qps[i].q_lock);
+	}
 	for (i = 0; i < rb->rb_nqps; i++)
 		xr_rb_qp_close(&rb->rb_qps[i]);
 	for (i = 0; i < rb->rb_nqps; i++) {
