@@ -95,7 +95,7 @@ const struct nla_policy xrpcrdma_config_get_nl_policy[XRPCRDMA_A_CONFIG_TRANSPOR
 };
 
 /* XRPCRDMA_CMD_CONFIG_SET - do */
-const struct nla_policy xrpcrdma_config_set_nl_policy[XRPCRDMA_A_CONFIG_IDLE_TIMEOUT + 1] = {
+const struct nla_policy xrpcrdma_config_set_nl_policy[XRPCRDMA_A_CONFIG_SEND_TIMEOUT + 1] = {
 	[XRPCRDMA_A_CONFIG_TRANSPORT_ID] = { .type = NLA_U32, },
 	[XRPCRDMA_A_CONFIG_CREDITS] = { .type = NLA_U32, },
 	[XRPCRDMA_A_CONFIG_CLIENT_CREDITS] = { .type = NLA_U32, },
@@ -110,6 +110,7 @@ const struct nla_policy xrpcrdma_config_set_nl_policy[XRPCRDMA_A_CONFIG_IDLE_TIM
 	[XRPCRDMA_A_CONFIG_RECONNECT_MAX] = { .type = NLA_U32, },
 	[XRPCRDMA_A_CONFIG_IDLE_TIMEOUT] = { .type = NLA_U32, },
 	[XRPCRDMA_A_CONFIG_SIGNAL_INTERVAL] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_SEND_TIMEOUT] = { .type = NLA_U32, },
 };
 
 /* Ops table for xrpcrdma */
@@ -199,7 +200,7 @@ const struct genl_ops xrpcrdma_nl_ops[13] = {
 		.cmd		= XRPCRDMA_CMD_CONFIG_SET,
 		.doit		= xrpcrdma_nl_config_set_doit,
 		.policy		= xrpcrdma_config_set_nl_policy,
-		.maxattr	= XRPCRDMA_A_CONFIG_IDLE_TIMEOUT,
+		.maxattr	= XRPCRDMA_A_CONFIG_SEND_TIMEOUT,
 		.flags		= GENL_ADMIN_PERM,
 	},
 };

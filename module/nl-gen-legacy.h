@@ -38,7 +38,7 @@ extern const struct nla_policy xrpcrdma_fault_get_nl_policy[XRPCRDMA_A_FAULT_POI
 
 extern const struct nla_policy xrpcrdma_config_get_nl_policy[XRPCRDMA_A_CONFIG_TRANSPORT_ID + 1];
 
-extern const struct nla_policy xrpcrdma_config_set_nl_policy[XRPCRDMA_A_CONFIG_IDLE_TIMEOUT + 1];
+extern const struct nla_policy xrpcrdma_config_set_nl_policy[XRPCRDMA_A_CONFIG_SEND_TIMEOUT + 1];
 
 /* Ops table for xrpcrdma */
 extern const struct genl_ops xrpcrdma_nl_ops[13];

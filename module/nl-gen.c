@@ -79,7 +79,7 @@ static const struct nla_policy xrpcrdma_config_get_nl_policy[XRPCRDMA_A_CONFIG_T
 };
 
 /* XRPCRDMA_CMD_CONFIG_SET - do */
-static const struct nla_policy xrpcrdma_config_set_nl_policy[XRPCRDMA_A_CONFIG_IDLE_TIMEOUT + 1] = {
+static const struct nla_policy xrpcrdma_config_set_nl_policy[XRPCRDMA_A_CONFIG_SEND_TIMEOUT + 1] = {
 	[XRPCRDMA_A_CONFIG_TRANSPORT_ID] = { .type = NLA_U32, },
 	[XRPCRDMA_A_CONFIG_CREDITS] = { .type = NLA_U32, },
 	[XRPCRDMA_A_CONFIG_CLIENT_CREDITS] = { .type = NLA_U32, },
@@ -94,6 +94,7 @@ static const struct nla_policy xrpcrdma_config_set_nl_policy[XRPCRDMA_A_CONFIG_I
 	[XRPCRDMA_A_CONFIG_RECONNECT_MAX] = { .type = NLA_U32, },
 	[XRPCRDMA_A_CONFIG_IDLE_TIMEOUT] = { .type = NLA_U32, },
 	[XRPCRDMA_A_CONFIG_SIGNAL_INTERVAL] = { .type = NLA_U32, },
+	[XRPCRDMA_A_CONFIG_SEND_TIMEOUT] = { .type = NLA_U32, },
 };
 
 /* Ops table for xrpcrdma */
@@ -207,7 +208,7 @@ static const struct genl_split_ops xrpcrdma_nl_ops[] = {
 		.cmd		= XRPCRDMA_CMD_CONFIG_SET,
 		.doit		= xrpcrdma_nl_config_set_doit,
 		.policy		= xrpcrdma_config_set_nl_policy,
-		.maxattr	= XRPCRDMA_A_CONFIG_IDLE_TIMEOUT,
+		.maxattr	= XRPCRDMA_A_CONFIG_SEND_TIMEOUT,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };

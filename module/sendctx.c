@@ -43,8 +43,11 @@
  * @ep: endpoint with its queue pair created
  * @buf_size: size of each context's buffer (largest inline Send)
  */
+static void xr_sendq_timeout_check(struct work_struct *work);
+
 void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size)
 {
+	INIT_DELAYED_WORK(&sq->sq_timeout_work, xr_sendq_timeout_check);
 	spin_lock_init(&sq->sq_lock);
 	INIT_LIST_HEAD(&sq->sq_free);
 	INIT_LIST_HEAD(&sq->sq_posted);
@@ -86,6 +89,9 @@ void xr_sendq_destroy(struct xr_sendq *sq)
 {
 	struct xr_sendctx *sc, *next;
 
+	/* Nothing is posted any more: nothing queues the check again. */
+	cancel_delayed_work_sync(&sq->sq_timeout_work);
+
 	xr_rw_reap(sq);
 	list_for_each_entry_safe(sc, next, &sq->sq_posted, sc_list) {
 		/* Its completion would have retired it. */
@@ -98,6 +104,59 @@ void xr_sendq_destroy(struct xr_sendq *sq)
 		xr_sendctx_free(sc);
 	}
 	WARN_ON(atomic_read(&sq->sq_allocated));
+}
+
+/**
+ * xr_sendq_set_timeout - bound the time signaled Sends may go uncompleted
+ * @sq: a send queue, before its first post
+ * @ms: milliseconds; 0: no bound
+ *
+ * A peer chooses how long this side retries a Send it has no Receive
+ * posted for (its RNR retry count; 7 is for ever). With a bound, a
+ * connection whose signaled Sends see no completion for @ms is closed
+ * (close reason send-timeout), which flushes them.
+ */
+void xr_sendq_set_timeout(struct xr_sendq *sq, u32 ms)
+{
+	sq->sq_timeout = msecs_to_jiffies(ms);
+}
+
+/* A signaled Send is about to be posted: start the clock if none was out. */
+static void xr_sendq_timeout_arm(struct xr_sendq *sq)
+{
+	if (atomic_inc_return(&sq->sq_signaled_out) != 1)
+		return;
+	WRITE_ONCE(sq->sq_progress, jiffies);
+	if (sq->sq_timeout)
+		queue_delayed_work(system_wq, &sq->sq_timeout_work,
+				   sq->sq_timeout);
+}
+
+/*
+ * While signaled Sends are out: close the connection when none completed
+ * for sq_timeout, else look again when that would be. Stops when none is
+ * out; the next one posted queues it again.
+ */
+static void xr_sendq_timeout_check(struct work_struct *work)
+{
+	struct xr_sendq *sq = container_of(to_delayed_work(work),
+					   struct xr_sendq, sq_timeout_work);
+	unsigned long deadline;
+
+	if (atomic_read(&sq->sq_signaled_out) <= 0 || READ_ONCE(sq->sq_closing))
+		return;
+	deadline = READ_ONCE(sq->sq_progress) + sq->sq_timeout;
+	if (time_before(jiffies, deadline)) {
+		queue_delayed_work(system_wq, &sq->sq_timeout_work,
+				   deadline - jiffies);
+		return;
+	}
+	trace_xrpcrdma_sq_timeout(sq, atomic_read(&sq->sq_signaled_out));
+	pr_warn_ratelimited("%u Sends had no completion for %u ms: closing the connection\n",
+			    atomic_read(&sq->sq_signaled_out),
+			    jiffies_to_msecs(sq->sq_timeout));
+	xr_ep_set_close_reason(sq->sq_ep, XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT);
+	xr_sendq_fail(sq);
 }
 
 /**
@@ -572,6 +631,8 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 	sc->sc_wr.send_flags = sc->sc_signaled ? IB_SEND_SIGNALED : 0;
 	if (sc->sc_signaled && sq->sq_get)
 		sq->sq_get(sq->sq_owner);
+	if (sc->sc_signaled)
+		xr_sendq_timeout_arm(sq);
 	if (trace_xrpcrdma_post_send_enabled() ||
 	    trace_xrpcrdma_wc_send_enabled())
 		xr_cid_assign(&sc->sc_cid, ep->ep_scq, &ep->ep_scq_cids);
@@ -595,6 +656,8 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 		pr_warn_ratelimited("ib_post_send: %d\n", err);
 		xr_sendq_release(sq, sc->sc_slots);
 		xr_sendctx_drop_rw(sc, true);
+		if (sc->sc_signaled)
+			atomic_dec(&sq->sq_signaled_out);
 		if (sc->sc_signaled && sq->sq_put)
 			sq->sq_put(sq->sq_owner);
 		if (sq->sq_on_close)
@@ -655,6 +718,9 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 	xr_ep_check_wc(sq->sq_ep);
 	xr_fault_wc(sq->sq_ep, wc);
 	trace_xrpcrdma_wc_send(wc, &sc->sc_cid);
+	WRITE_ONCE(sq->sq_progress, jiffies);
+	if (signaled)
+		atomic_dec(&sq->sq_signaled_out);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			xr_count(sq->sq_count_errors);

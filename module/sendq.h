@@ -8,6 +8,7 @@
 
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "ep.h"
 
@@ -83,6 +84,12 @@ struct xr_sendctx {
  * @sq_tryget: pin the owner unless its last reference is gone (for the
  *	error completion of an unsignaled Send, which holds no pin); NULL
  *	when @sq_get cannot fail
+ * @sq_signaled_out: signaled Sends posted and not yet completed
+ * @sq_progress: jiffies of the last Send completion, or of the post that
+ *	took @sq_signaled_out from 0
+ * @sq_timeout: the connection is closed when signaled Sends are out and
+ *	none has completed for this long, in jiffies; 0: never
+ * @sq_timeout_work: checks that while signaled Sends are out
  */
 struct xr_sendq {
 	spinlock_t		sq_lock;	/* see above */
@@ -108,6 +115,10 @@ struct xr_sendq {
 	void			(*sq_get)(void *owner);
 	void			(*sq_put)(void *owner);
 	bool			(*sq_tryget)(void *owner);
+	atomic_t		sq_signaled_out;
+	unsigned long		sq_progress;
+	unsigned long		sq_timeout;
+	struct delayed_work	sq_timeout_work;
 };
 
 void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size);
@@ -115,6 +126,7 @@ void xr_sendq_destroy(struct xr_sendq *sq);
 void xr_sendq_close(struct xr_sendq *sq);
 void xr_sendq_set_max(struct xr_sendq *sq, u32 max);
 void xr_sendq_set_signal_every(struct xr_sendq *sq, u32 every);
+void xr_sendq_set_timeout(struct xr_sendq *sq, u32 ms);
 u32 xr_sendq_signal_every(u32 interval, u32 sq_depth);
 bool xr_sendq_fits(const struct xr_sendq *sq, u32 n);
 int xr_sendq_reserve(struct xr_sendq *sq, u32 n);

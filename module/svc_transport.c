@@ -430,6 +430,7 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx,
 	xr_sendq_set_signal_every(&sx->sx_sq,
 				  xr_sendq_signal_every(cfg[XR_CFG_SIGNAL_INTERVAL],
 							sx->sx_ep.ep_sq_depth));
+	xr_sendq_set_timeout(&sx->sx_sq, cfg[XR_CFG_SEND_TIMEOUT]);
 	sx->sx_sq.sq_count_signaled =
 		&sx->sx_stats.ss_count[XR_SVC_STAT_SENDS_SIGNALED];
 	sx->sx_sq.sq_count_starves =

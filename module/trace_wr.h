@@ -283,6 +283,8 @@ DEFINE_XR_SQ_EVENT(xrpcrdma_sq_full);
 DEFINE_XR_SQ_EVENT(xrpcrdma_sq_retry);
 /* Every send context allowed (sendctx-max) is in use: the getter waits. */
 DEFINE_XR_SQ_EVENT(xrpcrdma_sendctx_wait);
+/* Signaled Sends (wanted: how many) had no completion for send-timeout. */
+DEFINE_XR_SQ_EVENT(xrpcrdma_sq_timeout);
 
 #endif /* _XRPCRDMA_TRACE_WR_H */
 

@@ -16,7 +16,7 @@ nfs_need_server
 UAPI=$XR_TOP/uapi/linux/xrpcrdma.h
 TUNABLES="credits client-credits inline-send inline-recv sq-depth rq-depth sendctx-max
 	max-frwr-segments connect-timeout reconnect-min reconnect-max idle-timeout
-	signal-interval"
+	signal-interval send-timeout"
 OUT=$(mktemp)
 ERR=$(mktemp)
 PING_OUT=$(mktemp)

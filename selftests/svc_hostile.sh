@@ -5,8 +5,9 @@
 # word by word, with `rdmactl ping --raw-hex` on a connection of its own and
 # asserts what RFC 8166 has the server do: RDMA_ERROR with ERR_VERS or
 # ERR_CHUNK, or closing the connection. Then a burst of calls far over the
-# credits granted. Afterwards a normal ping still works, no connection is
-# left behind, and (the test host checks it) the kernel logged no warning.
+# credits granted, and a peer that takes no reply. Afterwards a normal
+# ping still works, no connection is left behind, and (the test host
+# checks it) the kernel logged no warning.
 #
 # Well-formed Read chunks here name memory the peer never registered: the
 # server's RDMA Read fails and it closes the connection (RFC 8166 leaves a
@@ -391,6 +392,31 @@ read_chunk_budget_max() {
 	read_chunk_budget max
 }
 
+# A peer that takes no reply: it posts no Receive, and its connection
+# request has the server retry its Sends for ever (RNR retry count 7).
+# With send-timeout 0 its call stays unanswered and the connection open
+# until it gives up; with 2000 ms the server closes the connection once
+# the reply's Send (signaled: signal-interval 1 here; a reply with RDMA
+# Writes ahead of it always is) has had no completion that long, and
+# says so in the kernel log.
+peer_takes_no_reply() {
+	local sig timeout logged rc=0
+
+	sig=$("$RDMACTL" -j config show | jq '.["signal-interval"]')
+	timeout=$("$RDMACTL" -j config show | jq '.["send-timeout"]')
+	logged=$(dmesg | grep -c 'had no completion for 2000 ms')
+	"$RDMACTL" config set signal-interval 1 send-timeout 0 || return 1
+	RAW_OPTS=(--no-receives)
+	hostile "$FUNCNAME, no bound" none "$(hdr 1 0)$NO_CHUNKS$(call)" || rc=1
+	"$RDMACTL" config set send-timeout 2000 || rc=1
+	T=20 hostile "$FUNCNAME, 2000 ms" disconnect "$(hdr 1 0)$NO_CHUNKS$(call)" || rc=1
+	RAW_OPTS=()
+	"$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
+	[ "$(dmesg | grep -c 'had no completion for 2000 ms')" -gt "$logged" ] ||
+		fail "nothing in the kernel log about the Sends with no completion" || rc=1
+	return $rc
+}
+
 ping_still_works() {
 	"$RDMACTL" ping -c 5 -i 0 "$XR_ADDR:$PORT" >"$OUT" 2>"$ERR" ||
 		{ cat "$OUT" "$ERR" | sed 's/^/# /'; fail "ping failed"; return 1; }
@@ -572,7 +598,8 @@ CASES="valid_call bad_version truncated_header stray_backchannel_reply empty_sen
 	reply_chunk_count_beyond_message nomsg_without_chunks nomsg_read_chunk_invalid_rkey
 	xid_mismatch msg_without_rpc_message rpc_version_mismatch oversized_inline credit_overrun
 	corpus_replay compound_two_reads huge_write_reply_chunks read_chunk_budget_64k
-	read_chunk_budget_512k read_chunk_budget_1m read_chunk_budget_max block_size_restored"
+	read_chunk_budget_512k read_chunk_budget_1m read_chunk_budget_max block_size_restored
+	peer_takes_no_reply"
 
 # XR_HOSTILE_CASES: run only these cases.
 CASES=${XR_HOSTILE_CASES:-$CASES}

@@ -1193,6 +1193,8 @@ std::string close_reason_name(uint32_t reason)
         return "cm-error";
     case XRPCRDMA_CLOSE_REASON_TIMEOUT:
         return "timeout";
+    case XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT:
+        return "send-timeout";
     }
     return std::to_string(reason);
 }

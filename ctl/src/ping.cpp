@@ -196,6 +196,7 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
     CLI::Option *opt_region_out = app.add_option("--region-out", region_out);
     CLI::Option *opt_rd = app.add_option("--responder-resources", rd);
     app.add_flag("--burst", o.burst);
+    app.add_flag("--no-receives", o.no_receives);
     app.add_flag("-j,--json", json);
     app.add_flag("-p,--pretty", pretty);
     app.add_flag("-h,--help", o.help);
@@ -258,6 +259,8 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
         throw UsageError("--expect needs --raw or --raw-hex");
     } else if (*opt_region) {
         throw UsageError("--region needs --raw or --raw-hex");
+    } else if (o.no_receives) {
+        throw UsageError("--no-receives needs --raw or --raw-hex");
     }
     if (*opt_region)
         o.region_size = parse_unsigned("region", region, 1, max_region_size);
@@ -383,7 +386,8 @@ std::string ping_usage()
     return "Usage: rdmactl [-j [-p]] ping [-c COUNT] [-i SECONDS] [-P PROGRAM] [-V VERSION]\n"
            "                          [-t SECONDS] [--burst] [--responder-resources N] ADDR[:PORT]\n"
            "       rdmactl [-j [-p]] ping { --raw FILE | --raw-hex HEX } [--expect OUTCOME]\n"
-           "                          [--region BYTES [--region-out FILE]] [-t SECONDS]\n"
+           "                          [--region BYTES [--region-out FILE]] [--no-receives]\n"
+           "                          [-t SECONDS]\n"
            "                          ADDR[:PORT]\n"
            "       rdmactl ping help\n"
            "Sends RPC NULL calls over RPC-over-RDMA version 1 (RFC 8166) and prints the\n"
@@ -411,6 +415,9 @@ std::string ping_usage()
            "                        and Reply chunk with handle 0xffffffff gets its rkey,\n"
            "                        and its offset becomes an offset into it (unchecked)\n"
            "  --region-out FILE     write the region's bytes to FILE after the outcome\n"
+           "  --no-receives         with --raw: post no Receive, and have the server\n"
+           "                        retry a Send to us for ever (RNR retry count 7): a\n"
+           "                        peer that takes no reply (for testing servers)\n"
            "  --responder-resources N  RDMA Reads the connection request offers to\n"
            "                        answer at once (default 1; for testing servers:\n"
            "                        0 offers none, which an xrpcrdma server refuses)\n"
@@ -870,6 +877,10 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
             params.max_send = std::max<uint32_t>(inline_size, uint32_t(raw.size()));
             params.send_depth = 1;
             params.region_size = opts.region_size.value_or(0);
+            if (opts.no_receives) {
+                params.post_receives = false;
+                params.rnr_retry = 7;
+            }
         }
         // A burst may have every call outstanding: a Receive for each reply.
         if (opts.burst)

@@ -50,6 +50,9 @@ struct PingOptions {
     // where its contents go after the outcome.
     std::optional<uint64_t> region_size;
     std::optional<std::string> region_out;
+    // --no-receives: post no Receive, and have the server retry a Send to
+    // us for ever (RNR retry count 7): a peer that takes no reply.
+    bool no_receives = false;
 
     bool raw() const { return raw_file || raw_bytes; }
 };
@@ -144,6 +147,10 @@ struct ConnectParams {
     uint64_t region_size = 0;  // --region: bytes to register, filled with region_pattern()
     // RDMA Reads the peer may have outstanding against us.
     uint8_t responder_resources = 1;
+    bool post_receives = true; // false: the Receives are never posted
+    // How often the peer retries a Send we have no Receive posted for
+    // (the connection request's RNR retry count; 7: for ever).
+    uint8_t rnr_retry = 0;
 };
 
 // Opens a connection; throws Error. Replaced by the tests.

@@ -285,7 +285,7 @@ void RdmaConnection::create_queues()
         region_.allocate(id_, params_.region_size);
     for (uint32_t i = 0; i < send_.count; i++)
         free_send_.push_back(send_.count - 1 - i);
-    for (uint32_t i = 0; i < recv_.count; i++)
+    for (uint32_t i = 0; params_.post_receives && i < recv_.count; i++)
         post_recv(i);
 }
 
@@ -325,8 +325,9 @@ void RdmaConnection::setup()
     param.flow_control = 1;
     param.retry_count = 6;
     // Credits keep a Receive posted for every call; running out of them is
-    // the server's protocol error, and must not stall silently.
-    param.rnr_retry_count = 0;
+    // the server's protocol error, and must not stall silently (unless a
+    // test asks for a peer that takes no reply: --no-receives).
+    param.rnr_retry_count = params_.rnr_retry;
     if (rdma_connect(id_, &param))
         throw Error(errno_text("rdma_connect " + target()));
     std::vector<uint8_t> peer_pdata;

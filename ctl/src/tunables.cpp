@@ -27,6 +27,7 @@ const std::vector<Tunable> &tunables()
         TUNABLE("reconnect-max", RECONNECT_MAX, "ms"),
         TUNABLE("idle-timeout", IDLE_TIMEOUT, "ms"),
         TUNABLE("signal-interval", SIGNAL_INTERVAL, "sends"),
+        TUNABLE("send-timeout", SEND_TIMEOUT, "ms"),
     };
     return list;
 }

@@ -238,6 +238,12 @@ TEST(PingOptions, Region)
     EXPECT_FALSE(o.region_out);
 }
 
+TEST(PingOptions, NoReceives)
+{
+    EXPECT_TRUE(ping_args({"--raw-hex", "00", "--no-receives", "h"}).no_receives);
+    EXPECT_FALSE(ping_args({"--raw-hex", "00", "h"}).no_receives);
+}
+
 TEST(PingOptions, Targets)
 {
     struct T {
@@ -330,6 +336,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "--raw sends one message as given: --burst does not apply"},
         BadArgs{{"--burst", "-i", "1", "h"}, "--burst sends every call at once: -i does not apply"},
         BadArgs{{"--region", "4096", "h"}, "--region needs --raw or --raw-hex"},
+        BadArgs{{"--no-receives", "h"}, "--no-receives needs --raw or --raw-hex"},
         BadArgs{{"--raw-hex", "00", "--region", "0", "h"},
                 "invalid region '0': expected a whole number from 1 to 67108864"},
         BadArgs{{"--raw-hex", "00", "--region", "67108865", "h"},
@@ -791,6 +798,18 @@ TEST(RunPing, RawExpected)
     EXPECT_EQ(r.out, "rdma_error ERR_CHUNK xid=0x11223344\n");
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(r.params.send_depth, 1u);
+}
+
+// A peer that takes no reply: no Receive posted, RNR retry for ever.
+TEST(RunPing, RawNoReceives)
+{
+    Ran r = run_fake({"--raw-hex", "11223344 00000002", "--no-receives", "h"},
+                     [](size_t) { return Answer::ErrChunk; });
+    EXPECT_FALSE(r.params.post_receives);
+    EXPECT_EQ(r.params.rnr_retry, 7u);
+    r = run_fake({"--raw-hex", "11223344 00000002", "h"}, [](size_t) { return Answer::ErrChunk; });
+    EXPECT_TRUE(r.params.post_receives);
+    EXPECT_EQ(r.params.rnr_retry, 0u);
 }
 
 TEST(RunPing, RawUnexpected)

@@ -75,7 +75,9 @@ enum xrpcrdma_transport_state {
  *   memory registration or invalidation); cm-error: the connection manager
  *   reported a failure (unreachable, rejected, connect error, address change);
  *   timeout: client only, an RPC timed out on the connection and the client
- *   disconnected to try a new one.
+ *   disconnected to try a new one; send-timeout: server only, Sends that asked
+ *   for a completion had none for send-timeout milliseconds (a peer that takes
+ *   no replies, whose connection had this side retry its Sends for ever).
  */
 enum xrpcrdma_close_reason {
 	XRPCRDMA_CLOSE_REASON_UNKNOWN,
@@ -86,6 +88,7 @@ enum xrpcrdma_close_reason {
 	XRPCRDMA_CLOSE_REASON_RECV_ERROR,
 	XRPCRDMA_CLOSE_REASON_CM_ERROR,
 	XRPCRDMA_CLOSE_REASON_TIMEOUT,
+	XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT,
 };
 
 /**
@@ -150,6 +153,9 @@ enum xrpcrdma_wc_kind {
 #define XRPCRDMA_CONFIG_SIGNAL_INTERVAL_MIN		1
 #define XRPCRDMA_CONFIG_SIGNAL_INTERVAL_MAX		256
 #define XRPCRDMA_CONFIG_SIGNAL_INTERVAL_DEFAULT		16
+#define XRPCRDMA_CONFIG_SEND_TIMEOUT_MIN		0
+#define XRPCRDMA_CONFIG_SEND_TIMEOUT_MAX		3600000
+#define XRPCRDMA_CONFIG_SEND_TIMEOUT_DEFAULT		60000
 
 /**
  * enum xrpcrdma_bench_transport - The RPC transport a benchmark's client uses.
@@ -349,6 +355,7 @@ enum {
 	XRPCRDMA_A_CONFIG_RECONNECT_MAX,
 	XRPCRDMA_A_CONFIG_SIGNAL_INTERVAL,
 	XRPCRDMA_A_CONFIG_IDLE_TIMEOUT,
+	XRPCRDMA_A_CONFIG_SEND_TIMEOUT,
 
 	__XRPCRDMA_A_CONFIG_MAX,
 	XRPCRDMA_A_CONFIG_MAX = (__XRPCRDMA_A_CONFIG_MAX - 1)
