@@ -247,6 +247,7 @@ static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct xr_rw *rw = container_of(wc->wr_cqe, struct xr_rw, rw_cqe);
 
 	xr_rw_wc(rw->rw_sq->sq_ep, wc, rw->rw_dir, &rw->rw_cid);
+	xr_sendq_progress(rw->rw_sq);
 	rw->rw_status = wc->status;
 	complete(&rw->rw_done);
 }
@@ -358,7 +359,16 @@ int xr_rw_run(struct xr_rw *rw)
 		xr_sendq_release(sq, rw->rw_nwrs);
 		return -ENOTCONN;
 	}
-	wait_for_completion(&rw->rw_done);
+	/*
+	 * A Send stuck ahead of the chain (a peer that takes no reply) would
+	 * hold this thread for ever: past send-timeout, the connection is
+	 * broken, and the flush completes the chain.
+	 */
+	if (!wait_for_completion_timeout(&rw->rw_done,
+					 xr_sendq_wait_limit(sq))) {
+		xr_sendq_expire(sq, rw->rw_nwrs);
+		wait_for_completion(&rw->rw_done);
+	}
 	xr_sendq_release(sq, rw->rw_nwrs);
 	if (rw->rw_status != IB_WC_SUCCESS) {
 		if (rw->rw_status != IB_WC_WR_FLUSH_ERR)

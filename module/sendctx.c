@@ -37,14 +37,14 @@
 #include "snap.h"
 #include "trace_wr.h"
 
+static void xr_sendq_timeout_check(struct work_struct *work);
+
 /**
  * xr_sendq_init - prepare the send contexts of a connection
  * @sq: zeroed by the caller; the caller sets the owner callbacks
  * @ep: endpoint with its queue pair created
  * @buf_size: size of each context's buffer (largest inline Send)
  */
-static void xr_sendq_timeout_check(struct work_struct *work);
-
 void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size)
 {
 	INIT_DELAYED_WORK(&sq->sq_timeout_work, xr_sendq_timeout_check);
@@ -107,33 +107,84 @@ void xr_sendq_destroy(struct xr_sendq *sq)
 }
 
 /**
- * xr_sendq_set_timeout - bound the time signaled Sends may go uncompleted
+ * xr_sendq_set_timeout - bound how long the send queue may make no progress
  * @sq: a send queue, before its first post
  * @ms: milliseconds; 0: no bound
  *
  * A peer chooses how long this side retries a Send it has no Receive
- * posted for (its RNR retry count; 7 is for ever). With a bound, a
- * connection whose signaled Sends see no completion for @ms is closed
- * (close reason send-timeout), which flushes them.
+ * posted for (its RNR retry count; 7 is for ever). With a bound, the
+ * connection is broken (close reason send-timeout) when signaled Sends
+ * are out and none has completed for @ms, and when a thread has waited
+ * that long for a slot, a send context or its RDMA Reads.
  */
 void xr_sendq_set_timeout(struct xr_sendq *sq, u32 ms)
 {
 	sq->sq_timeout = msecs_to_jiffies(ms);
 }
 
-/* A signaled Send is about to be posted: start the clock if none was out. */
+/**
+ * xr_sendq_wait_limit - how long a thread may wait on the send queue
+ * @sq: the send queue
+ *
+ * Return: the bound in jiffies, %MAX_SCHEDULE_TIMEOUT when there is none.
+ */
+long xr_sendq_wait_limit(const struct xr_sendq *sq)
+{
+	return sq->sq_timeout ?: MAX_SCHEDULE_TIMEOUT;
+}
+
+/**
+ * xr_sendq_progress - a work request posted on the send queue completed
+ * @sq: the send queue
+ *
+ * Completion handlers of work requests other than Sends (RDMA Reads)
+ * call it: a Send queued behind them is not stalled.
+ */
+void xr_sendq_progress(struct xr_sendq *sq)
+{
+	WRITE_ONCE(sq->sq_progress, jiffies);
+}
+
+/**
+ * xr_sendq_expire - the send queue made no progress: break the connection
+ * @sq: the send queue
+ * @what: for the trace event: what waited (Sends out, or slots wanted)
+ *
+ * Moves the queue pair to the error state at once, which flushes every
+ * work request stuck on it and so wakes whoever waits for them, and
+ * closes the connection (close reason send-timeout). Process context;
+ * the caller holds the owner, or xr_sendq_fail() finds it gone.
+ */
+void xr_sendq_expire(struct xr_sendq *sq, u32 what)
+{
+	trace_xrpcrdma_sq_timeout(sq, what);
+	pr_warn_ratelimited("xprt %u: the send queue made no progress for %u ms: closing the connection\n",
+			    READ_ONCE(sq->sq_ep->ep_owner_id),
+			    jiffies_to_msecs(sq->sq_timeout));
+	xr_ep_set_close_reason(sq->sq_ep, XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT);
+	/* svc's own close may wait for a thread that waits on this queue. */
+	xr_ep_disconnect(sq->sq_ep);
+	xr_sendq_fail(sq);
+}
+
+/*
+ * A signaled Send is about to be posted (under sq_lock): when none was
+ * out, stamp the time before the count shows one, and start the check.
+ */
 static void xr_sendq_timeout_arm(struct xr_sendq *sq)
 {
-	if (atomic_inc_return(&sq->sq_signaled_out) != 1)
-		return;
-	WRITE_ONCE(sq->sq_progress, jiffies);
-	if (sq->sq_timeout)
+	if (atomic_read(&sq->sq_signaled_out) == 0) {
+		WRITE_ONCE(sq->sq_progress, jiffies);
+		/* Pairs with the check's smp_rmb(): it sees this stamp. */
+		smp_mb__before_atomic();
+	}
+	if (atomic_inc_return(&sq->sq_signaled_out) == 1 && sq->sq_timeout)
 		queue_delayed_work(system_wq, &sq->sq_timeout_work,
 				   sq->sq_timeout);
 }
 
 /*
- * While signaled Sends are out: close the connection when none completed
+ * While signaled Sends are out: break the connection when none completed
  * for sq_timeout, else look again when that would be. Stops when none is
  * out; the next one posted queues it again.
  */
@@ -141,22 +192,21 @@ static void xr_sendq_timeout_check(struct work_struct *work)
 {
 	struct xr_sendq *sq = container_of(to_delayed_work(work),
 					   struct xr_sendq, sq_timeout_work);
-	unsigned long deadline;
+	unsigned long deadline, now = jiffies;
+	int out = atomic_read(&sq->sq_signaled_out);
 
-	if (atomic_read(&sq->sq_signaled_out) <= 0 || READ_ONCE(sq->sq_closing))
+	WARN_ON_ONCE(out < 0);
+	if (out <= 0 || READ_ONCE(sq->sq_closing))
 		return;
+	/* Pairs with the arm's barrier: a count of its Send, its stamp. */
+	smp_rmb();
 	deadline = READ_ONCE(sq->sq_progress) + sq->sq_timeout;
-	if (time_before(jiffies, deadline)) {
+	if (time_before(now, deadline)) {
 		queue_delayed_work(system_wq, &sq->sq_timeout_work,
-				   deadline - jiffies);
+				   deadline - now);
 		return;
 	}
-	trace_xrpcrdma_sq_timeout(sq, atomic_read(&sq->sq_signaled_out));
-	pr_warn_ratelimited("%u Sends had no completion for %u ms: closing the connection\n",
-			    atomic_read(&sq->sq_signaled_out),
-			    jiffies_to_msecs(sq->sq_timeout));
-	xr_ep_set_close_reason(sq->sq_ep, XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT);
-	xr_sendq_fail(sq);
+	xr_sendq_expire(sq, out);
 }
 
 /**
@@ -295,7 +345,11 @@ struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq)
 		/* At the cap: a completion puts one back. */
 		xr_count(sq->sq_count_ctx_waits);
 		trace_xrpcrdma_sendctx_wait(sq, 1);
-		wait_event(sq->sq_wait, xr_sendq_may_retry(sq));
+		if (!wait_event_timeout(sq->sq_wait, xr_sendq_may_retry(sq),
+					xr_sendq_wait_limit(sq))) {
+			xr_sendq_expire(sq, 1);
+			return NULL;
+		}
 	}
 	sc = xr_sendctx_alloc(sq);
 	if (!sc)
@@ -515,8 +569,13 @@ int xr_sendq_reserve(struct xr_sendq *sq, u32 n)
 		xr_sendq_release(sq, n);
 		xr_count(sq->sq_count_starves);
 		trace_xrpcrdma_sq_full(sq, n);
-		wait_event(sq->sq_wait, atomic_read(&sq->sq_avail) >= n ||
-			   READ_ONCE(sq->sq_closing));
+		if (!wait_event_timeout(sq->sq_wait,
+					atomic_read(&sq->sq_avail) >= n ||
+					READ_ONCE(sq->sq_closing),
+					xr_sendq_wait_limit(sq))) {
+			xr_sendq_expire(sq, n);
+			return -ENOTCONN;
+		}
 		if (READ_ONCE(sq->sq_closing))
 			return -ENOTCONN;
 		trace_xrpcrdma_sq_retry(sq, n);
@@ -719,8 +778,11 @@ static void xr_sendctx_done(struct ib_cq *cq, struct ib_wc *wc)
 	xr_fault_wc(sq->sq_ep, wc);
 	trace_xrpcrdma_wc_send(wc, &sc->sc_cid);
 	WRITE_ONCE(sq->sq_progress, jiffies);
-	if (signaled)
+	if (signaled) {
+		/* The check that sees the count sees this stamp. */
+		smp_mb__before_atomic();
 		atomic_dec(&sq->sq_signaled_out);
+	}
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			xr_count(sq->sq_count_errors);

@@ -87,9 +87,10 @@ struct xr_sendctx {
  * @sq_signaled_out: signaled Sends posted and not yet completed
  * @sq_progress: jiffies of the last Send completion, or of the post that
  *	took @sq_signaled_out from 0
- * @sq_timeout: the connection is closed when signaled Sends are out and
- *	none has completed for this long, in jiffies; 0: never
- * @sq_timeout_work: checks that while signaled Sends are out
+ * @sq_timeout: the connection is broken when signaled Sends are out and
+ *	none has completed for this long, or a thread waited this long for
+ *	a slot, a context or its RDMA Reads, in jiffies; 0: never
+ * @sq_timeout_work: checks the first while signaled Sends are out
  */
 struct xr_sendq {
 	spinlock_t		sq_lock;	/* see above */
@@ -127,6 +128,9 @@ void xr_sendq_close(struct xr_sendq *sq);
 void xr_sendq_set_max(struct xr_sendq *sq, u32 max);
 void xr_sendq_set_signal_every(struct xr_sendq *sq, u32 every);
 void xr_sendq_set_timeout(struct xr_sendq *sq, u32 ms);
+long xr_sendq_wait_limit(const struct xr_sendq *sq);
+void xr_sendq_progress(struct xr_sendq *sq);
+void xr_sendq_expire(struct xr_sendq *sq, u32 what);
 u32 xr_sendq_signal_every(u32 interval, u32 sq_depth);
 bool xr_sendq_fits(const struct xr_sendq *sq, u32 n);
 int xr_sendq_reserve(struct xr_sendq *sq, u32 n);

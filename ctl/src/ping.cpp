@@ -195,6 +195,8 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
     CLI::Option *opt_region = app.add_option("--region", region);
     CLI::Option *opt_region_out = app.add_option("--region-out", region_out);
     CLI::Option *opt_rd = app.add_option("--responder-resources", rd);
+    std::string repeat;
+    CLI::Option *opt_repeat = app.add_option("--repeat", repeat);
     app.add_flag("--burst", o.burst);
     app.add_flag("--no-receives", o.no_receives);
     app.add_flag("-j,--json", json);
@@ -261,7 +263,11 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
         throw UsageError("--region needs --raw or --raw-hex");
     } else if (o.no_receives) {
         throw UsageError("--no-receives needs --raw or --raw-hex");
+    } else if (*opt_repeat) {
+        throw UsageError("--repeat needs --raw or --raw-hex");
     }
+    if (*opt_repeat)
+        o.repeat = uint32_t(parse_unsigned("repeat", repeat, 1, max_raw_repeat));
     if (*opt_region)
         o.region_size = parse_unsigned("region", region, 1, max_region_size);
     if (*opt_region_out) {
@@ -387,7 +393,7 @@ std::string ping_usage()
            "                          [-t SECONDS] [--burst] [--responder-resources N] ADDR[:PORT]\n"
            "       rdmactl [-j [-p]] ping { --raw FILE | --raw-hex HEX } [--expect OUTCOME]\n"
            "                          [--region BYTES [--region-out FILE]] [--no-receives]\n"
-           "                          [-t SECONDS]\n"
+           "                          [--repeat N] [-t SECONDS]\n"
            "                          ADDR[:PORT]\n"
            "       rdmactl ping help\n"
            "Sends RPC NULL calls over RPC-over-RDMA version 1 (RFC 8166) and prints the\n"
@@ -418,6 +424,9 @@ std::string ping_usage()
            "  --no-receives         with --raw: post no Receive, and have the server\n"
            "                        retry a Send to us for ever (RNR retry count 7): a\n"
            "                        peer that takes no reply (for testing servers)\n"
+           "  --repeat N            with --raw: send the message N times (at most 64),\n"
+           "                        back to back; the outcome is the first event after\n"
+           "                        the last\n"
            "  --responder-resources N  RDMA Reads the connection request offers to\n"
            "                        answer at once (default 1; for testing servers:\n"
            "                        0 offers none, which an xrpcrdma server refuses)\n"
@@ -771,11 +780,13 @@ PingStats ping_session(const PingOptions &opts, Connection &conn, SessionIo io, 
 
 // ---- --raw ----
 
-RawOutcome raw_session(const std::vector<uint8_t> &msg, double timeout, Connection &conn)
+RawOutcome raw_session(const std::vector<uint8_t> &msg, double timeout, Connection &conn,
+                       uint32_t repeat)
 {
     RawOutcome o;
     Clock::time_point start = Clock::now();
-    conn.send(msg, start + seconds(timeout)); // when it is gone, wait() says so
+    for (uint32_t i = 0; i < repeat; i++)
+        conn.send(msg, start + seconds(timeout)); // when it is gone, wait() says so
     ConnEvent ev = conn.wait(start + seconds(timeout));
     switch (ev.kind) {
     case ConnEvent::Kind::Received: {
@@ -875,7 +886,7 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
             raw = *opts.raw_bytes;
         if (opts.raw()) {
             params.max_send = std::max<uint32_t>(inline_size, uint32_t(raw.size()));
-            params.send_depth = 1;
+            params.send_depth = opts.repeat;
             params.region_size = opts.region_size.value_or(0);
             if (opts.no_receives) {
                 params.post_receives = false;
@@ -890,7 +901,7 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
         if (opts.raw()) {
             if (opts.region_size)
                 offer_region(raw, *conn, err);
-            RawOutcome o = raw_session(raw, opts.timeout, *conn);
+            RawOutcome o = raw_session(raw, opts.timeout, *conn, opts.repeat);
             if (output.json)
                 print_json(out, o.json, output);
             else

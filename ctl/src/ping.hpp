@@ -53,6 +53,8 @@ struct PingOptions {
     // --no-receives: post no Receive, and have the server retry a Send to
     // us for ever (RNR retry count 7): a peer that takes no reply.
     bool no_receives = false;
+    // --repeat N: send the raw message N times, back to back.
+    uint32_t repeat = 1;
 
     bool raw() const { return raw_file || raw_bytes; }
 };
@@ -76,6 +78,8 @@ std::string ping_usage();
 // The handle that marks a segment of a raw message as the region's.
 constexpr uint32_t region_placeholder = 0xffffffff;
 constexpr uint64_t max_region_size = 64 * 1024 * 1024;
+// --repeat: most copies of a raw message (within the server's credits).
+constexpr uint32_t max_raw_repeat = 64;
 
 // What the region holds at offset before the server writes into it: the
 // offset modulo 251 (a prime, so a shift by any power of two shows).
@@ -203,7 +207,10 @@ struct RawOutcome {
     std::string text; // the line printed: "rdma_error ERR_CHUNK xid=0x...", ...
     nlohmann::ordered_json json;
 };
-RawOutcome raw_session(const std::vector<uint8_t> &msg, double timeout, Connection &conn);
+// Sends msg repeat times, back to back, and reports the first event after
+// the last (or none within timeout seconds).
+RawOutcome raw_session(const std::vector<uint8_t> &msg, double timeout, Connection &conn,
+                       uint32_t repeat = 1);
 bool outcome_matches(Expect expect, RawOutcome::Kind kind);
 const char *expect_name(Expect expect);
 

@@ -127,7 +127,7 @@ TEST(Complete, PingAndMonitorOptions)
 {
     EXPECT_EQ(complete_last({"ping", "--c"}), Words{"--count"});
     EXPECT_EQ(complete_last({"ping", "--r"}),
-              (Words{"--raw", "--raw-hex", "--region", "--region-out",
+              (Words{"--raw", "--raw-hex", "--region", "--region-out", "--repeat",
                      "--responder-resources"}));
     EXPECT_EQ(complete_last({"monitor", "--l"}), Words{"--log"});
     EXPECT_EQ(complete_last({"ping", ""}), Words{"help"});

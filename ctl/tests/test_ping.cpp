@@ -238,6 +238,13 @@ TEST(PingOptions, Region)
     EXPECT_FALSE(o.region_out);
 }
 
+TEST(PingOptions, Repeat)
+{
+    EXPECT_EQ(ping_args({"--raw-hex", "00", "--repeat", "2", "h"}).repeat, 2u);
+    EXPECT_EQ(ping_args({"--raw-hex", "00", "h"}).repeat, 1u);
+    EXPECT_EQ(ping_args({"--raw-hex", "00", "--repeat", "64", "h"}).repeat, max_raw_repeat);
+}
+
 TEST(PingOptions, NoReceives)
 {
     EXPECT_TRUE(ping_args({"--raw-hex", "00", "--no-receives", "h"}).no_receives);
@@ -337,6 +344,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{{"--burst", "-i", "1", "h"}, "--burst sends every call at once: -i does not apply"},
         BadArgs{{"--region", "4096", "h"}, "--region needs --raw or --raw-hex"},
         BadArgs{{"--no-receives", "h"}, "--no-receives needs --raw or --raw-hex"},
+        BadArgs{{"--repeat", "2", "h"}, "--repeat needs --raw or --raw-hex"},
+        BadArgs{{"--raw-hex", "00", "--repeat", "0", "h"},
+                "invalid repeat '0': expected a whole number from 1 to 64"},
+        BadArgs{{"--raw-hex", "00", "--repeat", "65", "h"},
+                "invalid repeat '65': expected a whole number from 1 to 64"},
         BadArgs{{"--raw-hex", "00", "--region", "0", "h"},
                 "invalid region '0': expected a whole number from 1 to 67108864"},
         BadArgs{{"--raw-hex", "00", "--region", "67108865", "h"},
@@ -798,6 +810,17 @@ TEST(RunPing, RawExpected)
     EXPECT_EQ(r.out, "rdma_error ERR_CHUNK xid=0x11223344\n");
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(r.params.send_depth, 1u);
+}
+
+// --repeat: the same message, back to back; the outcome follows the last.
+TEST(RunPing, RawRepeat)
+{
+    Ran r = run_fake({"--raw-hex", "11223344 00000002", "--repeat", "3", "h"},
+                     [](size_t) { return Answer::ErrChunk; });
+    EXPECT_EQ(r.code, 0);
+    ASSERT_EQ(r.sent.size(), 3u);
+    EXPECT_EQ(r.sent[0], r.sent[2]);
+    EXPECT_EQ(r.params.send_depth, 3u);
 }
 
 // A peer that takes no reply: no Receive posted, RNR retry for ever.

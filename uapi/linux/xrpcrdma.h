@@ -75,9 +75,9 @@ enum xrpcrdma_transport_state {
  *   memory registration or invalidation); cm-error: the connection manager
  *   reported a failure (unreachable, rejected, connect error, address change);
  *   timeout: client only, an RPC timed out on the connection and the client
- *   disconnected to try a new one; send-timeout: server only, Sends that asked
- *   for a completion had none for send-timeout milliseconds (a peer that takes
- *   no replies, whose connection had this side retry its Sends for ever).
+ *   disconnected to try a new one; send-timeout: server only, the send queue
+ *   made no progress for send-timeout milliseconds (a peer that takes no
+ *   replies, whose connection had this side retry its Sends for ever).
  */
 enum xrpcrdma_close_reason {
 	XRPCRDMA_CLOSE_REASON_UNKNOWN,
@@ -153,7 +153,7 @@ enum xrpcrdma_wc_kind {
 #define XRPCRDMA_CONFIG_SIGNAL_INTERVAL_MIN		1
 #define XRPCRDMA_CONFIG_SIGNAL_INTERVAL_MAX		256
 #define XRPCRDMA_CONFIG_SIGNAL_INTERVAL_DEFAULT		16
-#define XRPCRDMA_CONFIG_SEND_TIMEOUT_MIN		0
+#define XRPCRDMA_CONFIG_SEND_TIMEOUT_MIN		1000
 #define XRPCRDMA_CONFIG_SEND_TIMEOUT_MAX		3600000
 #define XRPCRDMA_CONFIG_SEND_TIMEOUT_DEFAULT		60000
 
