@@ -145,28 +145,6 @@ void xr_sendq_progress(struct xr_sendq *sq)
 	WRITE_ONCE(sq->sq_progress, jiffies);
 }
 
-/**
- * xr_sendq_expire - the send queue made no progress: break the connection
- * @sq: the send queue
- * @what: for the trace event: what waited (Sends out, or slots wanted)
- *
- * Moves the queue pair to the error state at once, which flushes every
- * work request stuck on it and so wakes whoever waits for them, and
- * closes the connection (close reason send-timeout). Process context;
- * the caller holds the owner, or xr_sendq_fail() finds it gone.
- */
-void xr_sendq_expire(struct xr_sendq *sq, u32 what)
-{
-	trace_xrpcrdma_sq_timeout(sq, what);
-	pr_warn_ratelimited("xprt %u: the send queue made no progress for %u ms: closing the connection\n",
-			    READ_ONCE(sq->sq_ep->ep_owner_id),
-			    jiffies_to_msecs(sq->sq_timeout));
-	xr_ep_set_close_reason(sq->sq_ep, XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT);
-	/* svc's own close may wait for a thread that waits on this queue. */
-	xr_ep_disconnect(sq->sq_ep);
-	xr_sendq_fail(sq);
-}
-
 /*
  * A signaled Send is about to be posted (under sq_lock): when none was
  * out, stamp the time before the count shows one, and start the check.
@@ -754,6 +732,34 @@ void xr_sendq_fail(struct xr_sendq *sq)
 	if (!sq->sq_on_close || !xr_sendq_pin(sq, false))
 		return;
 	sq->sq_on_close(sq->sq_owner);
+	if (sq->sq_put)
+		sq->sq_put(sq->sq_owner);
+}
+
+/**
+ * xr_sendq_expire - the send queue made no progress: break the connection
+ * @sq: the send queue
+ * @what: for the trace event: what waited (Sends out, or slots wanted)
+ *
+ * Moves the queue pair to the error state at once, which flushes every
+ * work request stuck on it and so wakes whoever waits for them, and
+ * closes the connection (close reason send-timeout). Process context.
+ * The owner is pinned for the call; when its last reference is gone it
+ * is being torn down, and nothing is left to do.
+ */
+void xr_sendq_expire(struct xr_sendq *sq, u32 what)
+{
+	if (!xr_sendq_pin(sq, false))
+		return;
+	trace_xrpcrdma_sq_timeout(sq, what);
+	pr_warn_ratelimited("xprt %u: the send queue made no progress for %u ms: closing the connection\n",
+			    READ_ONCE(sq->sq_ep->ep_owner_id),
+			    jiffies_to_msecs(sq->sq_timeout));
+	xr_ep_set_close_reason(sq->sq_ep, XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT);
+	/* svc's own close may wait for a thread that waits on this queue. */
+	xr_ep_disconnect(sq->sq_ep);
+	if (sq->sq_on_close)
+		sq->sq_on_close(sq->sq_owner);
 	if (sq->sq_put)
 		sq->sq_put(sq->sq_owner);
 }

@@ -423,11 +423,10 @@ peer_takes_no_reply() {
 # is posted behind it, with an nfsd thread waiting for it. Two NULL calls
 # with a 4 KiB Read chunk in rdmactl's region: the connection must end
 # within the peer's 20 s, the thread free again (a normal ping works
-# after the cases). On rxe the Read, sent after the Send the peer
-# refuses, is lost to the peer's sequence check and ends in a transport
-# retry error within seconds; a device that holds it until the Send goes
-# would leave it to send-timeout (2000 ms here), past which the waiting
-# thread breaks the connection.
+# after the cases). The waiting thread breaks the connection past
+# send-timeout (2000 ms here); on rxe the Read, sent after the Send the
+# peer refuses, may also be lost to the peer's sequence check and end
+# in a transport retry error first (about 5 s), whichever comes first.
 read_behind_stuck_reply() {
 	local timeout rc=0
 
