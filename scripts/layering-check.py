@@ -51,6 +51,7 @@ HEADER_DEPS = {
     'stats.h': set(),
     'snap.h': set(),
     'bench.h': set(),
+    'bench_rdma.h': {'bench.h'},
     'registry.h': set(),
     'ep.h': {'core.h', 'proto.h'},
     'sendq.h': {'ep.h'},
