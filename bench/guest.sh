@@ -16,7 +16,10 @@
 # them, and over each NFS mount fio's sequential and random I/O and a
 # metadata load of many workers (xr-metaload). Results go to
 # OUTDIR/raw.jsonl (one record per measurement and repetition); a step
-# that fails is recorded with its error instead of a figure.
+# that fails is recorded with its error instead of a figure. Each
+# repetition of the RPC and NFS figures measures the in-tree transport
+# (and TCP) and xrpcrdma back to back, which goes first alternating, so
+# that bench/report.py can compare them repetition by repetition.
 #
 # Knobs: XR_BENCH_REPS (3), XR_BENCH_SIZE_MB (256), XR_BENCH_RAND_S (5),
 # XR_BENCH_VERS ("3 4.1"), XR_BENCH_PINGS (500), XR_BENCH_RPCS (5000 a
@@ -158,42 +161,39 @@ ceiling() {
 # ---- RPC NULL round trips (rdmactl ping, one call in flight) ----
 
 ping_server() {
-	local name=$1 port=$2 rep out
+	local name=$1 port=$2 rep=$3 out
 
-	for rep in $(seq 1 "$REPS"); do
-		if ! out=$(timeout 120 "$RDMACTL" ping -c "$PINGS" -i 0 "$XR_ADDR:$port"); then
-			record_error rpc_null "$name" - "$rep" "rdmactl ping failed"
-			continue
-		fi
-		echo "$out" | awk -v k="$name" -v r="$rep" '
-			/ time=/ { for (i = 1; i <= NF; i++) if ($i ~ /^time=/) {
-				sub("time=", "", $i); v[n++] = $i } }
-			END { printf "{\"kind\":\"rpc_null\",\"transport\":\"%s\",\"vers\":\"-\",", k
-			      printf "\"rep\":%s,\"data\":{\"rtt_us\":[", r
-			      for (i = 0; i < n; i++) printf "%s%s", (i ? "," : ""), v[i]
-			      printf "]}}\n" }' >>"$RAW"
-	done
+	if ! out=$(timeout 120 "$RDMACTL" ping -c "$PINGS" -i 0 "$XR_ADDR:$port"); then
+		record_error rpc_null "$name" - "$rep" "rdmactl ping failed"
+		return
+	fi
+	echo "$out" | awk -v k="$name" -v r="$rep" '
+		/ time=/ { for (i = 1; i <= NF; i++) if ($i ~ /^time=/) {
+			sub("time=", "", $i); v[n++] = $i } }
+		END { printf "{\"kind\":\"rpc_null\",\"transport\":\"%s\",\"vers\":\"-\",", k
+		      printf "\"rep\":%s,\"data\":{\"rtt_us\":[", r
+		      for (i = 0; i < n; i++) printf "%s%s", (i ? "," : ""), v[i]
+		      printf "]}}\n" }' >>"$RAW"
 }
 
 # ---- RPC NULL rates (rdmactl bench: the module's own RPC client) ----
 
-# rpc_rate NAME TRANSPORT PORT: bench-run over TRANSPORT (tcp or rdma,
-# the netid "rdma" being whichever RDMA transport is registered as such).
+# rpc_rate NAME TRANSPORT PORT REP: bench-run over TRANSPORT (tcp or
+# rdma, the netid "rdma" being whichever RDMA transport is registered as
+# such), at concurrency 1 and 16.
 rpc_rate() {
-	local name=$1 t=$2 port=$3 c rep out
+	local name=$1 t=$2 port=$3 rep=$4 c out
 
 	for c in 1 16; do
-		for rep in $(seq 1 "$REPS"); do
-			# stderr too: an error for the record, and no progress bar
-		# on the console.
+		# stderr too: an error for the record, and no progress bar on
+		# the console.
 		if out=$(timeout 600 "$RDMACTL" -j bench run "$XR_ADDR:$port" \
 				transport "$t" count "$RPCS" concurrency "$c" 2>&1); then
-				record rpc_rate "$name" - "$rep" "$out"
-			else
-				record_error rpc_rate "$name" - "$rep" \
-					"rdmactl bench (concurrency $c) failed: $out"
-			fi
-		done
+			record rpc_rate "$name" - "$rep" "$out"
+		else
+			record_error rpc_rate "$name" - "$rep" \
+				"rdmactl bench (concurrency $c) failed: $out"
+		fi
 	done
 }
 
@@ -417,19 +417,19 @@ mount_for() {
 	timeout -k 5 "$NFS_OP_TIMEOUT" mount -t nfs -o "$opts" "$src" "$MNT"
 }
 
+# nfs_transport TRANSPORT REP: the NFS figures of each version, one
+# repetition.
 nfs_transport() {
-	local t=$1 v rep
+	local t=$1 rep=$2 v
 
 	for v in $VERS; do
-		for rep in $(seq 1 "$REPS"); do
-			if ! mount_for "$t" "$v"; then
-				record_error seq_write "$t" "$v" "$rep" "mount failed"
-				continue
-			fi
-			nfs_figures "$t" "$v" "$rep"
-			rm -f "$MNT"/sw* "$MNT"/rr*
-			nfs_umount "$MNT"
-		done
+		if ! mount_for "$t" "$v"; then
+			record_error seq_write "$t" "$v" "$rep" "mount failed"
+			continue
+		fi
+		nfs_figures "$t" "$v" "$rep"
+		rm -f "$MNT"/sw* "$MNT"/rr*
+		nfs_umount "$MNT"
 	done
 }
 
@@ -437,45 +437,74 @@ nfs_transport() {
 
 # xrpcrdma side by side (its netlink family runs the benchmark; the netid
 # "rdma" is the in-tree rpcrdma's). rpcrdma first: with xrpcrdma in
-# drop-in mode its init fails and modprobe still reports success.
+# drop-in mode its init fails and modprobe still reports success. nfsd
+# lets go of xrpcrdma in drop-in mode (xrpcrdma_setup's) when it stops.
 intree_setup() {
+	nfs_server_stop || return 1
 	if module_loaded && [ "$(module_mode)" != sidebyside ]; then
-		rmmod xrpcrdma || return 1
+		wait_for 30 rmmod xrpcrdma || return 1
 	fi
+	rm -f "$BLOCK"
 	load_rpcrdma || return 1
 	module_loaded || insmod "$XR_MODULE" mode=sidebyside || return 1
 	[ "$(module_mode)" = sidebyside ] || return 1
 	nfs_server_start && nfs_listen rdma 20049
 }
 
+# set_up TRANSPORT: the modules and listeners TRANSPORT is measured with
+# (TCP with either).
+# shellcheck disable=SC2119 # xrpcrdma_setup: the module of XR_MODULE
+set_up() {
+	case $1 in
+	in-tree) intree_setup ;;
+	xrpcrdma) xrpcrdma_setup ;;
+	esac
+}
+
+# speed TRANSPORT REP: one repetition of TRANSPORT's RPC rates, round
+# trips (RDMA) and NFS figures; TCP's with the in-tree set-up's.
+speed() {
+	local t=$1 rep=$2
+
+	echo "# $t: repetition $rep (at $SECONDS s)"
+	if ! set_up "$t"; then
+		record_error seq_write "$t" - "$rep" "$t set-up failed"
+		return
+	fi
+	if [ "$t" = in-tree ]; then
+		rpc_rate tcp tcp 2049 "$rep"
+		nfs_transport tcp "$rep"
+	fi
+	rpc_rate "$t" rdma 20049 "$rep"
+	ping_server "$t" 20049 "$rep"
+	nfs_transport "$t" "$rep"
+}
+
+# memory TRANSPORT: its idle server connection's and idle mount's memory.
+memory() {
+	echo "# $1: memory (at $SECONDS s)"
+	if ! set_up "$1"; then
+		record_error mem_idle "$1" - 0 "$1 set-up failed"
+		return
+	fi
+	mem_server "$1" 20049
+	mem_mount "$1"
+}
+
 echo "# ceiling (at $SECONDS s)"
 ceiling
-if intree_setup; then
-	echo "# tcp (at $SECONDS s)"
-	rpc_rate tcp tcp 2049
-	nfs_transport tcp
-	echo "# in-tree (at $SECONDS s)"
-	rpc_rate in-tree rdma 20049
-	ping_server in-tree 20049
-	echo "# in-tree: memory (at $SECONDS s)"
-	mem_server in-tree 20049
-	mem_mount in-tree
-	echo "# in-tree: NFS (at $SECONDS s)"
-	nfs_transport in-tree
-else
-	record_error seq_write in-tree - 0 "in-tree set-up failed"
-fi
-# shellcheck disable=SC2119 # the module of XR_MODULE
-if xrpcrdma_setup; then
-	echo "# xrpcrdma (at $SECONDS s)"
-	rpc_rate xrpcrdma rdma 20049
-	ping_server xrpcrdma 20049
-	echo "# xrpcrdma: memory (at $SECONDS s)"
-	mem_server xrpcrdma 20049
-	mem_mount xrpcrdma
-	echo "# xrpcrdma: NFS (at $SECONDS s)"
-	nfs_transport xrpcrdma
-else
-	record_error seq_write xrpcrdma - 0 "xrpcrdma set-up failed"
-fi
+# The host's speed drifts over minutes, by a third on a bad day: each
+# repetition measures both RDMA transports back to back, in turn first,
+# so that the ratio of each repetition compares like with like.
+for rep in $(seq 1 "$REPS"); do
+	if [ $((rep % 2)) -eq 1 ]; then
+		speed in-tree "$rep"
+		speed xrpcrdma "$rep"
+	else
+		speed xrpcrdma "$rep"
+		speed in-tree "$rep"
+	fi
+done
+memory in-tree
+memory xrpcrdma
 echo "# done: $(wc -l <"$RAW") records in $SECONDS s"

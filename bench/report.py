@@ -5,7 +5,11 @@ file and a latency plot from the records of bench/guest.sh.
 
 Every figure is the median of its repetitions; ratios compare xrpcrdma
 with the in-tree rpcrdma (and with TCP, and with the soft-RoCE ceiling)
-measured in the same run. Errors are carried into the table as such."""
+measured in the same run. bench/guest.sh measures the transports back to
+back in each repetition: a ratio between two of them is the median of the
+repetitions' own ratios, which are shown beside it, so that the host's
+drift from one repetition to the next does not weigh on it. Errors are
+carried into the table as such."""
 
 import json
 import statistics
@@ -36,9 +40,14 @@ def load(path):
 
 
 def values(records, kind, transport, vers, key):
-    return [r["data"][key] for r in records
+    return list(by_rep(records, kind, transport, vers, key).values())
+
+
+# A figure's value in each repetition: {rep: value}.
+def by_rep(records, kind, transport, vers, key):
+    return {r["rep"]: r["data"][key] for r in records
             if r["kind"] == kind and r["transport"] == transport and r["vers"] == vers
-            and key in r["data"]]
+            and key in r["data"]}
 
 
 def errors(records, kind, transport, vers):
@@ -62,10 +71,27 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
+# paired(XS, YS): the ratio of two figures measured in the same
+# repetitions ({rep: value} each): the median of each repetition's own
+# ratio, and those ratios in the order of the repetitions. Without a
+# repetition that has both, the ratio of the medians, and no list.
+def paired(xs, ys):
+    rs = [xs[k] / ys[k] for k in sorted(xs) if k in ys and ys[k]]
+    if rs:
+        return median(rs), rs
+    return ratio(median(list(xs.values())), median(list(ys.values()))), []
+
+
+# set_ratio(ROW, NAME, XS, YS): ROW[NAME] and ROW[NAME + " by rep"] from
+# paired(XS, YS).
+def set_ratio(row, name, xs, ys):
+    row[name], row[name + " by rep"] = paired(xs, ys)
+
+
 def rate_values(records, transport, conc, key):
-    return [r["data"][key] for r in records
+    return {r["rep"]: r["data"][key] for r in records
             if r["kind"] == "rpc_rate" and r["transport"] == transport
-            and r["data"].get("concurrency") == conc and key in r["data"]]
+            and r["data"].get("concurrency") == conc and key in r["data"]}
 
 
 # RPC NULL rates from the kernel-side benchmark, a row each figure and
@@ -77,11 +103,12 @@ def summarize_rates(records):
                                   ("lat-p50-ns", "p50 us", 1000),
                                   ("lat-p99-ns", "p99 us", 1000)):
             row = {}
+            reps = {t: rate_values(records, t, conc, key) for t in TRANSPORTS}
             for t in TRANSPORTS:
-                m = median(rate_values(records, t, conc, key))
+                m = median(list(reps[t].values()))
                 row[t] = m / scale if m is not None else None
-            row["xrpcrdma/in-tree"] = ratio(row["xrpcrdma"], row["in-tree"])
-            row["xrpcrdma/tcp"] = ratio(row["xrpcrdma"], row["tcp"])
+            set_ratio(row, "xrpcrdma/in-tree", reps["xrpcrdma"], reps["in-tree"])
+            set_ratio(row, "xrpcrdma/tcp", reps["xrpcrdma"], reps["tcp"])
             row["errors"] = {t: errors(records, "rpc_rate", t, "-") for t in TRANSPORTS
                              if errors(records, "rpc_rate", t, "-")}
             rows[f"RPC NULL (c={conc}), {label}"] = row
@@ -182,26 +209,28 @@ def summarize(records):
         f"{kind}: {r['data']['error']}" for r in records
         for kind in ("send_bw", "write_bw", "read_bw", "send_lat", "kwrite_bw", "kread_bw")
         if r["kind"] == kind and "error" in r["data"]})
+    ping = {}
     for t in ("xrpcrdma", "in-tree"):
-        reps = [r["data"]["rtt_us"] for r in records
-                if r["kind"] == "rpc_null" and r["transport"] == t and "rtt_us" in r["data"]]
-        fig = {"p50_us": median([percentile(x, 50) for x in reps if x]),
-               "p99_us": median([percentile(x, 99) for x in reps if x]),
-               "ops_s": median([len(x) / (sum(x) / 1e6) for x in reps if x])}
+        reps = {k: x for k, x in by_rep(records, "rpc_null", t, "-", "rtt_us").items() if x}
+        ping[t] = {"p50_us": {k: percentile(x, 50) for k, x in reps.items()},
+                   "p99_us": {k: percentile(x, 99) for k, x in reps.items()},
+                   "ops_s": {k: len(x) / (sum(x) / 1e6) for k, x in reps.items()}}
+        fig = {name: median(list(xs.values())) for name, xs in ping[t].items()}
         fig["errors"] = errors(records, "rpc_null", t, "-")
         out["rpc_null"][t] = fig
-    x, i = out["rpc_null"]["xrpcrdma"], out["rpc_null"]["in-tree"]
-    out["rpc_null"]["ratio_ops"] = ratio(x["ops_s"], i["ops_s"])
-    out["rpc_null"]["ratio_p99"] = ratio(x["p99_us"], i["p99_us"])
+    for name, key in (("ratio_ops", "ops_s"), ("ratio_p50", "p50_us"), ("ratio_p99", "p99_us")):
+        out["rpc_null"][name], out["rpc_null"][name + "_by_rep"] = paired(
+            ping["xrpcrdma"][key], ping["in-tree"][key])
     versions = sorted({r["vers"] for r in records if r["vers"] not in ("-",)})
     for v in versions:
         rows = {}
         for kind, key, label in NFS_FIGURES:
-            row = {t: median(values(records, kind, t, v, key)) for t in TRANSPORTS}
+            reps = {t: by_rep(records, kind, t, v, key) for t in TRANSPORTS}
+            row = {t: median(list(reps[t].values())) for t in TRANSPORTS}
             row["errors"] = {t: errors(records, kind, t, v) for t in TRANSPORTS
                              if errors(records, kind, t, v)}
-            row["xrpcrdma/in-tree"] = ratio(row["xrpcrdma"], row["in-tree"])
-            row["xrpcrdma/tcp"] = ratio(row["xrpcrdma"], row["tcp"])
+            set_ratio(row, "xrpcrdma/in-tree", reps["xrpcrdma"], reps["in-tree"])
+            set_ratio(row, "xrpcrdma/tcp", reps["xrpcrdma"], reps["tcp"])
             if kind in CEILINGS:
                 key, tool = CEILINGS[kind]
                 row["xrpcrdma/ceiling"] = ratio(row["xrpcrdma"], out["ceiling"][key])
@@ -223,19 +252,33 @@ def fmt(x, digits=1):
     return f"{x:.{digits}f}"
 
 
+# A ratio with the repetitions' own ratios it is the median of, if more
+# than one: "1.10 (1.02 1.10 1.31)".
+def fmt_ratio(x, reps=()):
+    if x is None or len(reps) < 2:
+        return fmt(x, 2)
+    return f"{x:.2f} ({' '.join(f'{r:.2f}' for r in reps)})"
+
+
+def ratios(row):
+    return " ".join(f"| {fmt_ratio(row[n], row.get(n + ' by rep', ()))}"
+                    for n in ("xrpcrdma/in-tree", "xrpcrdma/tcp"))
+
+
 def markdown(s):
-    lines = ["| figure | xrpcrdma | in-tree | tcp | xrpcrdma / in-tree | xrpcrdma / tcp "
+    lines = ["Figures: medians of the repetitions. Ratios between transports: the median "
+             "of the repetitions' own ratios (each repetition measures them back to back), "
+             "those ratios in parentheses.", "",
+             "| figure | xrpcrdma | in-tree | tcp | xrpcrdma / in-tree | xrpcrdma / tcp "
              "| xrpcrdma / ceiling |", "|---|---|---|---|---|---|---|"]
     for vers, rows in s["nfs"].items():
         for label, row in rows.items():
             lines.append(f"| {vers} {label} | {fmt(row['xrpcrdma'])} | {fmt(row['in-tree'])} "
-                         f"| {fmt(row['tcp'])} | {fmt(row['xrpcrdma/in-tree'], 2)} "
-                         f"| {fmt(row['xrpcrdma/tcp'], 2)} "
+                         f"| {fmt(row['tcp'])} {ratios(row)} "
                          f"| {fmt(row.get('xrpcrdma/ceiling'), 2)} |")
     for label, row in s["rpc_rate"].items():
         lines.append(f"| {label} | {fmt(row['xrpcrdma'])} | {fmt(row['in-tree'])} "
-                     f"| {fmt(row['tcp'])} | {fmt(row['xrpcrdma/in-tree'], 2)} "
-                     f"| {fmt(row['xrpcrdma/tcp'], 2)} | n/a |")
+                     f"| {fmt(row['tcp'])} {ratios(row)} | n/a |")
     for key, label, what in (
             ("memory_idle_kib", "kernel memory per idle server connection", "peers"),
             ("memory_mount_kib", "kernel memory per idle NFS mount (client and server ends)",
@@ -245,13 +288,12 @@ def markdown(s):
             lines.append(f"| {label}{at}, KiB | {fmt(m['xrpcrdma'], 0)} "
                          f"| {fmt(m['in-tree'], 0)} | n/a "
                          f"| {fmt(m['xrpcrdma/in-tree'], 2)} | n/a | n/a |")
-    x, i = s["rpc_null"]["xrpcrdma"], s["rpc_null"]["in-tree"]
-    lines.append(f"| rdmactl ping (c=1), ops/s | {fmt(x['ops_s'])} | {fmt(i['ops_s'])} | n/a "
-                 f"| {fmt(s['rpc_null']['ratio_ops'], 2)} | n/a | n/a |")
-    lines.append(f"| rdmactl ping (c=1), p50 us | {fmt(x['p50_us'])} | {fmt(i['p50_us'])} | n/a "
-                 f"| {fmt(ratio(x['p50_us'], i['p50_us']), 2)} | n/a | n/a |")
-    lines.append(f"| rdmactl ping (c=1), p99 us | {fmt(x['p99_us'])} | {fmt(i['p99_us'])} | n/a "
-                 f"| {fmt(s['rpc_null']['ratio_p99'], 2)} | n/a | n/a |")
+    p = s["rpc_null"]
+    x, i = p["xrpcrdma"], p["in-tree"]
+    for key, name, label in (("ops_s", "ratio_ops", "ops/s"), ("p50_us", "ratio_p50", "p50 us"),
+                             ("p99_us", "ratio_p99", "p99 us")):
+        lines.append(f"| rdmactl ping (c=1), {label} | {fmt(x[key])} | {fmt(i[key])} | n/a "
+                     f"| {fmt_ratio(p[name], p[name + '_by_rep'])} | n/a | n/a |")
     lines += ["", "Per 1000 RPCs (medians; RPCs: calls the workload sent):", "",
               "| workload | transport | RPCs | registrations | RDMA Reads | RDMA Writes "
               "| NOMSG calls |", "|---|---|---|---|---|---|---|"]
