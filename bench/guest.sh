@@ -73,10 +73,7 @@ record_error() {
 
 cleanup() {
 	rm -f "$ERRS"
-	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
-	nfs_server_stop >/dev/null 2>&1
-	rm -f "$BLOCK"
-	module_loaded || insmod "$XR_MODULE"
+	bench_restore "$MNT"
 }
 trap cleanup EXIT
 
@@ -434,32 +431,6 @@ nfs_transport() {
 }
 
 # ---- the three set-ups ----
-
-# xrpcrdma side by side (its netlink family runs the benchmark; the netid
-# "rdma" is the in-tree rpcrdma's). rpcrdma first: with xrpcrdma in
-# drop-in mode its init fails and modprobe still reports success. nfsd
-# lets go of xrpcrdma in drop-in mode (xrpcrdma_setup's) when it stops.
-intree_setup() {
-	nfs_server_stop || return 1
-	if module_loaded && [ "$(module_mode)" != sidebyside ]; then
-		wait_for 30 rmmod xrpcrdma || return 1
-	fi
-	rm -f "$BLOCK"
-	load_rpcrdma || return 1
-	module_loaded || insmod "$XR_MODULE" mode=sidebyside || return 1
-	[ "$(module_mode)" = sidebyside ] || return 1
-	nfs_server_start && nfs_listen rdma 20049
-}
-
-# set_up TRANSPORT: the modules and listeners TRANSPORT is measured with
-# (TCP with either).
-# shellcheck disable=SC2119 # xrpcrdma_setup: the module of XR_MODULE
-set_up() {
-	case $1 in
-	in-tree) intree_setup ;;
-	xrpcrdma) xrpcrdma_setup ;;
-	esac
-}
 
 # speed TRANSPORT REP: one repetition of TRANSPORT's RPC rates, round
 # trips (RDMA) and NFS figures; TCP's with the in-tree set-up's.

@@ -27,6 +27,44 @@ xrpcrdma_setup() {
 	nfs_server_start && nfs_listen rdma 20049
 }
 
+# intree_setup: the in-tree rpcrdma, nfsd listening on it at port 20049,
+# and xrpcrdma (XR_MODULE) side by side: its netlink family runs the
+# benchmark, the netid "rdma" is the in-tree rpcrdma's. rpcrdma first:
+# with xrpcrdma in drop-in mode its init fails and modprobe still
+# reports success. nfsd lets go of xrpcrdma in drop-in mode
+# (xrpcrdma_setup's) when it stops.
+intree_setup() {
+	nfs_server_stop || return 1
+	if module_loaded && [ "$(module_mode)" != sidebyside ]; then
+		wait_for 30 rmmod xrpcrdma || return 1
+	fi
+	rm -f "$BLOCK"
+	load_rpcrdma || return 1
+	module_loaded || insmod "$XR_MODULE" mode=sidebyside || return 1
+	[ "$(module_mode)" = sidebyside ] || return 1
+	nfs_server_start && nfs_listen rdma 20049
+}
+
+# set_up TRANSPORT: intree_setup for in-tree, xrpcrdma_setup for
+# xrpcrdma (TCP is measured with either).
+# shellcheck disable=SC2119 # xrpcrdma_setup: the module of XR_MODULE
+set_up() {
+	case $1 in
+	in-tree) intree_setup ;;
+	xrpcrdma) xrpcrdma_setup ;;
+	esac
+}
+
+# bench_restore MNT: on the way out, leave the guest as the runner left
+# it: MNT unmounted, nfsd stopped, rpcrdma no longer blocked, xrpcrdma
+# (XR_MODULE) loaded in its default mode if it was not loaded.
+bench_restore() {
+	nfs_is_mounted "$1" && umount -f -l "$1"
+	nfs_server_stop >/dev/null 2>&1
+	rm -f "$BLOCK"
+	module_loaded || insmod "$XR_MODULE"
+}
+
 # xprt_counters MNT: the RPC-over-RDMA counters of the mount on MNT, from
 # its xprt line in /proc/self/mountstats (the same fields for the
 # in-tree client and ours), as JSON: calls sent, segments offered in

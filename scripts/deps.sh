@@ -20,7 +20,7 @@ pkgs=(
 	clang libclang-rt-14-dev
 	build-essential bc kmod cpio xz-utils
 	python3-sphinx dkms groff-base man-db
-	fio python3-matplotlib
+	fio python3-matplotlib linux-perf
 	debhelper dh-dkms dpkg-dev fakeroot lintian
 	mmdebstrap
 )

@@ -4,7 +4,8 @@
 # and ratios to the first module, the ratio of every round, and exit
 # status 1 when a round had an error or a module lacks a figure. Then
 # bench/report.py's table per 1000 RPCs from made-up bench/guest.sh
-# records, and the rest of its figures.
+# records, and the rest of its figures; bench/profile-report.py's layers
+# from made-up perf reports.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rep=$top/bench/ab-report.py
@@ -182,6 +183,57 @@ assert s["ceiling"]["kread_bw_mib_s"] == 100 and s["ceiling"]["kwrite_bw_mib_s"]
 assert sorted(s["memory_idle_kib"]) == ["128", "16"], s["memory_idle_kib"]
 assert s["metadata_per_kind"]["NFSv3 stat"]["tcp"]["p99_us"] == 500, s["metadata_per_kind"]
 ' "$tmp/figs/results.json" || fail "results.json: $(cat "$tmp/figs/results.json")"
+
+# bench/profile-report.py: each perf sample goes to the layer of its
+# symbol's module (from the guest's module symbols), the idle loop,
+# rxe's CRC in the kernel's library, the rest of the kernel or user space.
+prof=$tmp/prof
+mkdir -p "$prof"
+for t in in-tree xrpcrdma; do
+	for w in seq_write seq_read rand_rw meta rpc_null; do
+		cat >"$prof/$t.$w.kallsyms" <<'SYMS'
+ffffffffc0a00000 t xr_reply_finish	[xrpcrdma]
+ffffffffc0b00000 t rpcrdma_reply_handler	[rpcrdma]
+ffffffffc0c00000 t rxe_requester	[rdma_rxe]
+ffffffffc0d00000 T ib_poll_handler	[ib_core]
+ffffffffc0e00000 T svc_recv	[sunrpc]
+ffffffffc0f00000 t nfsd_dispatch	[nfsd]
+ffffffffc1000000 t nfs_readdir	[nfs]
+ffffffffc1100000 t veth_xmit	[veth]
+SYMS
+		cat >"$prof/$t.$w.sym" <<'SYM'
+    30.00%  [k] pv_native_safe_halt
+    10.00%  [k] xr_reply_finish
+     2.50%  [k] rpcrdma_reply_handler
+    12.00%  [k] rxe_requester
+     3.00%  [k] crc32_body
+     1.00%  [k] ib_poll_handler
+     4.00%  [k] svc_recv
+     2.00%  [k] nfsd_dispatch
+     1.50%  [k] nfs_readdir
+     0.50%  [k] veth_xmit
+    20.00%  [k] memcpy_orig
+     5.00%  [.] 0x00007f0000001234
+SYM
+	done
+done
+echo "failed to mount" >"$prof/xrpcrdma.rpc_null.error"
+rm "$prof/xrpcrdma.rpc_null.sym"
+if out=$(python3 "$top/bench/profile-report.py" "$prof" 2>&1); then
+	fail "a failed workload passed: $out"
+fi
+echo "$out" | grep -qxF '| NFSv3 metadata load | xrpcrdma | 30.0 | 12.5 | 15.0 | 1.0 | 4.0 | 3.5 | 0.5 | 20.0 | 5.0 |' ||
+	fail "wrong profile row: $out"
+echo "$out" | grep -qxF '| RPC NULL at concurrency 16 | xrpcrdma | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a |' ||
+	fail "the failed workload's row: $out"
+echo "$out" | grep -qxF -- '- RPC NULL at concurrency 16, xrpcrdma: failed to mount' ||
+	fail "the failure is not shown: $out"
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["in-tree seq_write"]["transport"] == 12.5, s["in-tree seq_write"]
+assert s["xrpcrdma rpc_null"] == {"error": "failed to mount"}, s["xrpcrdma rpc_null"]
+' "$prof/profile.json" || fail "profile.json: $(cat "$prof/profile.json")"
 
 [ "$failures" -eq 0 ] && echo "bench reports: all cases pass"
 [ "$failures" -eq 0 ]
