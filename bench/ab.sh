@@ -23,7 +23,7 @@ if [ "${1:-}" = --kernel ]; then
 fi
 [ $# -ge 2 ] || usage
 [ -n "$kver" ] || kver=$(for d in /lib/modules/*/build; do
-	[ -f "$d/Makefile" ] && basename "$(dirname "$d")"; done | sort -V | tail -n 1)
+	if [ -f "$d/Makefile" ]; then basename "$(dirname "$d")"; fi; done | sort -V | tail -n 1)
 [ -n "$kver" ] || { echo "ab: no kernel headers installed (make deps)" >&2; exit 1; }
 
 args=()

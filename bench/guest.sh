@@ -177,19 +177,21 @@ ping_server() {
 
 # rpc_rate NAME TRANSPORT PORT REP: bench-run over TRANSPORT (tcp or
 # rdma, the netid "rdma" being whichever RDMA transport is registered as
-# such), at concurrency 1 and 16.
+# such), at concurrency 1 and 16. A run that ends with an error status,
+# or with calls that failed, is an error, not a figure.
 rpc_rate() {
 	local name=$1 t=$2 port=$3 rep=$4 c out
 
 	for c in 1 16; do
-		# stderr too: an error for the record, and no progress bar on
+		# stderr apart: the JSON stays whole, and no progress bar on
 		# the console.
 		if out=$(timeout 600 "$RDMACTL" -j bench run "$XR_ADDR:$port" \
-				transport "$t" count "$RPCS" concurrency "$c" 2>&1); then
-			record rpc_rate "$name" - "$rep" "$out"
+				transport "$t" count "$RPCS" concurrency "$c" 2>"$ERRS") &&
+		   jq -e '.status == 0 and .errors == 0' >/dev/null 2>&1 <<<"$out"; then
+			record rpc_rate "$name" - "$rep" "$(jq -c . <<<"$out")"
 		else
 			record_error rpc_rate "$name" - "$rep" \
-				"rdmactl bench (concurrency $c) failed: $out"
+				"rdmactl bench (concurrency $c) failed: $(head -c 300 "$ERRS") $(head -c 300 <<<"$out")"
 		fi
 	done
 }
@@ -430,7 +432,18 @@ nfs_transport() {
 	done
 }
 
-# ---- the three set-ups ----
+# ---- the repetitions ----
+
+# set_up_failed TRANSPORT REP KIND...: the set-up for TRANSPORT failed:
+# an error for each KIND of figure it would have given.
+set_up_failed() {
+	local t=$1 rep=$2 kind
+
+	shift 2
+	for kind in "$@"; do
+		record_error "$kind" "$t" - "$rep" "set-up failed"
+	done
+}
 
 # speed TRANSPORT REP: one repetition of TRANSPORT's RPC rates, round
 # trips (RDMA) and NFS figures; TCP's with the in-tree set-up's.
@@ -439,7 +452,8 @@ speed() {
 
 	echo "# $t: repetition $rep (at $SECONDS s)"
 	if ! set_up "$t"; then
-		record_error seq_write "$t" - "$rep" "$t set-up failed"
+		set_up_failed "$t" "$rep" rpc_rate rpc_null seq_write
+		[ "$t" = in-tree ] && set_up_failed tcp "$rep" rpc_rate seq_write
 		return
 	fi
 	if [ "$t" = in-tree ]; then
@@ -455,7 +469,7 @@ speed() {
 memory() {
 	echo "# $1: memory (at $SECONDS s)"
 	if ! set_up "$1"; then
-		record_error mem_idle "$1" - 0 "$1 set-up failed"
+		set_up_failed "$1" 0 mem_idle mem_mount
 		return
 	fi
 	mem_server "$1" 20049

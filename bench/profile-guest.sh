@@ -6,11 +6,14 @@
 # runs once under `perf record -a` (every CPU, 999 samples a second):
 # a 1 MiB sequential write and read, 4 KiB random read and write and a
 # metadata load over an NFSv3 mount, and RPC NULL at concurrency 16
-# (rdmactl bench). For each, OUTDIR gets TRANSPORT.WORKLOAD.sym (perf's
-# samples by symbol) and TRANSPORT.WORKLOAD.kallsyms (the symbols of the
-# modules loaded then, to tell whose each one is), and
-# TRANSPORT.WORKLOAD.out (what the workload printed). A workload that
-# fails leaves TRANSPORT.WORKLOAD.error instead.
+# (rdmactl bench). For each, OUTDIR gets TRANSPORT.WORKLOAD.samples
+# (every sample's address and symbol, from perf script),
+# TRANSPORT.WORKLOAD.modules (/proc/modules then: where each module's
+# code lies, to tell whose each address is), TRANSPORT.WORKLOAD.sym
+# (perf report by symbol, for reading) and TRANSPORT.WORKLOAD.out (what
+# the workload printed). A workload that fails, or gives no samples,
+# leaves TRANSPORT.WORKLOAD.error instead; a transport whose set-up or
+# mount fails leaves TRANSPORT.error.
 #
 # Knobs: XR_PROF_SIZE_MB (64: the sequential file), XR_PROF_SECONDS (5:
 # the random I/O and the metadata load), XR_PROF_RPCS (10000).
@@ -42,36 +45,43 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# workload_cmd WORKLOAD: the command line of one workload.
-workload_cmd() {
-	local fio=(fio --directory="$MNT" --direct=1 --ioengine=psync --output-format=terse)
+FIO=(fio --directory="$MNT" --direct=1 --ioengine=psync --output-format=terse)
 
+# workload_cmd WORKLOAD: the command line of one workload, in CMD.
+workload_cmd() {
 	case $1 in
-	seq_write) echo "${fio[@]}" --name=sw --rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1 ;;
-	seq_read) echo "${fio[@]}" --name=sw --rw=read --bs=1M --size="${SIZE_MB}M" ;;
-	rand_rw) echo "${fio[@]}" --name=rr --rw=randrw --bs=4k --size=32M --time_based \
-		--runtime="$SECONDS_LOAD" ;;
-	meta) echo "$METALOAD" -w 8 -t "$SECONDS_LOAD" "$MNT" ;;
-	rpc_null) echo "$RDMACTL" -j bench run "$XR_ADDR:20049" transport rdma \
-		count "$RPCS" concurrency 16 ;;
+	seq_write) CMD=("${FIO[@]}" --name=sw --rw=write --bs=1M --size="${SIZE_MB}M" \
+		--end_fsync=1) ;;
+	seq_read) CMD=("${FIO[@]}" --name=sw --rw=read --bs=1M --size="${SIZE_MB}M") ;;
+	rand_rw) CMD=("${FIO[@]}" --name=rr --rw=randrw --bs=4k --size=32M --time_based \
+		--runtime="$SECONDS_LOAD") ;;
+	meta) CMD=("$METALOAD" -w 8 -t "$SECONDS_LOAD" "$MNT") ;;
+	rpc_null) CMD=("$RDMACTL" -j bench run "$XR_ADDR:20049" transport rdma \
+		count "$RPCS" concurrency 16) ;;
 	esac
 }
 
-# profile TRANSPORT WORKLOAD: one workload under perf, its samples by
-# symbol and the modules' symbols.
+# profile TRANSPORT WORKLOAD: one workload under perf: its samples, the
+# modules' places, perf's report by symbol.
 profile() {
-	local t=$1 w=$2 base=$OUT/$1.$2
+	local t=$1 w=$2 base=$OUT/$1.$2 CMD
 
-	# shellcheck disable=SC2046 # the command line, word by word
+	workload_cmd "$w"
 	if ! timeout -k 5 "$XR_NFS_IO_TIMEOUT" perf record -q -a -F 999 -o "$PERF_DATA" -- \
-			$(workload_cmd "$w") >"$base.out" 2>&1; then
+			"${CMD[@]}" >"$base.out" 2>&1; then
 		echo "perf record or the workload failed: $(tail -c 300 "$base.out")" >"$base.error"
 		echo "# $t $w: failed"
 		return
 	fi
+	cat /proc/modules >"$base.modules"
+	perf script -i "$PERF_DATA" -F ip,sym 2>/dev/null >"$base.samples"
 	perf report -i "$PERF_DATA" --sort sym --stdio 2>/dev/null | grep -v '^#' | grep . >"$base.sym"
-	grep '\[[a-z0-9_]*\]$' /proc/kallsyms >"$base.kallsyms"
-	echo "# $t $w: $(wc -l <"$base.sym") symbols"
+	if ! [ -s "$base.samples" ]; then
+		echo "perf gave no samples" >"$base.error"
+		echo "# $t $w: no samples"
+		return
+	fi
+	echo "# $t $w: $(wc -l <"$base.samples") samples"
 }
 
 # transport TRANSPORT: every workload over TRANSPORT.
@@ -83,8 +93,11 @@ transport() {
 		echo "NFSv3 mount failed" >"$OUT/$t.error"
 		return
 	fi
+	# The random I/O's file is laid out before, not while, it is profiled.
+	"${FIO[@]}" --name=rr --rw=randrw --bs=4k --size=32M --create_only=1 >/dev/null ||
+		echo "fio could not lay out the random I/O's file" >"$OUT/$t.rand_rw.error"
 	for w in seq_write seq_read rand_rw meta; do
-		profile "$t" "$w"
+		[ -e "$OUT/$t.$w.error" ] || profile "$t" "$w"
 	done
 	rm -rf "${MNT:?}"/sw* "${MNT:?}"/rr* "${MNT:?}"/metaload.*
 	nfs_umount "$MNT"

@@ -7,9 +7,12 @@ CRC it computes for every packet), the RDMA core, SUNRPC, NFS (client
 and server), the rest of the kernel, and user space. Writes
 OUTDIR/profile.md and OUTDIR/profile.json and prints the table.
 
-A symbol's layer is its module's, from the module symbols the guest
-listed (TRANSPORT.WORKLOAD.kallsyms) when the workload ended."""
+A sample's layer is that of the module whose code holds its address
+(TRANSPORT.WORKLOAD.samples, from perf script), found from where the
+guest's /proc/modules put each module's code (TRANSPORT.WORKLOAD.modules):
+the perf of an older kernel does not always tell module symbols apart."""
 
+import bisect
 import json
 import re
 import sys
@@ -33,47 +36,73 @@ MODULE_LAYERS = {
     "sunrpc": "sunrpc", "auth_rpcgss": "sunrpc", "rpcsec_gss_krb5": "sunrpc",
     "nfs": "nfs", "nfsv3": "nfs", "nfsv4": "nfs", "nfsd": "nfs", "lockd": "nfs",
     "nfs_acl": "nfs", "grace": "nfs",
+    # The CRC rxe computes for every packet, where the crypto API's CRC32
+    # is a module.
+    "crc32_generic": "rxe", "crc32_pclmul": "rxe",
 }
 # The idle loop's halt, where an idle CPU's samples land.
 IDLE = {"pv_native_safe_halt", "native_safe_halt", "default_idle", "acpi_safe_halt",
-        "acpi_idle_do_entry", "cpu_idle_poll", "intel_idle", "mwait_idle"}
+        "acpi_idle_do_entry", "cpu_idle_poll", "intel_idle", "mwait_idle", "poll_idle"}
 # rxe's CRC of every packet runs in the kernel's CRC library.
 RXE_CRC = re.compile(r"^(crc32|__crc32|crypto_shash_update$)")
-SAMPLE = re.compile(r"^\s*([0-9.]+)%\s+\[(.)\]\s+(\S+)")
+# Kernel addresses: the upper half (x86-64).
+KERNEL_START = 0xffff800000000000
 
 
-def module_symbols(path):
-    syms = {}
+# Each module's code: [(start, end, name)], sorted. /proc/modules gives
+# where a module's text starts and the size of all its parts; the parts
+# lie apart, so an address belongs to the module whose text starts last
+# at or before it, within that size.
+def modules(path):
+    mods = []
     with open(path, encoding="utf-8") as f:
         for line in f:
             parts = line.split()
-            if len(parts) >= 4 and parts[3].startswith("["):
-                syms[parts[2]] = parts[3].strip("[]")
-    return syms
+            if len(parts) >= 6 and parts[5].startswith("0x"):
+                start = int(parts[5], 16)
+                if start:
+                    mods.append((start, start + int(parts[1]), parts[0]))
+    if not mods:
+        raise ValueError("no module addresses (kptr_restrict?)")
+    return sorted(mods)
 
 
-def layer(kind, sym, syms):
-    if kind == ".":
+def module_of(ip, mods):
+    i = bisect.bisect_right(mods, (ip, float("inf"), "")) - 1
+    if i >= 0 and ip < mods[i][1]:
+        return mods[i][2]
+    return None
+
+
+def layer(ip, sym, mods):
+    if ip < KERNEL_START:
         return "user"
     if sym in IDLE:
         return "idle"
-    if sym in syms:
-        return MODULE_LAYERS.get(syms[sym], "other_modules")
+    mod = module_of(ip, mods)
+    if mod:
+        return MODULE_LAYERS.get(mod, "other_modules")
     if RXE_CRC.match(sym):
         return "rxe"
     return "kernel"
 
 
-# The share of the samples, percent, of each layer in one perf report.
-def shares(sym_path, kallsyms_path):
-    syms = module_symbols(kallsyms_path)
-    out = {name: 0.0 for name, _ in LAYERS}
-    with open(sym_path, encoding="utf-8") as f:
+# The share of the samples, percent, of each layer of one workload.
+def shares(samples_path, modules_path):
+    mods = modules(modules_path)
+    counts = {name: 0 for name, _ in LAYERS}
+    with open(samples_path, encoding="utf-8") as f:
         for line in f:
-            m = SAMPLE.match(line)
-            if m:
-                out[layer(m[2], m[3], syms)] += float(m[1])
-    return out
+            parts = line.split(None, 1)
+            try:
+                ip = int(parts[0], 16)
+            except (IndexError, ValueError):
+                continue
+            counts[layer(ip, parts[1].strip() if len(parts) > 1 else "", mods)] += 1
+    total = sum(counts.values())
+    if not total:
+        raise ValueError("no samples")
+    return {name: 100 * n / total for name, n in counts.items()}
 
 
 def summarize(outdir):
@@ -86,8 +115,11 @@ def summarize(outdir):
                 s[key] = {"error": (outdir / f"{t}.error").read_text(encoding="utf-8").strip()}
             elif Path(f"{base}.error").exists():
                 s[key] = {"error": Path(f"{base}.error").read_text(encoding="utf-8").strip()}
-            elif Path(f"{base}.sym").exists() and Path(f"{base}.kallsyms").exists():
-                s[key] = shares(f"{base}.sym", f"{base}.kallsyms")
+            elif Path(f"{base}.samples").exists() and Path(f"{base}.modules").exists():
+                try:
+                    s[key] = shares(f"{base}.samples", f"{base}.modules")
+                except ValueError as e:
+                    s[key] = {"error": str(e)}
             else:
                 s[key] = {"error": "no profile"}
     return s

@@ -16,7 +16,7 @@ if [ "${1:-}" = --kernel ]; then
 	kver=$2
 fi
 [ -n "$kver" ] || kver=$(for d in /lib/modules/*/build; do
-	[ -f "$d/Makefile" ] && basename "$(dirname "$d")"; done | sort -V | tail -n 1)
+	if [ -f "$d/Makefile" ]; then basename "$(dirname "$d")"; fi; done | sort -V | tail -n 1)
 [ -n "$kver" ] || { echo "profile: no kernel headers installed (make deps)" >&2; exit 1; }
 command -v perf >/dev/null || { echo "profile: perf is missing (make deps)" >&2; exit 1; }
 

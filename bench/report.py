@@ -6,10 +6,13 @@ file and a latency plot from the records of bench/guest.sh.
 Every figure is the median of its repetitions; ratios compare xrpcrdma
 with the in-tree rpcrdma (and with TCP, and with the soft-RoCE ceiling)
 measured in the same run. bench/guest.sh measures the transports back to
-back in each repetition: a ratio between two of them is the median of the
-repetitions' own ratios, which are shown beside it, so that the host's
-drift from one repetition to the next does not weigh on it. Errors are
-carried into the table as such."""
+back in each repetition of the RPC and NFS figures: a ratio between two
+of them there is the median of the repetitions' own ratios, which are
+shown beside it, so that the host's drift from one repetition to the
+next does not weigh on it (without a repetition that has both, the ratio
+of the medians). The memory figures, taken once per transport after the
+repetitions, are compared by their medians. Errors are carried into the
+table as such."""
 
 import json
 import statistics
@@ -266,9 +269,10 @@ def ratios(row):
 
 
 def markdown(s):
-    lines = ["Figures: medians of the repetitions. Ratios between transports: the median "
-             "of the repetitions' own ratios (each repetition measures them back to back), "
-             "those ratios in parentheses.", "",
+    lines = ["Figures: medians of the repetitions. Ratios between transports of the RPC "
+             "and NFS figures: the median of the repetitions' own ratios (each repetition "
+             "measures them back to back), those ratios in parentheses; of the memory "
+             "figures: the ratio of the medians.", "",
              "| figure | xrpcrdma | in-tree | tcp | xrpcrdma / in-tree | xrpcrdma / tcp "
              "| xrpcrdma / ceiling |", "|---|---|---|---|---|---|---|"]
     for vers, rows in s["nfs"].items():

@@ -13,7 +13,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 kver=${1:-$(for d in /lib/modules/*/build; do
-	[ -f "$d/Makefile" ] && basename "$(dirname "$d")"; done | sort -V | tail -n 1)}
+	if [ -f "$d/Makefile" ]; then basename "$(dirname "$d")"; fi; done | sort -V | tail -n 1)}
 [ -n "$kver" ] || { echo "bench: no kernel headers installed (make deps)" >&2; exit 1; }
 
 make --no-print-directory module KVER="$kver" KDIR="/lib/modules/$kver/build" >/dev/null
