@@ -52,19 +52,26 @@ static void xr_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 }
 
+/*
+ * An invalidation that failed leaves the queue pair in the error state,
+ * where everything after it only flushes: the connection is done for.
+ */
+static void xr_frwr_inv_failed(struct xr_xconn *c, const struct ib_wc *wc)
+{
+	pr_err_ratelimited("invalidation: %s (%d)\n",
+			   ib_wc_status_msg(wc->status), wc->status);
+	xr_ep_set_close_reason(&c->xc_ep, XRPCRDMA_CLOSE_REASON_SEND_ERROR);
+	xr_xconn_fail(c);
+}
+
 static void xr_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct xr_mr *mr = container_of(wc->wr_cqe, struct xr_mr, mr_inv_cqe);
 
 	/* Unsignaled but for the last of a batch: only errors arrive here. */
 	trace_xrpcrdma_wc_localinv(wc, &mr->mr_inv_cid);
-	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
-		pr_err_ratelimited("invalidation: %s (%d)\n",
-				   ib_wc_status_msg(wc->status), wc->status);
-		xr_ep_set_close_reason(&mr->mr_conn->xc_ep,
-				       XRPCRDMA_CLOSE_REASON_SEND_ERROR);
-		xr_xconn_fail(mr->mr_conn);
-	}
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
+		xr_frwr_inv_failed(mr->mr_conn, wc);
 }
 
 /*
@@ -74,11 +81,12 @@ static void xr_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 struct xr_frwr_inv_batch {
 	struct ib_cqe		ib_cqe;
 	struct completion	ib_done;
-	struct xr_sendq		*ib_sq;
+	struct xr_xconn		*ib_conn;
 	u32			ib_slots;
 	struct xr_cid		ib_cid;
 };
 
+/* The waiter, on the stack, holds the connection until this completes. */
 static void xr_frwr_inv_last_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct xr_frwr_inv_batch *b = container_of(wc->wr_cqe,
@@ -87,9 +95,8 @@ static void xr_frwr_inv_last_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	trace_xrpcrdma_wc_localinv(wc, &b->ib_cid);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
-		pr_err_ratelimited("invalidation: %s (%d)\n",
-				   ib_wc_status_msg(wc->status), wc->status);
-	xr_sendq_release(b->ib_sq, b->ib_slots);
+		xr_frwr_inv_failed(b->ib_conn, wc);
+	xr_sendq_release(&b->ib_conn->xc_sq, b->ib_slots);
 	complete(&b->ib_done);
 }
 
@@ -622,7 +629,7 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 	}
 	init_completion(&b.ib_done);
 	b.ib_cqe.done = xr_frwr_inv_last_done;
-	b.ib_sq = &c->xc_sq;
+	b.ib_conn = c;
 	b.ib_slots = n;
 	last->wr_cqe = &b.ib_cqe;
 	last->send_flags = IB_SEND_SIGNALED;
@@ -750,4 +757,35 @@ void xr_frwr_release(struct xr_req *req)
 	if (!xr_frwr_invalidate(c, req))
 		wait_for_completion(&c->xc_drained);
 	xr_frwr_return(req);
+}
+
+/**
+ * xr_frwr_release_sending - take back every region a request registered,
+ *	from the send path
+ * @req: the request; the caller holds rr_mutex and the transport's write
+ *	lock
+ *
+ * As xr_frwr_release(), but never waits for a drain: the close that
+ * drains a connection going down runs under the transport's write lock,
+ * which the caller holds. Regions of a connection that is down and not
+ * yet drained stay with @req; xr_frwr_release() or this function takes
+ * them back once the close has drained it (the next send of @req comes
+ * after that close, as does the release of its buffer). Sleeps while
+ * the invalidations of a connection that is up complete.
+ *
+ * Return values:
+ *   %0: @req holds no region
+ *   %-ENOTCONN: its regions wait for the close of their connection
+ */
+int xr_frwr_release_sending(struct xr_req *req)
+{
+	struct xr_xconn *c = req->rr_conn;
+
+	might_sleep();
+	if (!c)
+		return 0;
+	if (!xr_frwr_invalidate(c, req) && !completion_done(&c->xc_drained))
+		return -ENOTCONN;
+	xr_frwr_return(req);
+	return 0;
 }

@@ -366,6 +366,8 @@ static void xr_marshal_count_sent(struct xr_xprt *rx, struct xr_req *req,
  * @rqst: the call
  *
  * Regions registered for an earlier transmission are invalidated first.
+ * Nothing here waits for a connection to be drained: its close needs the
+ * write lock (xr_frwr_release_sending()).
  *
  * Return values:
  *   %0: posted
@@ -384,7 +386,10 @@ int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 	int err;
 
 	mutex_lock(&req->rr_mutex);
-	xr_frwr_release(req);
+	/* Never the drain's wait: the close needs our write lock. */
+	err = xr_frwr_release_sending(req);
+	if (err)
+		goto out_unlock;
 	req->rr_nwsegs = 0;
 	memset(hdr, 0, offsetof(struct xr_hdr, hd_writes));
 	hdr->hd_xid = rqst->rq_xid;
@@ -397,7 +402,8 @@ int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 		err = xr_marshal_post(rx, c, rqst, call);
 	if (err) {
 		trace_xrpcrdma_marshal_failed(rqst, err);
-		xr_frwr_release(req);
+		/* Regions of a connection going down stay until its close. */
+		xr_frwr_release_sending(req);
 		if (err == -ENOMEM)
 			err = -ENOBUFS;
 		if (err == -ENOBUFS)
@@ -411,6 +417,7 @@ int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 	}
 	if (!err)
 		xr_marshal_count_sent(rx, req, rqst, call);
+out_unlock:
 	mutex_unlock(&req->rr_mutex);
 	return err;
 }

@@ -99,5 +99,6 @@ bool xr_frwr_release_invalidated(struct xr_req *req, struct xr_xconn *c,
 				 u32 rkey);
 void xr_frwr_remote_inv(struct xr_req *req, u32 rkey);
 void xr_frwr_release(struct xr_req *req);
+int xr_frwr_release_sending(struct xr_req *req);
 
 #endif /* _XRPCRDMA_XPRT_REQ_H */

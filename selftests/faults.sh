@@ -15,7 +15,8 @@
 # in drop-in mode (rpcrdma unloaded) for the client's point, frwr-reg,
 # through our client against our server: under the copy, and failing at
 # the second region of READDIR calls (the first region, never posted,
-# must be let go without a LOCAL_INV), then reloaded side by side again.
+# must be let go without a LOCAL_INV); and post-send limited to our
+# client's transport under the copy; then reloaded side by side again.
 #
 # Knobs: XR_FAULTS_MB (MiB per copy, default 16), XR_FAULTS_CASES (the
 # server's points to run, default all of them), XR_FAULTS_CLIENT (0: leave
@@ -324,6 +325,42 @@ frwr_reg_second_region() {
 	return $rc
 }
 
+# A Send that cannot be posted, on our client, for calls that carry
+# memory regions (the copy's 1 MiB WRITEs, their data in Read chunks):
+# the connection closes, and the regions stay with the call until the
+# close has drained them. The call is sent under the transport's write
+# lock, which the close needs: a call that waited for the drain there
+# would hang the mount. The point is limited to our client's transport.
+post_send_client() {
+	local name=faults-post-send-client.bin id recons fired got rc=0
+
+	echo "xr-faults: post-send-client begin" >/dev/kmsg
+	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
+	id=$(nfs_client_eval "$XR_ADDR" $PORT .id) || fail "no client transport" || rc=1
+	recons=$(nfs_client_eval "$XR_ADDR" $PORT .stats.reconnects) || rc=1
+	[ "$rc" -eq 0 ] && { expect 0 "$RDMACTL" fault set post-send every 6 times 2 errno EIO \
+		transport "$id" || rc=1; }
+	[ "$rc" -eq 0 ] && { nfs_write_file "$SRC" "$MNT/$name" "$MIB" ||
+		fail "copy with post-send armed on the client" || rc=1; }
+	fired=$(fault_field post-send fired)
+	echo "# $("$RDMACTL" fault show | grep "^post-send:")"
+	expect 0 "$RDMACTL" fault clear post-send || rc=1
+	[ "${fired:-0}" -ge 1 ] || fail "post-send never fired" || rc=1
+	[ "$(nfs_client_eval "$XR_ADDR" $PORT .stats.reconnects)" -gt "${recons:-0}" ] ||
+		fail "the client did not reconnect" || rc=1
+	nfs_umount "$MNT" || rc=1
+	[ "$rc" -eq 0 ] || return 1
+
+	nfs_mount 3 $PORT "$MNT" || return 1
+	nfs_drop_caches
+	got=$(nfs_read_sha256 "$MNT/$name" "$MIB") || fail "reading $name back" || rc=1
+	[ "$got" = "$SUM" ] || fail "$name: sha256 $got, wrote $SUM" || rc=1
+	rm -f "$MNT/$name"
+	nfs_umount "$MNT" || rc=1
+	log_clean post-send-client || rc=1
+	return $rc
+}
+
 # Back to side by side, as the later tests expect.
 restore_side_by_side() {
 	nfs_server_stop || { fail "stopping nfsd"; return 1; }
@@ -337,7 +374,7 @@ CASES=${XR_FAULTS_CASES:-$ALL_CASES}
 CLIENT=${XR_FAULTS_CLIENT:-1}
 
 # shellcheck disable=SC2086 # a list of words
-ktap_header $((3 + $(echo $CASES | wc -w) + 4 * CLIENT))
+ktap_header $((3 + $(echo $CASES | wc -w) + 5 * CLIENT))
 run_test reload_side_by_side reload_side_by_side
 run_test nfs_server_up server_up
 for c in $CASES; do
@@ -348,6 +385,7 @@ if [ "$CLIENT" -eq 1 ]; then
 	run_test reload_dropin_our_client reload_dropin
 	run_test fault_frwr_reg_under_nfs_load_our_client frwr_reg
 	run_test fault_frwr_reg_second_region_our_client frwr_reg_second_region
+	run_test fault_post_send_our_client post_send_client
 	run_test restore_side_by_side restore_side_by_side
 fi
 ktap_finish
