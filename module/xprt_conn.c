@@ -32,17 +32,17 @@
 #include "xprt_req.h"
 
 /*
- * Memory regions per request the connection may carry. A call uses one
- * for its payload (two where it starts inside a page); a Reply chunk,
- * and a call sent whole in a position-zero Read chunk (krb5i, krb5p),
- * three: head, pages, tail (four where the pages start inside a page).
- * Running out costs a retry after a delay, not the call. A connection
- * starts with what one call may hold at most (XR_REQ_MAX_MRS), so a
- * call can always go once the others let go, and allocates more as
- * calls need them (xr_frwr_get()): an idle mount, or one whose calls
- * all go inline, holds no more.
+ * A connection starts with the memory regions one call may hold at most
+ * (XR_REQ_MAX_MRS), so a call can always go once the others let go, and
+ * allocates more as calls need them (xr_frwr_get()), up to what every
+ * request may hold at once: an idle mount, or one whose calls all go
+ * inline, holds no more than the first. A call uses one region for its
+ * payload (two where it starts inside a page); a Reply chunk, and a call
+ * sent whole in a position-zero Read chunk (krb5i, krb5p), three: head,
+ * pages, tail (four where the pages start inside a page). A lower bound
+ * than XR_REQ_MAX_MRS per request would make such calls, all credits in
+ * flight, wait out a fixed delay for a region (-ENOBUFS), not a reply.
  */
-#define XR_XPRT_MRS_PER_REQ	3
 /* Bound on resolving the server. */
 #define XR_XPRT_RESOLVE_MS	5000
 
@@ -273,7 +273,7 @@ static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
 	err = xr_ep_create_qp(&c->xc_ep, sq_depth, recvs, 0);
 	if (err)
 		return err;
-	err = xr_frwr_pool_init(c, XR_REQ_MAX_MRS, reqs * XR_XPRT_MRS_PER_REQ);
+	err = xr_frwr_pool_init(c, XR_REQ_MAX_MRS, reqs * XR_REQ_MAX_MRS);
 	if (err)
 		return err;
 

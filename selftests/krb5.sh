@@ -25,6 +25,10 @@
 # plain krb5 large WRITEs and READs still use Read lists and Write
 # chunks.
 #
+# Then, our client to our server once more: NFSv3 krb5i with the fewest
+# client credits, calls longer than three memory regions each (see
+# krb5_few_credits), none of which may wait for a region.
+#
 # A control first: krb5p mounted over TCP, per NFS version. A kernel on
 # which that fails as well (6.1 here) gets its krb5p cases skipped, with
 # the reason: that is no matter of the transport.
@@ -445,6 +449,41 @@ krb5_case() {
 	return $rc
 }
 
+# Few credits, long calls, our client: client-credits at its least (4),
+# and two processes each write 8 MiB with O_DIRECT in one call from a
+# buffer that starts inside a page, then read it back so. Under krb5i
+# each 1 MiB WRITE goes whole in a position-zero Read chunk of four
+# regions (head, the pages in two, tail), more than three a credit: no
+# call may wait for a free region (enobufs, a fixed delay each), and
+# the data comes back as written.
+UNALIGNED=${OUTPUT:-$XR_TOP/build/selftests}/direct_unaligned
+
+krb5_few_credits() {
+	local credits p1 p2 n rc=0
+
+	[ -x "$UNALIGNED" ] || fail "$UNALIGNED not built: make -C selftests" || return 1
+	credits=$("$RDMACTL" -j config show | jq '.["client-credits"]') || return 1
+	"$RDMACTL" config set client-credits 4 >/dev/null || fail "client-credits 4" || return 1
+	nfs_wait_grace || rc=1
+	if [ $rc -eq 0 ] && nfs_mount 3 "$PORT" "$MNT" "sec=krb5i,$MOUNT_OPTS"; then
+		timeout -k 5 120 "$UNALIGNED" "$MNT/few-1" 8 100 & p1=$!
+		timeout -k 5 120 "$UNALIGNED" "$MNT/few-2" 8 3000 & p2=$!
+		wait $p1 || fail "O_DIRECT from an unaligned buffer (1)" || rc=1
+		wait $p2 || fail "O_DIRECT from an unaligned buffer (2)" || rc=1
+		n=$(nfs_client_eval "$XR_ADDR" "$PORT" '.stats | "\(.enobufs) \(.["nomsg-calls"])"') ||
+			fail "no client transport" || rc=1
+		echo "# enobufs, nomsg-calls: ${n:-none}"
+		[ "${n%% *}" = 0 ] || fail "calls waited for a memory region: enobufs ${n%% *}" || rc=1
+		[ "${n#* }" -ge 16 ] 2>/dev/null || fail "not 16 calls in Read chunks: ${n#* }" || rc=1
+		rm -f "$MNT"/few-*
+		nfs_umount "$MNT" || rc=1
+	else
+		rc=1
+	fi
+	"$RDMACTL" config set client-credits "$credits" >/dev/null || fail "client-credits back" || rc=1
+	return $rc
+}
+
 setup_dropin() {
 	load_dropin "$BLOCK" || return 1
 	CLIENT=ours SERVER=ours PORT=20049
@@ -486,9 +525,10 @@ run_cases() {
 NCASES=$(($(wc -w <<<"$VERS") * $(wc -w <<<"$FLAVOURS")))
 
 one_guest() {
-	ktap_header $((3 + 2 * NCASES))
+	ktap_header $((4 + 2 * NCASES))
 	run_test setup_dropin setup_dropin
 	run_cases ours_to_ours
+	run_test ours_to_ours_v3_krb5i_few_credits krb5_few_credits
 	run_test setup_intree_client setup_intree_client
 	run_cases intree_to_ours
 	run_test teardown teardown

@@ -205,8 +205,8 @@ recvs_reposted_first() {
 }
 
 # Memory regions: a connection allocates what one call may hold at most
-# when it connects (eight) and more only as calls need them, up to three
-# per credit.
+# when it connects (eight) and more only as calls need them, up to as
+# many for each credit.
 MRS_FIRST=8
 
 # The mount's calls so far all went inline (the cases above): it still
@@ -222,8 +222,8 @@ regions_few_while_inline() {
 
 # 16 MiB written and read back with O_DIRECT in one call each way: 16
 # calls of 1 MiB in flight at once, each holding a region until its
-# reply, so the connection allocates more; never more than three per
-# credit, and the data is right.
+# reply, so the connection allocates more; never more than eight per
+# credit (the bound), and the data is right.
 regions_grow_on_demand() {
 	local src=$NFS_DATA/burst want got n credits
 
@@ -239,7 +239,8 @@ regions_grow_on_demand() {
 	credits=$("$RDMACTL" -j config show | jq '.["client-credits"]') || return 1
 	echo "# mrs-allocated $n, client-credits $credits"
 	[ "$n" -gt "$MRS_FIRST" ] || fail "no region allocated for 16 calls in flight" || return 1
-	[ "$n" -le $((3 * credits)) ] || fail "$n regions, more than 3 for each of $credits credits"
+	[ "$n" -le $((MRS_FIRST * credits)) ] ||
+		fail "$n regions, more than $MRS_FIRST for each of $credits credits"
 }
 
 large_file_chunks() {
