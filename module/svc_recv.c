@@ -80,10 +80,12 @@ static int xr_svc_check_call(struct xr_svc_xprt *sx, struct xr_recvctx *rc)
 	int err;
 
 	/*
-	 * RFC 8166, Section 4.5: a call shorter than the smallest header
-	 * has no XID to trust, so there is nobody to answer: discard it.
+	 * Shorter than the fixed part (XID, version, credits, procedure):
+	 * no XID to answer to, so discard it. From there on, RFC 8166,
+	 * Section 4.5: a version we do not speak gets ERR_VERS, and an XDR
+	 * error in a version 1 header ERR_CHUNK, however short the rest.
 	 */
-	if (rc->rctx_byte_len < XR_HDR_MIN_SIZE)
+	if (rc->rctx_byte_len < XR_HDR_FIXED_SIZE)
 		return -1;
 	err = xr_recvctx_decode(rc, &xr_svc_call_limits, true);
 	if (err)
@@ -96,6 +98,13 @@ static int xr_svc_check_call(struct xr_svc_xprt *sx, struct xr_recvctx *rc)
 	}
 	if (err == -EPROTONOSUPPORT)
 		return XR_ERR_VERS;
+	/*
+	 * Only a responder sends RDMA_ERROR: one from a client answers
+	 * nothing of ours, and an error in return could only go back and
+	 * forth between two ends that both answer errors.
+	 */
+	if ((hdr->hd_flags & XR_HDR_XID) && hdr->hd_proc == XR_RDMA_ERROR)
+		return -1;
 	if (err)
 		return (hdr->hd_flags & XR_HDR_XID) ? XR_ERR_CHUNK : -1;
 	switch (hdr->hd_proc) {

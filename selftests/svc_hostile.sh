@@ -114,15 +114,32 @@ bad_version() {
 	hostile "$FUNCNAME" error "$(hdr 2 0)$NO_CHUNKS$(call)" "^rdma_error ERR_VERS 1-1 xid=$XID$"
 }
 
-# RFC 8166, Section 4.5: a message shorter than the smallest header (28
-# bytes) carries no XID to trust, and the receiver silently discards it;
-# nothing to answer, and no reason to close the connection. 12 bytes (less
-# than the fixed part), 20 and 24 (a whole fixed part, even a bad version).
+# A message shorter than the fixed part of the header (16 bytes: XID,
+# version, credits, procedure) has no XID to answer to: it is discarded,
+# and the connection stays. 12 bytes.
+truncated_fixed_part() {
+	hostile "$FUNCNAME" none "$(w $XID 1 32)"
+}
+
+# RFC 8166, Section 4.5: once the fixed part is there, the XID is: a
+# version 1 header cut short before its lists end is an XDR error
+# (ERR_CHUNK), and a version the responder does not support gets
+# ERR_VERS, whatever follows. 16, 20 and 24 bytes.
 truncated_header() {
-	hostile "$FUNCNAME" none "$(w $XID 1 32)" || return 1
-	hostile "$FUNCNAME" none "$(hdr 1 0)$(w 0)" || return 1
-	hostile "$FUNCNAME" none "$(hdr 1 0)$(w 0 0)" || return 1
-	hostile "$FUNCNAME" none "$(hdr 2 0)$(w 0)"
+	hostile "$FUNCNAME" error "$(hdr 1 0)" "^rdma_error ERR_CHUNK xid=$XID$" || return 1
+	hostile "$FUNCNAME" error "$(hdr 1 0)$(w 0)" "^rdma_error ERR_CHUNK xid=$XID$" || return 1
+	hostile "$FUNCNAME" error "$(hdr 1 1)$(w 0 0)" "^rdma_error ERR_CHUNK xid=$XID$" || return 1
+	hostile "$FUNCNAME" error "$(hdr 2 0)" "^rdma_error ERR_VERS 1-1 xid=$XID$" || return 1
+	hostile "$FUNCNAME" error "$(hdr 2 0)$(w 0)" "^rdma_error ERR_VERS 1-1 xid=$XID$"
+}
+
+# Only a responder sends RDMA_ERROR: one from a client (well formed,
+# ERR_CHUNK and ERR_VERS, or cut short) is dropped, unanswered, and the
+# connection stays.
+client_rdma_error() {
+	hostile "$FUNCNAME" none "$(hdr 1 4)$(w 2)" || return 1
+	hostile "$FUNCNAME" none "$(hdr 1 4)$(w 1 1 1)" || return 1
+	hostile "$FUNCNAME" none "$(hdr 1 4)"
 }
 
 # A reply-direction RPC message (an NFSv4.1 callback reply) that answers
@@ -614,7 +631,7 @@ PY
 	return $rc
 }
 
-CASES="valid_call bad_version truncated_header stray_backchannel_reply empty_send unknown_procedure rdma_msgp
+CASES="valid_call bad_version truncated_fixed_part truncated_header client_rdma_error stray_backchannel_reply empty_send unknown_procedure rdma_msgp
 	rdma_done read_list_bad_discriminator read_chunk_position_overflow read_list_truncated
 	read_chunk_invalid_rkey write_chunk_zero_segments write_chunk_count_beyond_message
 	reply_chunk_count_beyond_message nomsg_without_chunks nomsg_read_chunk_invalid_rkey
