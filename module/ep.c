@@ -466,6 +466,9 @@ void xr_ep_adopt(struct xr_ep *ep, const struct xr_ep_ops *ops,
  */
 #define XR_EP_RW_WRS_PER_CTX	3
 
+/* Work requests ib_drain_qp() posts to each queue, beyond what we post. */
+#define XR_EP_DRAIN_WRS	1
+
 /* Scatter/gather entries per work request: enough for rdma_rw to move a
  * large chunk in few work requests, within what the device offers.
  */
@@ -496,7 +499,8 @@ static u32 xr_ep_rw_ctxs_max(const struct ib_device_attr *attrs, u32 sq_depth)
  *
  * The send queue (and ep_sq_depth, the slots xr_sendq_reserve() hands
  * out) grows by what the RDMA Read/Write contexts need; the send
- * completion queue is sized for all of it.
+ * completion queue is sized for all of it. Each queue and its completion
+ * queue have one entry more, for the drain (xr_ep_drain()).
  *
  * Return values:
  *   %0: PD, CQs and QP exist; xr_ep_destroy() releases them
@@ -511,19 +515,22 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
 	int err;
 
 	might_sleep();
-	rw_ctxs = min(rw_ctxs, xr_ep_rw_ctxs_max(&dev->attrs, sq_depth));
+	rw_ctxs = min(rw_ctxs, xr_ep_rw_ctxs_max(&dev->attrs,
+						 sq_depth + XR_EP_DRAIN_WRS));
 	scq_depth = sq_depth + rw_ctxs * XR_EP_RW_WRS_PER_CTX;
 	ep->ep_pd = ib_alloc_pd(dev, 0);
 	if (IS_ERR(ep->ep_pd)) {
 		err = PTR_ERR(ep->ep_pd);
 		goto out;
 	}
-	ep->ep_scq = ib_alloc_cq_any(dev, ep, scq_depth, IB_POLL_WORKQUEUE);
+	ep->ep_scq = ib_alloc_cq_any(dev, ep, scq_depth + XR_EP_DRAIN_WRS,
+				     IB_POLL_WORKQUEUE);
 	if (IS_ERR(ep->ep_scq)) {
 		err = PTR_ERR(ep->ep_scq);
 		goto out_pd;
 	}
-	ep->ep_rcq = ib_alloc_cq_any(dev, ep, rq_depth, IB_POLL_WORKQUEUE);
+	ep->ep_rcq = ib_alloc_cq_any(dev, ep, rq_depth + XR_EP_DRAIN_WRS,
+				     IB_POLL_WORKQUEUE);
 	if (IS_ERR(ep->ep_rcq)) {
 		err = PTR_ERR(ep->ep_rcq);
 		goto out_scq;
@@ -534,8 +541,13 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
 	attr.send_cq = ep->ep_scq;
 	attr.recv_cq = ep->ep_rcq;
 	attr.port_num = ep->ep_id->port_num;
-	attr.cap.max_send_wr = sq_depth;
-	attr.cap.max_recv_wr = rq_depth;
+	/*
+	 * Room for the drain: a queue we keep full would refuse its work
+	 * request (and its completion overflow the queue) on a device that
+	 * does not round the depths up.
+	 */
+	attr.cap.max_send_wr = sq_depth + XR_EP_DRAIN_WRS;
+	attr.cap.max_recv_wr = rq_depth + XR_EP_DRAIN_WRS;
 	attr.cap.max_rdma_ctxs = rw_ctxs;
 	attr.cap.max_send_sge = min_t(u32, dev->attrs.max_send_sge,
 				      XR_EP_MAX_SEND_SGE);
@@ -547,7 +559,8 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
 		goto out_rcq;
 	ep->ep_qp = ep->ep_id->qp;
 	/* rdma_rw added its entries to max_send_wr. */
-	ep->ep_sq_depth = min(attr.cap.max_send_wr, scq_depth);
+	ep->ep_sq_depth = min(attr.cap.max_send_wr - XR_EP_DRAIN_WRS,
+			      scq_depth);
 	ep->ep_rq_depth = rq_depth;
 	return 0;
 
