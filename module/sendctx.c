@@ -568,8 +568,12 @@ int xr_sendq_reserve(struct xr_sendq *sq, u32 n)
  */
 void xr_sendq_release(struct xr_sendq *sq, u32 n)
 {
-	atomic_add(n, &sq->sq_avail);
+	/* Fully ordered: the owner's check of its work sees these slots. */
+	int avail = atomic_add_return(n, &sq->sq_avail);
+
 	wake_up_all(&sq->sq_wait);
+	if (sq->sq_on_space && avail - (int)n <= 0 && avail > 0)
+		sq->sq_on_space(sq->sq_owner);
 }
 
 /**

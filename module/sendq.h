@@ -78,7 +78,12 @@ struct xr_sendctx {
  * @sq_allocated: contexts allocated
  * @sq_max: most contexts to allocate, 0 for no limit; may change live
  * @sq_on_close: called once on the first completion error
- * @sq_owner: argument of @sq_on_close and of the owner's get/put
+ * @sq_on_space: optional; called when slots come back to a queue that
+ *	had none free (xr_sendq_release()), after a full barrier, from any
+ *	context that returns them, completion handlers included: must not
+ *	sleep, and must pin the owner itself (its last reference may be
+ *	gone; its memory lasts until the drain)
+ * @sq_owner: argument of the callbacks and of the owner's get/put
  * @sq_get: pin the owner while a signaled Send is outstanding
  * @sq_put: unpin the owner
  * @sq_tryget: pin the owner unless its last reference is gone (for the
@@ -112,6 +117,7 @@ struct xr_sendq {
 	atomic_t		sq_allocated;
 	u32			sq_max;
 	void			(*sq_on_close)(void *owner);
+	void			(*sq_on_space)(void *owner);
 	void			*sq_owner;
 	void			(*sq_get)(void *owner);
 	void			(*sq_put)(void *owner);

@@ -220,6 +220,25 @@ static void xr_svc_owner_data_ready(void *owner)
 }
 
 /*
+ * Send queue slots came back after none were free. A call that arrived
+ * meanwhile, or a deferred one revisited, found no write space
+ * (xr_svc_has_wspace()) and was left waiting, and svc looks again only
+ * when something enqueues the transport: without this, a client at its
+ * credit limit would wait for its RPC timeout.
+ */
+static void xr_svc_owner_space(void *owner)
+{
+	struct xr_svc_xprt *sx = owner;
+	unsigned long flags = READ_ONCE(sx->sx_xprt.xpt_flags);
+
+	if (!(flags & (BIT(XPT_DATA) | BIT(XPT_DEFERRED))) ||
+	    !xr_svc_owner_tryget(sx))
+		return;
+	svc_xprt_enqueue(&sx->sx_xprt);
+	svc_xprt_put(&sx->sx_xprt);
+}
+
+/*
  * Refuse a connection request: count it on the listener and say why.
  * Returning an error from the handler makes the connection manager
  * reject the request and destroy its ID.
@@ -424,6 +443,7 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx,
 	sx->sx_sq.sq_max = cfg[XR_CFG_SENDCTX_MAX];
 	sx->sx_sq.sq_owner = sx;
 	sx->sx_sq.sq_on_close = xr_svc_owner_close;
+	sx->sx_sq.sq_on_space = xr_svc_owner_space;
 	sx->sx_sq.sq_get = xr_svc_owner_get;
 	sx->sx_sq.sq_put = xr_svc_owner_put;
 	sx->sx_sq.sq_tryget = xr_svc_owner_tryget;
@@ -555,6 +575,12 @@ out_reject:
 
 static int xr_svc_has_wspace(struct svc_xprt *xprt)
 {
+	/*
+	 * Whoever enqueues has just set XPT_DATA or XPT_DEFERRED, or
+	 * cleared XPT_BUSY: either xr_svc_owner_space() sees that, or the
+	 * slots it was called for are seen here.
+	 */
+	smp_mb();
 	return atomic_read(&xr_svc_of(xprt)->sx_sq.sq_avail) > 0;
 }
 

@@ -6,7 +6,13 @@
 #   tiny_send_queue    the least send queue (32) and 4 send contexts,
 #                      16 credits and 16 nfsd threads: parallel readers
 #                      make senders wait for a context (sendctx-waits
-#                      grows), and every reply still arrives;
+#                      grows), and every reply still arrives on the
+#                      connection its call came on;
+#   starved_send_queue a send queue sized for one nfsd thread, then 16
+#                      threads answering 8 parallel O_DIRECT readers of
+#                      a whole file each: every slot
+#                      taken (sq-starves grows), and the calls that came
+#                      meanwhile are still answered on their connection;
 #   credit_exhaustion  4 credits against 8 parallel writers: the client
 #                      queues behind the credits, nothing deadlocks;
 #   transports_32      32 rdmactl ping peers connected at once while a
@@ -88,14 +94,19 @@ parallel_copy() {
 	return $rc
 }
 
-# parallel_verify N: read stress-1..N back at once from an empty page
-# cache and compare each with the SHA-256 it was written with.
+# parallel_verify N [direct]: read stress-1..N back at once from an empty
+# page cache (with direct: each with O_DIRECT in one call) and compare
+# each with the SHA-256 it was written with.
 parallel_verify() {
 	local i pids=() rc=0
 
 	nfs_drop_caches
 	for i in $(seq 1 "$1"); do
-		nfs_read_sha256 "$MNT/stress-$i" "$MIB" >"$NFS_DATA/stress-$i.got" &
+		if [ -n "${2:-}" ]; then
+			direct_sha256 "$MNT/stress-$i" >"$NFS_DATA/stress-$i.got" &
+		else
+			nfs_read_sha256 "$MNT/stress-$i" "$MIB" >"$NFS_DATA/stress-$i.got" &
+		fi
 		pids+=($!)
 	done
 	# By PID: the NFS daemons are this shell's background jobs too.
@@ -105,6 +116,16 @@ parallel_verify() {
 			{ fail "stress-$i: sha256 $(cat "$NFS_DATA/stress-$i.got"), wrote $(cat "$NFS_DATA/stress-$i.sum")"; rc=1; }
 	done
 	return $rc
+}
+
+# direct_sha256 FILE: FILE read with O_DIRECT in one call of MIB MiB
+# (every READ of it in flight at once), its SHA-256.
+direct_sha256() {
+	local sum rest
+
+	read -r sum rest < <(timeout -k 5 "$(nfs_io_timeout "$MIB")" dd if="$1" bs="${MIB}M" \
+		iflag=direct status=none | sha256sum)
+	echo "$sum"
 }
 
 # finish_case: remove the files, unmount, and wait for every connection
@@ -122,16 +143,37 @@ finish_case() {
 # load_case N: mount (new tunables take effect on the new connection),
 # copy N files at once, remount, read them back at once.
 load_case() {
-	local n=$1 rc=0
+	local n=$1 rc=0 conn
 
 	make_files "$n" || return 1
 	nfs_mount 3 $PORT "$MNT" || return 1
+	conn=$(newest_conn)
 	parallel_copy "$n" || rc=1
+	same_conn "$conn" copy || rc=1
 	nfs_umount "$MNT" || rc=1
 	nfs_mount 3 $PORT "$MNT" || return 1
+	conn=$(newest_conn)
 	parallel_verify "$n" || rc=1
+	same_conn "$conn" reads || rc=1
 	finish_case || rc=1
 	return $rc
+}
+
+# The id of the newest server connection (ids only grow), 0 for none.
+newest_conn() {
+	"$RDMACTL" -j transport show |
+		jq -r '[.[] | select(.role == "server-connection") | .id] | max // 0'
+}
+
+# same_conn ID WHAT: the mount's connection ID carried all of WHAT. A
+# reply the server never sent shows as the client's RPC timeout (60 s),
+# after which it connects again: every call must have been answered on
+# the connection it was sent on, however short of resources the server.
+same_conn() {
+	local now
+
+	now=$(newest_conn)
+	[ "$now" = "$1" ] || fail "the client connected again during the $2: connection $1 -> $now"
 }
 
 tiny_send_queue() {
@@ -149,6 +191,38 @@ tiny_send_queue() {
 	echo "# sendctx-waits: $before -> $after, sq-starves: $(server_counter sq-starves)"
 	[ "$after" -gt "$before" ] || fail "no sender waited for a send context" || rc=1
 	expect 0 "$RDMACTL" config set sq-depth 66 sendctx-max 0 credits 64 || rc=1
+	echo "$threads" >"$NFSD_FS/threads" || rc=1
+	return $rc
+}
+
+# A send queue sized for one nfsd thread (the connection is made while
+# nfsd has one, at the least sq-depth), then 16 threads answering 8
+# parallel readers, each reading its file with O_DIRECT in one call (all
+# its READs in flight at once): large replies whose RDMA Writes hold their slots
+# until the Send after them completes take every slot (sq-starves
+# grows), and a call that arrives meanwhile finds no write space. It
+# must still be answered, once slots come back, on the same connection.
+starved_send_queue() {
+	local before after threads conn rc=0
+
+	threads=$(nfsd_threads)
+	make_files 8 || return 1
+	expect 0 "$RDMACTL" config set sq-depth 32 || return 1
+	echo 1 >"$NFSD_FS/threads" || fail "1 nfsd thread" || rc=1
+	nfs_mount 3 $PORT "$MNT" || rc=1
+	echo 16 >"$NFSD_FS/threads" || fail "16 nfsd threads" || rc=1
+	if [ $rc -eq 0 ]; then
+		parallel_copy 8 || rc=1
+		conn=$(newest_conn)
+		before=$(server_counter sq-starves)
+		parallel_verify 8 direct || rc=1
+		after=$(server_counter sq-starves)
+		echo "# sq-starves: $before -> $after"
+		same_conn "$conn" reads || rc=1
+		[ "$after" -gt "$before" ] || fail "no sender waited for a send queue slot" || rc=1
+	fi
+	finish_case || rc=1
+	expect 0 "$RDMACTL" config set sq-depth 66 || rc=1
 	echo "$threads" >"$NFSD_FS/threads" || rc=1
 	return $rc
 }
@@ -232,10 +306,11 @@ restore() {
 	[ "$(module_mode)" = sidebyside ] || fail "mode $(module_mode), expected sidebyside"
 }
 
-ktap_header 7
+ktap_header 8
 run_test reload_side_by_side reload_side_by_side
 run_test nfs_server_up server_up
 run_test tiny_send_queue_no_lost_replies tiny_send_queue
+run_test starved_send_queue_no_lost_calls starved_send_queue
 run_test credit_exhaustion_no_deadlock credit_exhaustion
 run_test "transports_${PEERS}_at_once" transports_32
 run_test unload_refused_under_load unload_under_load
