@@ -65,7 +65,8 @@ enum {
  * @xc_mr_count: entries in @xc_mr_all; written only while the pool is
  *	set up and by @xc_mr_work
  * @xc_mr_max: most memory regions the connection allocates; those past
- *	the first call's worth are allocated when a call needs them
+ *	the first call's worth are allocated when a call needs them;
+ *	lowered by @xc_mr_work to what it has when it can get no more
  * @xc_mr_work: allocates more memory regions (xprt_frwr.c)
  * @xc_post_rwsem: held for reading around posts outside the transport's
  *	write lock (invalidations, Receives); taken for writing once by

@@ -42,6 +42,9 @@
  * pages, tail (four where the pages start inside a page). A lower bound
  * than XR_REQ_MAX_MRS per request would make such calls, all credits in
  * flight, wait out a fixed delay for a region (-ENOBUFS), not a reply.
+ * (A request whose RPC is ending may still hold its regions while its
+ * credit is another's, so the bound can be met for a moment; and where
+ * the device or memory gives no more, the bound becomes what is there.)
  */
 /* Bound on resolving the server. */
 #define XR_XPRT_RESOLVE_MS	5000

@@ -198,6 +198,11 @@ void xr_frwr_pool_orphan(struct xr_xconn *c)
 			ib_dma_unmap_sg(dev, mr->mr_sg, mr->mr_nents,
 					mr->mr_dir);
 		mr->mr_nents = 0;
+		/*
+		 * No key to give back: the region is deregistered below,
+		 * while a request may still be putting it back.
+		 */
+		mr->mr_unposted = false;
 	}
 	spin_unlock(&c->xc_mr_lock);
 	list_for_each_entry(mr, &c->xc_mr_all, mr_all) {
@@ -228,8 +233,11 @@ void xr_frwr_pool_destroy(struct xr_xconn *c)
  *	reference on the connection for it
  *
  * Adds up to XR_REQ_MAX_MRS regions, within the connection's most, and
- * wakes the call waiting for them (xprt_write_space()), also when none
- * could be had: it tries again. Runs in the post section, so the close
+ * wakes the call waiting for them (xprt_write_space()). When none could
+ * be had (the device has no more, or memory is short), the connection's
+ * most becomes what it has: the call then waits out the RPC layer's
+ * delay (-ENOBUFS) for one to come free, instead of asking for more at
+ * once, again and again. Runs in the post section, so the close
  * (which deregisters every region, then lets the transport go) waits
  * for it, and nothing is added or woken once the connection is down.
  * Allocations fail rather than wait long in reclaim, and never recurse
@@ -255,6 +263,11 @@ static void xr_frwr_grow_work(struct work_struct *work)
 		spin_unlock(&c->xc_mr_lock);
 	}
 	memalloc_nofs_restore(nofs);
+	if (!n && c->xc_mr_count < c->xc_mr_max) {
+		WRITE_ONCE(c->xc_mr_max, c->xc_mr_count);
+		pr_warn_ratelimited("xprt %u: no more memory regions than %u\n",
+				    c->xc_xprt->rx_id, c->xc_mr_count);
+	}
 	xprt_write_space(&c->xc_xprt->rx_xprt);
 out:
 	up_read(&c->xc_post_rwsem);
@@ -280,7 +293,7 @@ static int xr_frwr_get(struct xr_xconn *c, struct xr_mr **mrp)
 	*mrp = mr;
 	if (mr)
 		return 0;
-	if (READ_ONCE(c->xc_mr_count) >= c->xc_mr_max ||
+	if (READ_ONCE(c->xc_mr_count) >= READ_ONCE(c->xc_mr_max) ||
 	    test_bit(XR_XC_DOWN, &c->xc_flags))
 		return -ENOBUFS;
 	/* Before the worker can run: it wakes us only if this is set. */
