@@ -67,16 +67,16 @@ print(json.dumps({"ops_s": d["ops-per-sec"], "p50_us": d["lat-p50-ns"] / 1e3,
                   "p99_us": d["lat-p99-ns"] / 1e3}))'
 }
 
-# fio_job {rand|seq_write|seq_read} FIO-ARGS...: that kind's figures.
+# fio_job {rand_rw|seq_write|seq_read}: that workload's figures.
 fio_job() {
-	local kind=$1 json
+	local kind=$1 json FIO_ARGS
 
-	shift
-	json=$(fio_run ab "$@" | fio_figures) || return 1
+	fio_workload "$kind" "$RAND_S" || return 1
+	json=$(fio_run ab "${FIO_ARGS[@]}" | fio_figures) || return 1
 	python3 -c '
 import json, sys
 j = json.loads(sys.argv[2])
-fig = {"rand": {"read_iops": j["read_iops"], "write_iops": j["write_iops"]},
+fig = {"rand_rw": {"read_iops": j["read_iops"], "write_iops": j["write_iops"]},
        "seq_write": {"mib_s": j["write_mib_s"]},
        "seq_read": {"mib_s": j["read_mib_s"]}}
 print(json.dumps(fig[sys.argv[1]]))' "$kind" "$json"
@@ -91,12 +91,9 @@ measure() {
 	mkdir -p "$MNT"
 	timeout -k 5 "$NFS_OP_TIMEOUT" mount -t nfs -o vers=3,proto=rdma,port=20049 \
 		"$XR_ADDR:$NFS_EXPORT" "$MNT" || return 1
-	j=$(fio_job rand --rw=randrw --bs=4k --size=32M --time_based \
-		--runtime="$RAND_S") && emit "$r" "$l" rand_ <<<"$j"
-	j=$(fio_job seq_write --rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1) &&
-		emit "$r" "$l" seq_write_ <<<"$j"
-	j=$(fio_job seq_read --rw=read --bs=1M --size="${SIZE_MB}M") &&
-		emit "$r" "$l" seq_read_ <<<"$j"
+	j=$(fio_job rand_rw) && emit "$r" "$l" rand_ <<<"$j"
+	j=$(fio_job seq_write) && emit "$r" "$l" seq_write_ <<<"$j"
+	j=$(fio_job seq_read) && emit "$r" "$l" seq_read_ <<<"$j"
 	rm -f "$MNT"/ab.*
 	j=$(timeout $((META_S + 120)) "$METALOAD" -w 8 -t "$META_S" "$MNT" |
 		python3 -c 'import json, sys; print(json.dumps({"ops_s": json.load(sys.stdin)["ops_s"]}))') &&

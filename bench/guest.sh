@@ -366,14 +366,12 @@ metaload_run() {
 # workload KIND: one workload on the mount, its figures as JSON on
 # stdout, or why it failed on stderr.
 workload() {
-	local json
+	local json FIO_ARGS
 
 	case $1 in
-	seq_write) json=$(fio_run sw --rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1) ;;
-	seq_read) json=$(fio_run sw --rw=read --bs=1M --size="${SIZE_MB}M") ;;
-	rand_rw) json=$(fio_run rr --rw=randrw --bs=4k --size=32M --time_based \
-		--runtime="$RAND_S" --iodepth=1) ;;
 	meta) metaload_run; return ;;
+	rand_rw) fio_workload "$1" "$RAND_S" && json=$(fio_run rr "${FIO_ARGS[@]}") ;;
+	*) fio_workload "$1" && json=$(fio_run sw "${FIO_ARGS[@]}") ;;
 	esac || { echo "fio failed" >&2; return 1; }
 	echo "$json" | fio_figures || { echo "fio gave no figures" >&2; return 1; }
 }

@@ -90,6 +90,23 @@ with_xprt_delta() {
 		'. + {xprt: ($b | with_entries(.value -= $a[.key]))}' <<<"$3"
 }
 
+# fio_workload KIND SECONDS: the fio options of a bench workload, in
+# FIO_ARGS: seq_write and seq_read, SIZE_MB MiB in 1 MiB calls (the
+# write ends with an fsync; the read reads the file the write wrote,
+# under the same job name), rand_rw, 4 KiB random reads and writes one
+# at a time for SECONDS. One definition for make bench, bench/ab.sh and
+# bench/profile.sh, so that they measure the same thing.
+fio_workload() {
+	# shellcheck disable=SC2034 # the caller's array, by name
+	case $1 in
+	seq_write) FIO_ARGS=(--rw=write --bs=1M --size="${SIZE_MB}M" --end_fsync=1) ;;
+	seq_read) FIO_ARGS=(--rw=read --bs=1M --size="${SIZE_MB}M") ;;
+	rand_rw) FIO_ARGS=(--rw=randrw --bs=4k --size=32M --time_based --runtime="$2" \
+		--iodepth=1) ;;
+	*) echo "fio_workload: no workload $1" >&2; return 1 ;;
+	esac
+}
+
 # fio_run NAME ARGS...: one fio job on the mount, its JSON on stdout.
 fio_run() {
 	local name=$1

@@ -49,12 +49,12 @@ FIO=(fio --directory="$MNT" --direct=1 --ioengine=psync --output-format=terse)
 
 # workload_cmd WORKLOAD: the command line of one workload, in CMD.
 workload_cmd() {
+	local FIO_ARGS
+
 	case $1 in
-	seq_write) CMD=("${FIO[@]}" --name=sw --rw=write --bs=1M --size="${SIZE_MB}M" \
-		--end_fsync=1) ;;
-	seq_read) CMD=("${FIO[@]}" --name=sw --rw=read --bs=1M --size="${SIZE_MB}M") ;;
-	rand_rw) CMD=("${FIO[@]}" --name=rr --rw=randrw --bs=4k --size=32M --time_based \
-		--runtime="$SECONDS_LOAD") ;;
+	seq_write|seq_read) fio_workload "$1" && CMD=("${FIO[@]}" --name=sw "${FIO_ARGS[@]}") ;;
+	rand_rw) fio_workload "$1" "$SECONDS_LOAD" &&
+		CMD=("${FIO[@]}" --name=rr "${FIO_ARGS[@]}") ;;
 	meta) CMD=("$METALOAD" -w 8 -t "$SECONDS_LOAD" "$MNT") ;;
 	rpc_null) CMD=("$RDMACTL" -j bench run "$XR_ADDR:20049" transport rdma \
 		count "$RPCS" concurrency 16) ;;

@@ -31,6 +31,18 @@ static int fail(const char *what)
 	return 1;
 }
 
+/* 0 when one call moved all @len bytes, else 1 with the reason. */
+static int check_moved(const char *what, ssize_t done, size_t len)
+{
+	if (done < 0)
+		return fail(what);
+	if ((size_t)done == len)
+		return 0;
+	fprintf(stderr, "direct_unaligned: %s moved %zd of %zu bytes\n",
+		what, done, len);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char *wbuf, *rbuf, *w, *r;
@@ -66,13 +78,8 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		return fail("open for writing");
 	done = pwrite(fd, w, len, 0);
-	if (done < 0)
-		return fail("pwrite");
-	if ((size_t)done != len) {
-		fprintf(stderr, "direct_unaligned: wrote %zd of %zu bytes\n",
-			done, len);
+	if (check_moved("pwrite", done, len))
 		return 1;
-	}
 	if (close(fd))
 		return fail("close after writing");
 
@@ -80,13 +87,8 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		return fail("open for reading");
 	done = pread(fd, r, len, 0);
-	if (done < 0)
-		return fail("pread");
-	if ((size_t)done != len) {
-		fprintf(stderr, "direct_unaligned: read %zd of %zu bytes\n",
-			done, len);
+	if (check_moved("pread", done, len))
 		return 1;
-	}
 	close(fd);
 	for (i = 0; i < len; i++) {
 		if (r[i] != w[i]) {

@@ -114,11 +114,25 @@ check_conn() {
 	esac
 }
 
+# read_back NAME: after a fresh mount, from an empty page cache, NAME
+# reads back with the SHA-256 the copy was made from; then it goes.
+read_back() {
+	local got rc=0
+
+	nfs_mount 3 $PORT "$MNT" || return 1
+	nfs_drop_caches
+	got=$(nfs_read_sha256 "$MNT/$1" "$MIB") || fail "reading $1 back" || rc=1
+	[ "$got" = "$SUM" ] || fail "$1: sha256 $got, wrote $SUM" || rc=1
+	rm -f "$MNT/$1"
+	nfs_umount "$MNT" || rc=1
+	return $rc
+}
+
 # fault_case {reconnect|same|any} POINT ARGS...: arm POINT with ARGS (rdmactl
 # fault set), copy the file, check the connection, disarm, check the point
 # fired, remount, compare.
 fault_case() {
-	local conn=$1 point=$2 name got fired rc=0 t0 took before
+	local conn=$1 point=$2 name fired rc=0 t0 took before
 
 	shift 2
 	name=faults-$point.bin
@@ -141,12 +155,7 @@ fault_case() {
 	nfs_umount "$MNT" || rc=1
 	[ "$rc" -eq 0 ] || return 1
 
-	nfs_mount 3 $PORT "$MNT" || return 1
-	nfs_drop_caches
-	got=$(nfs_read_sha256 "$MNT/$name" "$MIB") || fail "reading $name back" || rc=1
-	[ "$got" = "$SUM" ] || fail "$name: sha256 $got, wrote $SUM" || rc=1
-	rm -f "$MNT/$name"
-	nfs_umount "$MNT" || rc=1
+	read_back "$name" || rc=1
 	wait_for 30 transports_released $LISTENERS ||
 		fail "live objects left after $point: $("$RDMACTL" -j module show)" || rc=1
 	log_clean "$point" || rc=1
@@ -332,7 +341,7 @@ frwr_reg_second_region() {
 # lock, which the close needs: a call that waited for the drain there
 # would hang the mount. The point is limited to our client's transport.
 post_send_client() {
-	local name=faults-post-send-client.bin id recons fired got rc=0
+	local name=faults-post-send-client.bin id recons fired rc=0
 
 	echo "xr-faults: post-send-client begin" >/dev/kmsg
 	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
@@ -351,12 +360,7 @@ post_send_client() {
 	nfs_umount "$MNT" || rc=1
 	[ "$rc" -eq 0 ] || return 1
 
-	nfs_mount 3 $PORT "$MNT" || return 1
-	nfs_drop_caches
-	got=$(nfs_read_sha256 "$MNT/$name" "$MIB") || fail "reading $name back" || rc=1
-	[ "$got" = "$SUM" ] || fail "$name: sha256 $got, wrote $SUM" || rc=1
-	rm -f "$MNT/$name"
-	nfs_umount "$MNT" || rc=1
+	read_back "$name" || rc=1
 	log_clean post-send-client || rc=1
 	return $rc
 }
