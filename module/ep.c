@@ -330,11 +330,33 @@ int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
 	ep->ep_listen_backlog = backlog;
 	mutex_init(&ep->ep_listen_lock);
 	INIT_DELAYED_WORK(&ep->ep_relisten, xr_ep_relisten_work);
+	/* An address change reported at once replaces it under the lock. */
+	mutex_lock(&ep->ep_listen_lock);
 	id = xr_ep_listen_id(ep);
-	if (IS_ERR(id))
-		return PTR_ERR(id);
-	ep->ep_id = id;
-	return 0;
+	if (!IS_ERR(id))
+		ep->ep_id = id;
+	mutex_unlock(&ep->ep_listen_lock);
+	return PTR_ERR_OR_ZERO(id);
+}
+
+/**
+ * xr_ep_listen_local - the address and port a listener is bound to
+ * @ep: a listening endpoint
+ * @ss: where to copy them
+ *
+ * Read under the lock that serialises replacing the listener's ID: an
+ * address change may be replacing it. Never with a lock held that the
+ * connection manager's callbacks take (the replacement waits for them).
+ */
+void xr_ep_listen_local(struct xr_ep *ep, struct sockaddr_storage *ss)
+{
+	const struct sockaddr *sa = (struct sockaddr *)&ep->ep_listen_addr;
+
+	mutex_lock(&ep->ep_listen_lock);
+	if (ep->ep_id)
+		sa = (struct sockaddr *)&ep->ep_id->route.addr.src_addr;
+	memcpy(ss, sa, rdma_addr_size(sa));
+	mutex_unlock(&ep->ep_listen_lock);
 }
 
 /* Wait for the resolution step just started; 0 or a negative errno. */

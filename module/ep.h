@@ -150,6 +150,7 @@ static inline void xr_cid_assign(struct xr_cid *cid, const struct ib_cq *cq,
 
 int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
 		 struct net *net, struct sockaddr *sa, int backlog);
+void xr_ep_listen_local(struct xr_ep *ep, struct sockaddr_storage *ss);
 void xr_ep_adopt(struct xr_ep *ep, const struct xr_ep_ops *ops,
 		 struct rdma_cm_id *id, const struct xr_cm_pdata *peer,
 		 u8 peer_rd_atom);

@@ -289,18 +289,31 @@ static int xr_svc_connect_request(struct xr_ep *lep, struct rdma_cm_id *id,
 	spin_lock(&listener->sx_lock);
 	list_add_tail(&sx->sx_accept_entry, &listener->sx_accept_q);
 	spin_unlock(&listener->sx_lock);
+	/*
+	 * The listener listens before xr_svc_create() has set its svc_xprt
+	 * up (which clears its flags), and nothing may touch that before:
+	 * create looks at the queue once it has. Pairs with the barrier
+	 * there: one side sees the other.
+	 */
+	smp_mb();
+	if (!test_bit(XR_SX_INITED, &listener->sx_flags))
+		return 0;
 	set_bit(XPT_CONN, &listener->sx_xprt.xpt_flags);
 	svc_xprt_enqueue(&listener->sx_xprt);
 	return 0;
 }
 
+/* The device under a bound listener went away. */
 static void xr_svc_listener_disconnected(struct xr_ep *ep)
 {
 	struct xr_svc_xprt *listener = container_of(ep, struct xr_svc_xprt,
 						    sx_ep);
 
-	/* The device under a bound listener went away. */
-	svc_xprt_deferred_close(&listener->sx_xprt);
+	set_bit(XR_SX_DISCONNECTED, &listener->sx_flags);
+	/* As for a request: before the svc_xprt is set up, create closes it. */
+	smp_mb__after_atomic();
+	if (test_bit(XR_SX_INITED, &listener->sx_flags))
+		svc_xprt_deferred_close(&listener->sx_xprt);
 }
 
 /* Announced only while listed: a late event after the free is dropped. */
@@ -332,11 +345,45 @@ static const struct xr_ep_ops xr_svc_conn_ep_ops = {
 };
 
 static void xr_svc_free_work(struct work_struct *work);
+static void xr_svc_conn_destroy(struct xr_svc_xprt *sx);
+
+/* Refuse the connection requests a listener has queued; it is gone. */
+static void xr_svc_listener_drop_queued(struct xr_svc_xprt *listener)
+{
+	struct xr_svc_xprt *sx, *next;
+
+	list_for_each_entry_safe(sx, next, &listener->sx_accept_q,
+				 sx_accept_entry) {
+		list_del(&sx->sx_accept_entry);
+		xr_svc_conn_destroy(sx);
+	}
+}
+
+/*
+ * The svc_xprt of a new listener is set up (and busy until svc lets it
+ * go): what its endpoint reported before that is acted on now.
+ */
+static void xr_svc_listener_inited(struct xr_svc_xprt *sx)
+{
+	bool queued;
+
+	set_bit(XR_SX_INITED, &sx->sx_flags);
+	/* Pairs with xr_svc_connect_request(), _listener_disconnected(). */
+	smp_mb__after_atomic();
+	spin_lock(&sx->sx_lock);
+	queued = !list_empty(&sx->sx_accept_q);
+	spin_unlock(&sx->sx_lock);
+	if (queued)
+		set_bit(XPT_CONN, &sx->sx_xprt.xpt_flags);
+	if (test_bit(XR_SX_DISCONNECTED, &sx->sx_flags))
+		svc_xprt_deferred_close(&sx->sx_xprt);
+}
 
 static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
 				      struct sockaddr *sa, int salen,
 				      int flags)
 {
+	struct sockaddr_storage local;
 	struct xr_svc_xprt *sx;
 	int err;
 
@@ -353,20 +400,23 @@ static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
 		return ERR_PTR(err);
 	}
 
+	/* Not under the registry lock: an ID replacement waits for handlers. */
+	xr_ep_listen_local(&sx->sx_ep, &local);
+
 	xr_reg_lock();
 	err = xr_svc_registry_add(sx, serv);
 	if (err) {
 		xr_reg_unlock();
+		/* No request is queued once the listening ID is gone. */
 		xr_ep_destroy(&sx->sx_ep);
+		xr_svc_listener_drop_queued(sx);
 		xr_svc_xprt_free(sx);
 		return ERR_PTR(err);
 	}
 	svc_xprt_init(net, &xr_svc_class, &sx->sx_xprt, serv);
-	set_bit(XR_SX_INITED, &sx->sx_flags);
 	set_bit(XPT_LISTENER, &sx->sx_xprt.xpt_flags);
-	svc_xprt_set_local(&sx->sx_xprt,
-			   (struct sockaddr *)&sx->sx_ep.ep_id->route.addr.src_addr,
-			   salen);
+	svc_xprt_set_local(&sx->sx_xprt, (struct sockaddr *)&local, salen);
+	xr_svc_listener_inited(sx);
 	xr_svc_announce(sx, XR_EV_LISTENER_ADD);
 	xr_reg_unlock();
 	return &sx->sx_xprt;
@@ -599,16 +649,10 @@ static void xr_svc_detach(struct svc_xprt *xprt)
 
 static void xr_svc_listener_destroy(struct xr_svc_xprt *listener)
 {
-	struct xr_svc_xprt *sx, *next;
-
 	xr_svc_registry_del(listener);
 	/* No connection request is queued once the listener ID is gone. */
 	xr_ep_destroy(&listener->sx_ep);
-	list_for_each_entry_safe(sx, next, &listener->sx_accept_q,
-				 sx_accept_entry) {
-		list_del(&sx->sx_accept_entry);
-		xr_svc_conn_destroy(sx);
-	}
+	xr_svc_listener_drop_queued(listener);
 	xr_svc_xprt_free(listener);
 }
 
