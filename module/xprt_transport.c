@@ -190,6 +190,8 @@ static void xr_xprt_connect_worker(struct work_struct *work)
 			 xprt->address_strings[RPC_DISPLAY_ADDR], err);
 	}
 	xprt_clear_connecting(xprt);
+	/* A close waiting for the write lock (and the idle timer) may go. */
+	xprt_unlock_connect(xprt, rx);
 	xprt_wake_pending_tasks(xprt, err);
 }
 
@@ -207,6 +209,12 @@ static void xr_xprt_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 		xprt_reconnect_backoff(xprt, first);
 	}
 	rx->rx_tried = true;
+	/*
+	 * The worker holds the write lock the task took for the connect
+	 * until it is done (xprt_unlock_connect()): no close, idle close
+	 * or change of address may run while it opens and publishes.
+	 */
+	WARN_ON_ONCE(!xprt_lock_connect(xprt, task, rx));
 	queue_delayed_work(xr_xprt_wq, &rx->rx_connect_work, delay);
 }
 
