@@ -41,7 +41,9 @@ static void xr_sendq_timeout_check(struct work_struct *work);
 
 /**
  * xr_sendq_init - prepare the send contexts of a connection
- * @sq: zeroed by the caller; the caller sets the owner callbacks
+ * @sq: zeroed by the caller, its @sq_wait initialised when the owner was
+ *	allocated (a close may wake it before this runs); the caller sets
+ *	the owner callbacks
  * @ep: endpoint with its queue pair created
  * @buf_size: size of each context's buffer (largest inline Send)
  */
@@ -53,7 +55,6 @@ void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size)
 	INIT_LIST_HEAD(&sq->sq_posted);
 	INIT_LIST_HEAD(&sq->sq_rw_failed);
 	sq->sq_signal_every = 1;
-	init_waitqueue_head(&sq->sq_wait);
 	sq->sq_ep = ep;
 	sq->sq_buf_size = buf_size;
 	atomic_set(&sq->sq_avail, ep->ep_sq_depth);
