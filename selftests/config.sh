@@ -124,15 +124,9 @@ unprivileged() {
 	[ "$(shown credits)" = "$(spec_const credits DEFAULT)" ] || fail "credits changed"
 }
 
-# The highest id among the server connections, or 0.
-last_connection() {
-	"$RDMACTL" -j transport show |
-		jq -r '[.[] | select(.role == "server-connection") | .id] | max // 0'
-}
-
 # A new connection after $1 is up.
 new_connection() {
-	[ "$(last_connection)" -gt "$1" ]
+	[ "$(nfs_newest_conn)" -gt "$1" ]
 }
 
 # ping_start: a ping of our server that keeps its connection for a while;
@@ -141,11 +135,11 @@ new_connection() {
 ping_start() {
 	local before
 
-	before=$(last_connection)
+	before=$(nfs_newest_conn)
 	"$RDMACTL" ping -c 100 -i 0.1 "$XR_ADDR:$(our_port)" >"$PING_OUT" 2>&1 &
 	PING_PID=$!
 	wait_for 20 new_connection "$before" || fail "no new connection" || return 1
-	CONN=$(last_connection)
+	CONN=$(nfs_newest_conn)
 }
 
 ping_finish() {

@@ -90,13 +90,6 @@ log_clean() {
 	[ -z "$bad" ] || fail "kernel log after $1: $bad"
 }
 
-# The id of the newest server connection, 0 when there is none. Ids
-# only grow: a larger one is a connection made later.
-newest_conn() {
-	"$RDMACTL" -j transport show |
-		jq -r '[.[] | select(.role == "server-connection") | .id] | max // 0'
-}
-
 # After the copy: FSSTAT is never answered from a cache, so the client
 # has a connection up (a new one if the last was closed), and its id is
 # compared with the one from before the fault: newer with reconnect,
@@ -105,7 +98,7 @@ check_conn() {
 	local expect=$1 before=$2 now
 
 	timeout -k 5 60 stat -f "$MNT" >/dev/null || fail "statfs after the copy" || return 1
-	now=$(newest_conn)
+	now=$(nfs_newest_conn)
 	echo "# connection $before -> $now"
 	case "$expect" in
 	reconnect) [ "$now" -gt "$before" ] || fail "the client did not reconnect" ;;
@@ -138,7 +131,7 @@ fault_case() {
 	name=faults-$point.bin
 	echo "xr-faults: $point begin" >/dev/kmsg
 	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
-	before=$(newest_conn)
+	before=$(nfs_newest_conn)
 	[ "$before" -gt 0 ] || fail "no server connection for the mount" || rc=1
 	expect 0 "$RDMACTL" fault set "$point" "$@" || { nfs_umount "$MNT"; return 1; }
 	[ "$(fault_field "$point" trigger)" != off ] || fail "$point not armed" || rc=1
@@ -307,7 +300,7 @@ frwr_reg_second_region() {
 	[ "$rc" -eq 0 ] || return 1
 	# A fresh mount: the listing is not cached, it needs READDIRs.
 	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
-	before=$(newest_conn)
+	before=$(nfs_newest_conn)
 	conns=$(nfs_xprt_field "$MNT" 5)
 	recons=$(nfs_client_eval "$XR_ADDR" $PORT .stats.reconnects) ||
 		fail "no client transport" || rc=1

@@ -552,6 +552,14 @@ server_counter() {
 	"$RDMACTL" -j stats show | jq -r --arg k "$1" '.server[$k]'
 }
 
+# nfs_newest_conn: the id of the newest server connection of ours, 0
+# when there is none. Ids only grow: a larger one is a connection made
+# later.
+nfs_newest_conn() {
+	"$RDMACTL" -j transport show |
+		jq -r '[.[] | select(.role == "server-connection") | .id] | max // 0'
+}
+
 # nfs_client_eval ADDR PORT FILTER: print the jq FILTER (compact, strings
 # raw) over the newest client transport of ours to ADDR:PORT in
 # `rdmactl -j transport show`; fails when there is none, and when rdmactl

@@ -147,22 +147,16 @@ load_case() {
 
 	make_files "$n" || return 1
 	nfs_mount 3 $PORT "$MNT" || return 1
-	conn=$(newest_conn)
+	conn=$(nfs_newest_conn)
 	parallel_copy "$n" || rc=1
 	same_conn "$conn" copy || rc=1
 	nfs_umount "$MNT" || rc=1
 	nfs_mount 3 $PORT "$MNT" || return 1
-	conn=$(newest_conn)
+	conn=$(nfs_newest_conn)
 	parallel_verify "$n" || rc=1
 	same_conn "$conn" reads || rc=1
 	finish_case || rc=1
 	return $rc
-}
-
-# The id of the newest server connection (ids only grow), 0 for none.
-newest_conn() {
-	"$RDMACTL" -j transport show |
-		jq -r '[.[] | select(.role == "server-connection") | .id] | max // 0'
 }
 
 # same_conn ID WHAT: the mount's connection ID carried all of WHAT. A
@@ -172,7 +166,7 @@ newest_conn() {
 same_conn() {
 	local now
 
-	now=$(newest_conn)
+	now=$(nfs_newest_conn)
 	[ "$now" = "$1" ] || fail "the client connected again during the $2: connection $1 -> $now"
 }
 
@@ -213,7 +207,7 @@ starved_send_queue() {
 	echo 16 >"$NFSD_FS/threads" || fail "16 nfsd threads" || rc=1
 	if [ $rc -eq 0 ]; then
 		parallel_copy 8 || rc=1
-		conn=$(newest_conn)
+		conn=$(nfs_newest_conn)
 		before=$(server_counter sq-starves)
 		parallel_verify 8 direct || rc=1
 		after=$(server_counter sq-starves)
