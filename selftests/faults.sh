@@ -261,13 +261,7 @@ no_net_admin_no_change() {
 
 reload_dropin() {
 	nfs_server_stop || { fail "stopping nfsd"; return 1; }
-	rmmod xrpcrdma || { fail "rmmod xrpcrdma"; return 1; }
-	if [ -d /sys/module/rpcrdma ]; then
-		rmmod rpcrdma || { fail "rmmod rpcrdma"; return 1; }
-	fi
-	echo "install rpcrdma /bin/false" >"$BLOCK" || { fail "cannot write $BLOCK"; return 1; }
-	insmod "$XR_MODULE" mode=dropin || { fail "insmod mode=dropin"; return 1; }
-	[ "$(module_mode)" = dropin ] || fail "mode $(module_mode), expected dropin" || return 1
+	load_dropin "$BLOCK" || return 1
 	PORT=20049
 	nfs_server_start && nfs_listen rdma $PORT || return 1
 	LISTENERS=$(live_objects svc-xprt)
