@@ -66,7 +66,7 @@ static int xr_nl_fill_config(struct sk_buff *msg, struct genl_info *info,
 		return xr_nl_put_config(msg, &cfg,
 					XR_CFG_ROLE_SERVER | XR_CFG_ROLE_CLIENT);
 	}
-	err = xr_svc_config_get(nla_get_u32(attr), &cfg);
+	err = xr_svc_config_get(genl_info_net(info), nla_get_u32(attr), &cfg);
 	if (err)
 		return xr_nl_config_transport_err(info, err);
 	if (nla_put_u32(msg, XRPCRDMA_A_CONFIG_TRANSPORT_ID, nla_get_u32(attr)))
@@ -85,7 +85,7 @@ static int xr_nl_fill_config(struct sk_buff *msg, struct genl_info *info,
  * Return values:
  *   %0: the reply was sent
  *   %-EINVAL: transport-id names a listener
- *   %-ENOENT: no transport has that id
+ *   %-ENOENT: no transport of the caller's network namespace has that id
  *   %-ENOMEM: no memory for the reply
  *   %-EMSGSIZE: the reply did not fit in a message
  */
@@ -145,7 +145,7 @@ static int xr_nl_config_parse(struct genl_info *info, bool live,
  *   %0: every value given is set
  *   %-EINVAL: no value given, a value out of range, a value that cannot
  *	change live, or transport-id names a listener
- *   %-ENOENT: no transport has that id
+ *   %-ENOENT: no transport of the caller's network namespace has that id
  */
 int xrpcrdma_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -158,7 +158,8 @@ int xrpcrdma_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err < 0)
 		return err;
 	if (live) {
-		err = xr_svc_config_set(nla_get_u32(info->attrs[XRPCRDMA_A_CONFIG_TRANSPORT_ID]),
+		err = xr_svc_config_set(genl_info_net(info),
+					nla_get_u32(info->attrs[XRPCRDMA_A_CONFIG_TRANSPORT_ID]),
 					&vals, given);
 		return xr_nl_config_transport_err(info, err);
 	}

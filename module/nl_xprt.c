@@ -4,7 +4,10 @@
  * listener-get, listener-del, stats-get, and the events of transports
  * (listeners, connections of both roles, refused connection requests,
  * completion errors). Transports are shown from the copies their owners
- * make (struct xr_xprt_snap): this file reads no transport itself.
+ * make (struct xr_xprt_snap): this file reads no transport itself. A
+ * caller sees, closes and tunes only the transports of its own network
+ * namespace, as it hears only their events; the module-wide counters of
+ * stats-get are the one exception.
  */
 #include <linux/slab.h>
 #include <rdma/rdma_cm.h>
@@ -148,7 +151,8 @@ static int xr_nl_fill_transport_reply(struct sk_buff *msg,
 	xs = kmalloc(sizeof(*xs), GFP_KERNEL);
 	if (!xs)
 		return -ENOMEM;
-	err = xr_xprt_snapshot(nla_get_u32(attr), false, xs);
+	err = xr_xprt_snapshot(genl_info_net(info), nla_get_u32(attr), false,
+			       xs);
 	if (err) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "no transport with that id");
@@ -198,6 +202,7 @@ static int xr_nl_transport_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb, u8 cmd,
 				  bool listener)
 {
+	struct net *net = sock_net(cb->skb->sk);
 	struct xr_xprt_snap *xs;
 	int err = 0;
 
@@ -205,7 +210,7 @@ static int xr_nl_transport_dumpit(struct sk_buff *skb,
 	if (!xs)
 		return -ENOMEM;
 	while (cb->args[0] <= U32_MAX &&
-	       !xr_xprt_snapshot(cb->args[0], true, xs)) {
+	       !xr_xprt_snapshot(net, cb->args[0], true, xs)) {
 		if (!listener || xr_nl_is_listener(xs)) {
 			err = xr_nl_dump_xprt(skb, cb, cmd, xs,
 					      listener ? 0 : XR_NL_XPRT_ALL);
@@ -226,7 +231,7 @@ static int xr_nl_transport_dumpit(struct sk_buff *skb,
  * Return values:
  *   %0: the reply was sent
  *   %-EINVAL: the id attribute is missing
- *   %-ENOENT: no transport has that id
+ *   %-ENOENT: no transport of the caller's network namespace has that id
  *   %-ENOMEM: no memory for the reply
  *   %-EMSGSIZE: the reply did not fit in a message
  */
@@ -258,7 +263,7 @@ int xrpcrdma_nl_transport_get_dumpit(struct sk_buff *skb,
  * Return values:
  *   %0: the reply was sent
  *   %-EINVAL: the id attribute is missing, or names a connection
- *   %-ENOENT: no transport has that id
+ *   %-ENOENT: no transport of the caller's network namespace has that id
  *   %-ENOMEM: no memory for the reply
  *   %-EMSGSIZE: the reply did not fit in a message
  */
@@ -293,7 +298,7 @@ int xrpcrdma_nl_listener_get_dumpit(struct sk_buff *skb,
  * Return values:
  *   %0: the listener is closing
  *   %-EINVAL: the id attribute is missing, or names a connection
- *   %-ENOENT: no transport has that id
+ *   %-ENOENT: no transport of the caller's network namespace has that id
  */
 int xrpcrdma_nl_listener_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -302,7 +307,7 @@ int xrpcrdma_nl_listener_del_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (XR_NL_REQUIRE(info, XRPCRDMA_A_TRANSPORT_ID, "transport id"))
 		return -EINVAL;
-	err = xr_svc_listener_close_id(nla_get_u32(attr));
+	err = xr_svc_listener_close_id(genl_info_net(info), nla_get_u32(attr));
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "no transport with that id");

@@ -120,50 +120,67 @@ void xr_reg_del_client(u32 id)
 	mutex_unlock(&xr_reg_mutex);
 }
 
+/* The network namespace a listed transport belongs to. */
+static struct net *xr_reg_net(struct xr_svc_xprt *sx, struct xr_xprt *rx)
+{
+	return sx ? sx->sx_xprt.xpt_net : rx->rx_xprt.xprt_net;
+}
+
 /*
- * The transport of either role numbered @id or, with @next, the one with
- * the lowest number at or above @id: a server one in *@sx, a client one
- * in *@rx. Walking with the last number seen plus one lists every
- * transport once, also across transports coming and going. Caller holds
- * the mutex. Return: its number, or 0 when there is none.
+ * The transport of @net of either role numbered @id or, with @next, the
+ * one of @net with the lowest number at or above @id: a server one in
+ * *@sx, a client one in *@rx. Walking with the last number seen plus one
+ * lists every transport of @net once, also across transports coming and
+ * going. Transports of other namespaces are not there for the caller.
+ * Caller holds the mutex. Return: its number, or 0 when there is none.
  */
-static u32 xr_reg_lookup(u32 id, bool next, struct xr_svc_xprt **sx,
-			 struct xr_xprt **rx)
+static u32 xr_reg_lookup(struct net *net, u32 id, bool next,
+			 struct xr_svc_xprt **sx, struct xr_xprt **rx)
 {
 	unsigned long index = id;
 	void *entry;
 
 	lockdep_assert_held(&xr_reg_mutex);
+	for (;;) {
+		*sx = NULL;
+		*rx = NULL;
+		if (next)
+			entry = xa_find(&xr_reg, &index, U32_MAX, XA_PRESENT);
+		else
+			entry = index ? xa_load(&xr_reg, index) : NULL;
+		if (!entry)
+			return 0;
+		if (xa_pointer_tag(entry) == XR_REG_CLIENT)
+			*rx = xa_untag_pointer(entry);
+		else
+			*sx = entry;
+		if (net_eq(xr_reg_net(*sx, *rx), net))
+			return index;
+		if (!next || index >= U32_MAX)
+			break;
+		index++;
+	}
 	*sx = NULL;
 	*rx = NULL;
-	if (next)
-		entry = xa_find(&xr_reg, &index, U32_MAX, XA_PRESENT);
-	else
-		entry = id ? xa_load(&xr_reg, id) : NULL;
-	if (!entry)
-		return 0;
-	if (xa_pointer_tag(entry) == XR_REG_CLIENT)
-		*rx = xa_untag_pointer(entry);
-	else
-		*sx = entry;
-	return index;
+	return 0;
 }
 
 /**
  * xr_reg_find_svc - the server transport numbered @id
+ * @net: the caller's network namespace: transports of others are not found
  * @id: its number
  *
  * Caller holds xr_reg_lock().
  *
- * Return: the transport; NULL when a client transport has that number;
- * ERR_PTR(-ENOENT) when no transport has it.
+ * Return: the transport; NULL when a client transport of @net has that
+ * number; ERR_PTR(-ENOENT) when no transport of @net has it.
  */
-struct xr_svc_xprt *xr_reg_find_svc(u32 id)
+struct xr_svc_xprt *xr_reg_find_svc(struct net *net, u32 id)
 {
 	struct xr_svc_xprt *sx;
 	struct xr_xprt *rx;
 
-	if (!xr_reg_lookup(id, false, &sx, &rx))
+	if (!xr_reg_lookup(net, id, false, &sx, &rx))
 		return ERR_PTR(-ENOENT);
 	return sx;
 }
@@ -188,6 +205,7 @@ void xr_reg_walk_svc(xr_reg_svc_fn fn, void *arg)
 
 /**
  * xr_xprt_snapshot - a copy of one listed transport, for netlink
+ * @net: the caller's network namespace: only its transports are copied
  * @id: its number, or with @next where to start looking
  * @next: take the transport with the lowest number at or above @id
  * @snap: where to copy it
@@ -195,16 +213,17 @@ void xr_reg_walk_svc(xr_reg_svc_fn fn, void *arg)
  * Context: process, sleeps (takes the registry mutex, and a client
  * transport's own mutex).
  *
- * Return: 0, or -ENOENT when there is no such transport.
+ * Return: 0, or -ENOENT when @net has no such transport.
  */
-int xr_xprt_snapshot(u32 id, bool next, struct xr_xprt_snap *snap)
+int xr_xprt_snapshot(struct net *net, u32 id, bool next,
+		     struct xr_xprt_snap *snap)
 {
 	struct xr_svc_xprt *sx;
 	struct xr_xprt *rx;
 	int err = 0;
 
 	mutex_lock(&xr_reg_mutex);
-	if (!xr_reg_lookup(id, next, &sx, &rx))
+	if (!xr_reg_lookup(net, id, next, &sx, &rx))
 		err = -ENOENT;
 	else if (rx)
 		xr_xprt_fill_snap(rx, snap);

@@ -160,16 +160,17 @@ struct xr_device_snap *xr_device_snapshot(const char *name, u32 index);
 int xr_device_set_enabled(const char *name, bool enabled);
 
 /* registry.c */
-int xr_xprt_snapshot(u32 id, bool next, struct xr_xprt_snap *snap);
+int xr_xprt_snapshot(struct net *net, u32 id, bool next,
+		     struct xr_xprt_snap *snap);
 
 /* svc_transport.c */
 enum xrpcrdma_mode xr_svc_mode(void);
 
 /* svc_snap.c */
 void xr_svc_totals(u64 *sum);
-int xr_svc_listener_close_id(u32 id);
-int xr_svc_config_get(u32 id, struct xr_config *cfg);
-int xr_svc_config_set(u32 id, const struct xr_config *vals,
+int xr_svc_listener_close_id(struct net *net, u32 id);
+int xr_svc_config_get(struct net *net, u32 id, struct xr_config *cfg);
+int xr_svc_config_set(struct net *net, u32 id, const struct xr_config *vals,
 		      const bool *given);
 
 /* nl.c: the family's registration, at load and unload */

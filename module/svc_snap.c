@@ -131,9 +131,9 @@ void xr_svc_announce_reject(struct xr_svc_xprt *listener,
  * holds the mutex. Return: it, ERR_PTR(-ENOENT) when none is, or
  * ERR_PTR(-EINVAL) for a listener (it has no values of its own).
  */
-static struct xr_svc_xprt *xr_svc_find_conn(u32 id)
+static struct xr_svc_xprt *xr_svc_find_conn(struct net *net, u32 id)
 {
-	struct xr_svc_xprt *sx = xr_reg_find_svc(id);
+	struct xr_svc_xprt *sx = xr_reg_find_svc(net, id);
 
 	if (IS_ERR_OR_NULL(sx))
 		return ERR_PTR(-ENOENT);
@@ -144,19 +144,20 @@ static struct xr_svc_xprt *xr_svc_find_conn(u32 id)
 
 /**
  * xr_svc_config_get - the tunables of one server connection
+ * @net: the caller's network namespace (the connection's must be it)
  * @id: its number
  * @cfg: where to copy them (the live ones as they are now)
  *
  * Return: 0; -ENOENT when no server transport has that number; -EINVAL
  * when it is a listener.
  */
-int xr_svc_config_get(u32 id, struct xr_config *cfg)
+int xr_svc_config_get(struct net *net, u32 id, struct xr_config *cfg)
 {
 	struct xr_svc_xprt *sx;
 	int i;
 
 	xr_reg_lock();
-	sx = xr_svc_find_conn(id);
+	sx = xr_svc_find_conn(net, id);
 	if (!IS_ERR(sx))
 		for (i = 0; i < XR_CFG_COUNT; i++)
 			cfg->cf_val[i] = READ_ONCE(sx->sx_config.cf_val[i]);
@@ -175,6 +176,7 @@ static void xr_svc_config_set_live(struct xr_svc_xprt *sx, enum xr_cfg cfg,
 
 /**
  * xr_svc_config_set - change live tunables of one server connection
+ * @net: the caller's network namespace (the connection's must be it)
  * @id: its number
  * @vals: the new values, each checked with xr_config_check() and allowed
  *	to change live (xr_config_def.cd_live)
@@ -185,13 +187,14 @@ static void xr_svc_config_set_live(struct xr_svc_xprt *sx, enum xr_cfg cfg,
  * Return: 0; -ENOENT when no server transport has that number; -EINVAL
  * when it is a listener. Nothing changes on an error.
  */
-int xr_svc_config_set(u32 id, const struct xr_config *vals, const bool *given)
+int xr_svc_config_set(struct net *net, u32 id, const struct xr_config *vals,
+		      const bool *given)
 {
 	struct xr_svc_xprt *sx;
 	int i;
 
 	xr_reg_lock();
-	sx = xr_svc_find_conn(id);
+	sx = xr_svc_find_conn(net, id);
 	if (!IS_ERR(sx))
 		for (i = 0; i < XR_CFG_COUNT; i++)
 			if (given[i])
@@ -202,6 +205,7 @@ int xr_svc_config_set(u32 id, const struct xr_config *vals, const bool *given)
 
 /**
  * xr_svc_listener_close_id - stop a listener, whoever created it
+ * @net: the caller's network namespace (the listener's must be it)
  * @id: the listener's number
  *
  * The close is svc's own deferred close, the one a device removal uses:
@@ -214,14 +218,14 @@ int xr_svc_config_set(u32 id, const struct xr_config *vals, const bool *given)
  * Return: 0; -ENOENT when no transport has that number; -EINVAL when it
  * is not a listener.
  */
-int xr_svc_listener_close_id(u32 id)
+int xr_svc_listener_close_id(struct net *net, u32 id)
 {
 	struct xr_svc_xprt *sx;
 	struct svc_xprt *xprt;
 	int err = 0;
 
 	xr_reg_lock();
-	sx = xr_reg_find_svc(id);
+	sx = xr_reg_find_svc(net, id);
 	if (IS_ERR(sx)) {
 		err = PTR_ERR(sx);
 		goto out;

@@ -4,7 +4,8 @@
 # NFSv3 mount: rdmactl listener add makes nfsd listen on the module's class
 # (refused unprivileged, and twice), transport show lists the listeners and
 # the one connection with its peer, credits, inline sizes and counters,
-# ynl cli.py sees the same, listener del stops the listeners (refused
+# another network namespace sees, closes and tunes none of them, ynl
+# cli.py sees the same, listener del stops the listeners (refused
 # unprivileged) while the connection stays up, and once the mount and the
 # server are gone no transport is left but the module-wide counters are.
 #
@@ -114,6 +115,42 @@ transport_show() {
 		fail "text: $(cat "$OUT")"
 }
 
+# Run "$@" in a network namespace of its own.
+in_other_netns() {
+	unshare --net "$@"
+}
+
+# A caller in another network namespace (with every capability) sees none
+# of this namespace's transports, and can neither close its listeners nor
+# read or change its connections' tunables.
+other_netns_sees_none() {
+	local conn listener
+
+	expect 0 "$RDMACTL" -j transport show || return 1
+	conn=$(jq -r 'first(.[] | select(.role == "server-connection")) | .id' "$OUT")
+	listener=$(jq -r 'first(.[] | select(.role == "server-listener")) | .id' "$OUT")
+	[ -n "$conn" ] && [ -n "$listener" ] || fail "ids: '$conn' '$listener'" || return 1
+
+	expect 0 in_other_netns "$RDMACTL" -j transport show || return 1
+	json_check '. == []' || return 1
+	expect 0 in_other_netns "$RDMACTL" -j listener show || return 1
+	json_check '. == []' || return 1
+	expect 1 in_other_netns "$RDMACTL" transport show "$conn" || return 1
+	grep -q "no transport with that id" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
+	expect 1 in_other_netns "$RDMACTL" listener del id "$listener" || return 1
+	grep -q "no transport with that id" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
+	expect 1 in_other_netns "$RDMACTL" config show transport "$conn" || return 1
+	grep -q "no transport with that id" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
+	expect 1 in_other_netns "$RDMACTL" config set sendctx-max 2 transport "$conn" || return 1
+	grep -q "no transport with that id" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
+
+	# Here, all of it is still there and unchanged.
+	expect 0 "$RDMACTL" -j listener show || return 1
+	json_check 'length == 2' || return 1
+	expect 0 "$RDMACTL" -j config show transport "$conn" || return 1
+	json_check '.["sendctx-max"] != 2'
+}
+
 stats_show() {
 	expect 0 "$RDMACTL" -j stats show || return 1
 	json_check '.server | .["calls-received"] > 0 and .["bad-headers"] == 0 and
@@ -183,7 +220,7 @@ server_stop() {
 	json_check '.server | .["calls-received"] > 0 and .["replies-inline"] > 0'
 }
 
-ktap_header 15
+ktap_header 16
 run_test server_start server_start
 run_test listener_add_unprivileged_refused listener_add_unprivileged
 run_test listener_add listener_add
@@ -191,6 +228,7 @@ run_test listener_add_twice_refused listener_add_twice
 run_test mount_v3 nfs_mount 3 "$PORT" "$MNT" rsize=1024,wsize=1024
 run_test traffic traffic
 run_test transport_show transport_show
+run_test other_netns_sees_none other_netns_sees_none
 run_test stats_show stats_show
 run_test ynl_dump_transports_and_stats ynl_transports
 run_test listener_del_unprivileged_refused listener_del_unprivileged

@@ -505,7 +505,14 @@ client_transport_listed() {
 	sed 's/^/# /' <<<"$out"
 	grep -q "^$id: client class rdma state connected local $XR_ADDR:[0-9]* peer $XR_ADDR:$PORT " \
 		<<<"$out" || fail "transport show $id: $out" || return 1
-	grep -q "stats: rpcs-sent [1-9]" <<<"$out" || fail "no counters in: $out"
+	grep -q "stats: rpcs-sent [1-9]" <<<"$out" || fail "no counters in: $out" || return 1
+	# Another network namespace sees none of this one's transports.
+	out=$(unshare --net "$RDMACTL" -j transport show) ||
+		fail "transport show in another namespace" || return 1
+	[ "$out" = "[]" ] || fail "another namespace sees: $out" || return 1
+	! out=$(unshare --net "$RDMACTL" transport show "$id" 2>&1) ||
+		fail "another namespace shows $id: $out" || return 1
+	grep -q "no transport with that id" <<<"$out" || fail "stderr: $out"
 }
 
 # After the 64 MiB write and read: calls and chunks were counted, and
