@@ -66,7 +66,8 @@ static const struct xr_config_def xr_config_defs[XR_CFG_COUNT] = {
 	XR_CFG_DEF(IDLE_TIMEOUT, "idle-timeout", "ms", XR_CLT, false),
 	XR_CFG_DEF(SIGNAL_INTERVAL, "signal-interval", "sends", XR_SVC | XR_CLT,
 		   false),
-	XR_CFG_DEF(SEND_TIMEOUT, "send-timeout", "ms", XR_SVC, false),
+	XR_CFG_DEF(SEND_TIMEOUT, "send-timeout", "ms", XR_SVC | XR_CLT,
+		   false),
 };
 
 /*

@@ -43,6 +43,7 @@ enum {
 	XR_XC_ESTABLISHED,	/* the connection manager said so */
 	XR_XC_PUBLISHED,	/* the transport uses it (xr_xprt.rx_conn) */
 	XR_XC_DOWN,		/* disconnected, or being closed */
+	XR_XC_SHUTDOWN,		/* xr_xconn_shutdown() takes the queue pair */
 	XR_XC_DRAINED,		/* the queue pair is flushed */
 };
 

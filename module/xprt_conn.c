@@ -112,6 +112,8 @@ void xr_xconn_fail(struct xr_xconn *c)
 void xr_xconn_shutdown(struct xr_xconn *c)
 {
 	set_bit(XR_XC_DOWN, &c->xc_flags);
+	/* Before the barrier: see xr_frwr_inv_expire(). */
+	set_bit(XR_XC_SHUTDOWN, &c->xc_flags);
 	xr_sendq_close(&c->xc_sq);
 	/* Whoever is posting has posted: its work requests get flushed. */
 	down_write(&c->xc_post_rwsem);
@@ -293,6 +295,8 @@ static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
 	xr_sendq_set_signal_every(&c->xc_sq,
 				  xr_sendq_signal_every(every,
 							c->xc_ep.ep_sq_depth));
+	xr_sendq_set_timeout(&c->xc_sq,
+			     c->xc_xprt->rx_config.cf_val[XR_CFG_SEND_TIMEOUT]);
 
 	c->xc_inline_recv = c->xc_xprt->rx_config.cf_val[XR_CFG_INLINE_RECV];
 	xr_recvq_init(&c->xc_rq, &c->xc_ep, c->xc_inline_recv);

@@ -606,9 +606,26 @@ struct ib_send_wr *xr_frwr_reg_chain(struct xr_req *req, u32 *count)
 }
 
 /*
+ * @n invalidations have waited send-timeout for their completion: the
+ * send queue is stuck behind a Send the server takes no Receive for.
+ * Break the connection, as a thread waiting for a slot would, so that
+ * the flush completes them. Once xr_xconn_shutdown() is past its wait
+ * for posters, its own drain flushes them, and the queue pair may be on
+ * its way out: then leave it alone.
+ */
+static void xr_frwr_inv_expire(struct xr_xconn *c, u32 n)
+{
+	down_read(&c->xc_post_rwsem);
+	if (!test_bit(XR_XC_SHUTDOWN, &c->xc_flags))
+		xr_sendq_expire(&c->xc_sq, n);
+	up_read(&c->xc_post_rwsem);
+}
+
+/*
  * Invalidate every region of @req on its live connection and wait for
- * it. Returns false when that could not be done (the connection is
- * going away): the caller then waits for the drain.
+ * it, past send-timeout by breaking the connection. Returns false when
+ * that could not be done (the connection is going away): the caller then
+ * waits for the drain.
  */
 static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 {
@@ -667,7 +684,11 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 	}
 	up_read(&c->xc_post_rwsem);
 	xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_LOCAL_INVS, n);
-	wait_for_completion(&b.ib_done);
+	if (!wait_for_completion_timeout(&b.ib_done,
+					 xr_sendq_wait_limit(&c->xc_sq))) {
+		xr_frwr_inv_expire(c, n);
+		wait_for_completion(&b.ib_done);
+	}
 	return true;
 
 out_down:

@@ -352,6 +352,51 @@ post_send_client() {
 	return $rc
 }
 
+# Our client's Sends stop completing: completion-delay holds the first
+# completions of our client's transport 4 s each, with every Send
+# signaled and send-timeout at 1000 ms (both set before the mount: the
+# transport takes them when it is made). Past send-timeout the client
+# breaks the connection itself, says so in the kernel log, and
+# reconnects; the copy completes intact. A server that takes no call
+# (it posts no Receive and had the client retry its Sends for ever)
+# would otherwise hold the client's calls until their RPC timeout, and
+# a thread waiting on the client's send queue or for its invalidations
+# for ever.
+send_timeout_client() {
+	local name=faults-send-timeout-client.bin id recons fired logged sig timeout rc=0
+	local msg='the send queue made no progress for 1000 ms'
+
+	echo "xr-faults: send-timeout-client begin" >/dev/kmsg
+	sig=$("$RDMACTL" -j config show | jq '.["signal-interval"]')
+	timeout=$("$RDMACTL" -j config show | jq '.["send-timeout"]')
+	logged=$(dmesg | grep -c "$msg")
+	expect 0 "$RDMACTL" config set signal-interval 1 send-timeout 1000 || return 1
+	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || rc=1
+	[ "$rc" -eq 0 ] && { id=$(nfs_client_eval "$XR_ADDR" $PORT .id) ||
+		fail "no client transport" || rc=1; }
+	[ "$rc" -eq 0 ] && { recons=$(nfs_client_eval "$XR_ADDR" $PORT .stats.reconnects) ||
+		rc=1; }
+	[ "$rc" -eq 0 ] && { expect 0 "$RDMACTL" fault set completion-delay every 1 times 3 \
+		delay 4000 transport "$id" || rc=1; }
+	[ "$rc" -eq 0 ] && { nfs_write_file "$SRC" "$MNT/$name" "$MIB" ||
+		fail "copy with the client's completions held" || rc=1; }
+	fired=$(fault_field completion-delay fired)
+	echo "# $("$RDMACTL" fault show | grep "^completion-delay:")"
+	expect 0 "$RDMACTL" fault clear completion-delay || rc=1
+	expect 0 "$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
+	[ "${fired:-0}" -ge 1 ] || fail "completion-delay never fired" || rc=1
+	[ "$(dmesg | grep -c "$msg")" -gt "$logged" ] ||
+		fail "nothing in the kernel log about the client's send queue" || rc=1
+	[ "$(nfs_client_eval "$XR_ADDR" $PORT .stats.reconnects)" -gt "${recons:-0}" ] ||
+		fail "the client did not reconnect" || rc=1
+	nfs_umount "$MNT" || rc=1
+	[ "$rc" -eq 0 ] || return 1
+
+	read_back "$name" || rc=1
+	log_clean send-timeout-client || rc=1
+	return $rc
+}
+
 # Back to side by side, as the later tests expect.
 restore_side_by_side() {
 	nfs_server_stop || { fail "stopping nfsd"; return 1; }
@@ -365,7 +410,7 @@ CASES=${XR_FAULTS_CASES:-$ALL_CASES}
 CLIENT=${XR_FAULTS_CLIENT:-1}
 
 # shellcheck disable=SC2086 # a list of words
-ktap_header $((3 + $(echo $CASES | wc -w) + 5 * CLIENT))
+ktap_header $((3 + $(echo $CASES | wc -w) + 6 * CLIENT))
 run_test reload_side_by_side reload_side_by_side
 run_test nfs_server_up server_up
 for c in $CASES; do
@@ -377,6 +422,7 @@ if [ "$CLIENT" -eq 1 ]; then
 	run_test fault_frwr_reg_under_nfs_load_our_client frwr_reg
 	run_test fault_frwr_reg_second_region_our_client frwr_reg_second_region
 	run_test fault_post_send_our_client post_send_client
+	run_test send_timeout_our_client send_timeout_client
 	run_test restore_side_by_side restore_side_by_side
 fi
 ktap_finish

@@ -75,9 +75,9 @@ enum xrpcrdma_transport_state {
  *   memory registration or invalidation); cm-error: the connection manager
  *   reported a failure (unreachable, rejected, connect error, address change);
  *   timeout: client only, an RPC timed out on the connection and the client
- *   disconnected to try a new one; send-timeout: server only, the send queue
- *   made no progress for send-timeout milliseconds (a peer that takes no
- *   replies, whose connection had this side retry its Sends for ever).
+ *   disconnected to try a new one; send-timeout: the send queue made no
+ *   progress for send-timeout milliseconds (a peer that takes no messages,
+ *   whose connection had this side retry its Sends for ever).
  */
 enum xrpcrdma_close_reason {
 	XRPCRDMA_CLOSE_REASON_UNKNOWN,
