@@ -107,21 +107,37 @@ out_put:
 }
 
 /*
- * ->send_request: 0 when posted; -ENOTCONN when the connection is gone
- * (callbacks never reconnect: nfsd probes again on another connection);
- * -EIO when the call does not fit inline.
+ * ->send_request: 0 when posted; -EBADSLT while the client's backward
+ * credits are all in use (the RPC layer sends again later); -ENOTCONN
+ * when the connection is gone or closing; -EIO when the call does not
+ * fit inline.
+ *
+ * Callbacks never reconnect: nfsd probes again on another connection.
+ * So on -ENOTCONN the rpc_xprt stops saying it is connected, and the
+ * call (nfsd's are RPC_TASK_NOCONNECT) ends with that error, instead of
+ * being sent again at once, and again, until svc deletes the connection.
  */
 static int xr_svc_bc_send_request(struct rpc_rqst *rqst)
 {
-	struct xr_svc_xprt *sx = xr_svc_bc_pin(xr_svc_bc_of(rqst->rq_xprt));
+	struct rpc_xprt *xprt = rqst->rq_xprt;
+	struct xr_svc_xprt *sx;
 	int err;
 
-	if (!sx)
-		return -ENOTCONN;
+	if (!xprt_request_get_cong(xprt, rqst))
+		return -EBADSLT;
+	sx = xr_svc_bc_pin(xr_svc_bc_of(xprt));
+	if (!sx) {
+		err = -ENOTCONN;
+		goto out_disconnected;
+	}
 	err = xr_svc_bc_post_call(sx, rqst);
 	if (err == -ENOTCONN)
 		xr_svc_close(sx);
 	svc_xprt_put(&sx->sx_xprt);
+	if (err != -ENOTCONN)
+		return err;
+out_disconnected:
+	xprt_disconnect_done(xprt);
 	return err;
 }
 
@@ -216,14 +232,15 @@ static int xr_svc_bc_format_addresses(struct rpc_xprt *xprt)
 	return 0;
 }
 
-/* Tie @bx to its connection, unless svc already detached that. */
+/* Tie @bx to its connection, unless that is closing or detached. */
 static int xr_svc_bc_attach(struct xr_svc_bc_xprt *bx, struct xr_svc_xprt *sx)
 {
 	struct svc_xprt *svc = &sx->sx_xprt;
 	int err = 0;
 
 	spin_lock(&xr_svc_bc_lock);
-	if (test_bit(XPT_DEAD, &svc->xpt_flags))
+	if (test_bit(XPT_CLOSE, &svc->xpt_flags) ||
+	    test_bit(XPT_DEAD, &svc->xpt_flags))
 		err = -ENOTCONN;
 	else if (svc->xpt_bc_xprt)
 		err = -EEXIST;
@@ -314,7 +331,10 @@ bool xr_svc_bc_is_reply(const void *msg, u32 len)
 	return len >= 2 * XR_XDR_UNIT && p[1] == cpu_to_be32(RPC_REPLY);
 }
 
-/* Let the client's rdma_credit bound the callbacks in flight. */
+/*
+ * Let the client's rdma_credit bound the callbacks in flight: each takes
+ * a share of cwnd when it is sent (xprt_request_get_cong()).
+ */
 static void xr_svc_bc_update_cwnd(struct rpc_xprt *xprt, u32 credits)
 {
 	credits = clamp_t(u32, credits, 1, xprt->max_reqs);

@@ -25,9 +25,6 @@
 struct xr_xprt;
 struct xr_xconn;
 
-/* Largest message either side sends inline (RFC 8797 private data). */
-#define XR_XPRT_INLINE_SIZE	4096
-
 /* Largest RPC payload (rsize, wsize), as the in-tree client's. */
 #define XR_XPRT_MAX_PAYLOAD	SZ_1M
 
@@ -128,6 +125,8 @@ struct xr_xconn {
  *	there are users, else 0
  * @rx_bc_allocated: backchannel requests allocated, free (on
  *	rx_xprt.bc_pa_list) or in use
+ * @rx_bc_inline: the largest message of the last connection either way
+ *	(our Receive buffers, what we send inline); 0 before the first
  * @rx_stats: one per &enum xr_xprt_stat
  * @rx_id: the transport's number in the registry (0: not registered)
  * @rx_timed_out: an RPC timeout forced the coming disconnect
@@ -147,6 +146,7 @@ struct xr_xprt {
 	u32			rx_bc_users;
 	u32			rx_bc_want;
 	u32			rx_bc_allocated;
+	u32			rx_bc_inline;
 	atomic64_t		rx_stats[XR_XPRT_STAT_COUNT];
 	u32			rx_id;
 	atomic_t		rx_timed_out;

@@ -107,12 +107,26 @@ static struct xr_xprt_bc_rqst *xr_xprt_bc_alloc(struct rpc_xprt *xprt)
  * xr_xprt_bc_maxpayload - largest backchannel call or reply (bc_maxpayload)
  * @xprt: the client transport
  *
+ * What the NFS client offers the server in CREATE_SESSION for its
+ * backchannel, both ways. Context: may be called under rcu_read_lock().
+ *
  * Return: bytes of RPC message: what fits inline after the transport
- * header, and in the page the callback service encodes a reply into.
+ * header (a call arrives in one of our Receive buffers, a reply leaves
+ * inline, as large as we send and the server receives on the last
+ * connection), and in the page the callback service encodes a reply
+ * into.
  */
 size_t xr_xprt_bc_maxpayload(struct rpc_xprt *xprt)
 {
-	return min_t(size_t, XR_XPRT_INLINE_SIZE, PAGE_SIZE) - XR_HDR_MIN_SIZE;
+	struct xr_xprt *rx = xr_xprt_bc_xprt(xprt);
+	const u32 *cfg = rx->rx_config.cf_val;
+	u32 max = min3(cfg[XR_CFG_INLINE_SEND], cfg[XR_CFG_INLINE_RECV],
+		       (u32)PAGE_SIZE);
+	u32 conn = READ_ONCE(rx->rx_bc_inline);
+
+	if (conn)
+		max = min(max, conn);
+	return max - XR_HDR_MIN_SIZE;
 }
 
 /**
@@ -329,11 +343,20 @@ static int xr_xprt_bc_queue(struct xr_xprt *rx, const void *msg, u32 len)
 	br = xr_xprt_bc_get_locked(xprt);
 	if (!br)
 		goto out;
+	/*
+	 * Dropped by xr_xprt_bc_free_rqst(). None is left once the transport
+	 * is being destroyed (a session may still hold the backchannel of a
+	 * transport its client switched away from): nobody is to process
+	 * the call then.
+	 */
+	if (!xprt_get(xprt)) {
+		list_add(&br->br_rqst.rq_bc_pa_list, &xprt->bc_pa_list);
+		err = -ESRCH;
+		goto out;
+	}
 	err = 0;
 	xr_xprt_bc_fill(br, msg, len);
 	set_bit(RPC_BC_PA_IN_USE, &br->br_rqst.rq_bc_pa_state);
-	/* Dropped by xr_xprt_bc_free_rqst(). */
-	xprt_get(xprt);
 	/* The service counts it down when it has processed it. */
 	atomic_inc(&xprt->bc_slot_count);
 	xr_compat_bc_queue(serv, &br->br_rqst);

@@ -80,6 +80,8 @@ static void xr_xprt_publish(struct xr_xprt *rx, struct xr_xconn *c)
 
 	mutex_lock(&rx->rx_mutex);
 	rx->rx_conn = c;
+	WRITE_ONCE(rx->rx_bc_inline, min(c->xc_inline_send,
+					 c->xc_rq.rcvq_buf_size));
 	set_bit(XR_XC_PUBLISHED, &c->xc_flags);
 	/* A timeout of an earlier connection is not this one's reason. */
 	atomic_set(&rx->rx_timed_out, 0);
