@@ -117,6 +117,18 @@ static u32 xr_rw_fill_xdr(struct scatterlist *sg, const struct xdr_buf *buf,
 	return n;
 }
 
+/*
+ * What a failed rdma_rw_ctx_init() (or a fault standing in for it) means
+ * for the call: out of memory or of memory regions is said as such;
+ * anything else (a DMA mapping refused with -EINVAL, a short memory
+ * region mapping) is this side's trouble, never the call's, and must not
+ * come back as the -EINVAL that callers answer with ERR_CHUNK.
+ */
+static int xr_rw_ctx_errno(int ret)
+{
+	return ret == -ENOMEM || ret == -EAGAIN ? ret : -EIO;
+}
+
 /* Add one rdma_rw context for @seg over the scatterlist @sgl (taken over). */
 static int xr_rw_add_op(struct xr_rw *rw, const struct xr_seg *seg,
 			struct scatterlist *sgl, u32 nents)
@@ -133,16 +145,14 @@ static int xr_rw_add_op(struct xr_rw *rw, const struct xr_seg *seg,
 	ret = xr_fault_hit(XRPCRDMA_FAULT_POINT_DMA_MAP, ep);
 	if (!ret)
 		ret = xr_fault_hit(XRPCRDMA_FAULT_POINT_RW_CTX, ep);
+	if (!ret)
+		ret = rdma_rw_ctx_init(&op->ro_ctx, ep->ep_qp,
+				       ep->ep_id->port_num, sgl, nents, 0,
+				       seg->sg_offset, seg->sg_handle,
+				       rw->rw_dir);
 	if (ret < 0) {
 		kfree(sgl);
-		return ret;
-	}
-	ret = rdma_rw_ctx_init(&op->ro_ctx, ep->ep_qp, ep->ep_id->port_num,
-			       sgl, nents, 0, seg->sg_offset, seg->sg_handle,
-			       rw->rw_dir);
-	if (ret < 0) {
-		kfree(sgl);
-		return ret;
+		return xr_rw_ctx_errno(ret);
 	}
 	op->ro_sgl = sgl;
 	op->ro_nents = nents;
@@ -164,7 +174,8 @@ static int xr_rw_add_op(struct xr_rw *rw, const struct xr_seg *seg,
  *   %0: added
  *   %-EINVAL: the range does not fit the segment or the buffer
  *   %-E2BIG: more segments than xr_rw_init() was told
- *   %-ENOMEM, %-EIO: from memory allocation or DMA mapping
+ *   %-ENOMEM, %-EAGAIN: no memory, or no memory region left in the pool
+ *   %-EIO: the DMA mapping or the device refused (never the call's fault)
  */
 int xr_rw_add_xdr(struct xr_rw *rw, const struct xr_seg *seg,
 		  const struct xdr_buf *buf, u32 off, u32 len)

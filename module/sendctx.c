@@ -243,8 +243,7 @@ out:
 static void xr_sendctx_reset(struct xr_sendctx *sc)
 {
 	sc->sc_wr.num_sge = 1;
-	sc->sc_wr.opcode = IB_WR_SEND;
-	sc->sc_wr.ex.invalidate_rkey = 0;
+	xr_sendctx_clear_invalidate(sc);
 }
 
 /* Take a context off the free list, or NULL when it is empty. */
@@ -368,6 +367,19 @@ void xr_sendctx_set_invalidate(struct xr_sendctx *sc, u32 rkey)
 {
 	sc->sc_wr.opcode = IB_WR_SEND_WITH_INV;
 	sc->sc_wr.ex.invalidate_rkey = rkey;
+}
+
+/**
+ * xr_sendctx_clear_invalidate - make the context's next Send a plain one
+ * @sc: a context from xr_sendctx_get(), not posted
+ *
+ * Undoes xr_sendctx_set_invalidate(): for a message sent in place of the
+ * one that was to invalidate (an RDMA_ERROR instead of the reply).
+ */
+void xr_sendctx_clear_invalidate(struct xr_sendctx *sc)
+{
+	sc->sc_wr.opcode = IB_WR_SEND;
+	sc->sc_wr.ex.invalidate_rkey = 0;
 }
 
 /**
@@ -645,6 +657,7 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 {
 	struct xr_sendq *sq = sc->sc_pool;
 	struct xr_ep *ep = sq->sq_ep;
+	bool signaled;
 	int err;
 
 	if (len > sc->sc_buf_size) {
@@ -669,11 +682,12 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 	/* Posted and listed under one lock: the list keeps queue order. */
 	spin_lock(&sq->sq_lock);
 	/* Writes ahead of it hold memory: release that when the Send is done. */
-	sc->sc_signaled = sc->sc_rw || xr_sendq_want_signal(sq, sc->sc_slots);
-	sc->sc_wr.send_flags = sc->sc_signaled ? IB_SEND_SIGNALED : 0;
-	if (sc->sc_signaled && sq->sq_get)
+	signaled = sc->sc_rw || xr_sendq_want_signal(sq, sc->sc_slots);
+	sc->sc_signaled = signaled;
+	sc->sc_wr.send_flags = signaled ? IB_SEND_SIGNALED : 0;
+	if (signaled && sq->sq_get)
 		sq->sq_get(sq->sq_owner);
-	if (sc->sc_signaled)
+	if (signaled)
 		xr_sendq_timeout_arm(sq);
 	if (trace_xrpcrdma_post_send_enabled() ||
 	    trace_xrpcrdma_wc_send_enabled())
@@ -685,22 +699,23 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 	if (!err)
 		xr_sendq_track(sq, sc);
 	spin_unlock(&sq->sq_lock);
-	if (!err && sc->sc_signaled)
+	/* Once posted, @sc may be retired and reused: not read again. */
+	if (!err && signaled)
 		xr_count(sq->sq_count_signaled);
 	/*
 	 * A longer run raises the cap (xr_sendq_cap()): a getter that came
 	 * to sleep after xr_sendq_want_signal() looked may now go on.
 	 */
-	if (!err && !sc->sc_signaled && wq_has_sleeper(&sq->sq_wait))
+	if (!err && !signaled && wq_has_sleeper(&sq->sq_wait))
 		wake_up_all(&sq->sq_wait);
 	if (err) {
 		trace_xrpcrdma_post_err(ep, &sc->sc_cid, XR_TRACE_WR_SEND, err);
 		pr_warn_ratelimited("ib_post_send: %d\n", err);
 		xr_sendq_release(sq, sc->sc_slots);
 		xr_sendctx_drop_rw(sc, true);
-		if (sc->sc_signaled)
+		if (signaled)
 			atomic_dec(&sq->sq_signaled_out);
-		if (sc->sc_signaled && sq->sq_put)
+		if (signaled && sq->sq_put)
 			sq->sq_put(sq->sq_owner);
 		if (sq->sq_on_close)
 			sq->sq_on_close(sq->sq_owner);

@@ -145,6 +145,7 @@ void xr_sendq_fail(struct xr_sendq *sq);
 struct xr_sendctx *xr_sendctx_get(struct xr_sendq *sq);
 void xr_sendctx_put(struct xr_sendctx *sc);
 void xr_sendctx_set_invalidate(struct xr_sendctx *sc, u32 rkey);
+void xr_sendctx_clear_invalidate(struct xr_sendctx *sc);
 int xr_sendctx_post(struct xr_sendctx *sc, u32 len);
 int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 			  struct ib_send_wr *first, struct ib_send_wr *last,

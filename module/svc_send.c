@@ -279,6 +279,8 @@ static int xr_svc_post_error(struct xr_svc_xprt *sx, struct xr_sendctx *sc,
 				  sx->sx_credits, err);
 	if (len < 0)
 		return len;
+	/* The reply it replaces may have been going to invalidate. */
+	xr_sendctx_clear_invalidate(sc);
 	trace_xrpcrdma_svc_send_error(&sx->sx_ep, xid, err);
 	ret = xr_sendctx_post(sc, len);
 	if (!ret)

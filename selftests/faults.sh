@@ -163,6 +163,11 @@ fault_case() {
 post_send() { fault_case reconnect post-send every 40 times 2 errno EIO; }
 post_recv() { fault_case reconnect post-recv every 25 times 2 errno ENOMEM; }
 dma_map() { fault_case reconnect dma-map every 10 times 2 errno ENOMEM; }
+# A DMA mapping can also fail with EINVAL (dma_map_sgtable()): still the
+# server's trouble, not the call's, so the connection closes and the
+# call is sent again; an ERR_CHUNK would fail the client's WRITE with
+# EIO (the copy's hits land on its Read chunks' RDMA Reads).
+dma_map_einval() { fault_case reconnect dma-map every 10 times 2 errno EINVAL; }
 # Whether a failed send-context allocation closes the connection depends
 # on which send hit it (on 6.1 under load a run was seen with no
 # reconnect): the data and the clean-up are what is checked.
@@ -404,7 +409,7 @@ restore_side_by_side() {
 	reload_side_by_side
 }
 
-ALL_CASES="post_send post_send_rw post_recv dma_map rw_ctx sendctx_alloc completion_error recv_drop completion_delay addr_change"
+ALL_CASES="post_send post_send_rw post_recv dma_map dma_map_einval rw_ctx sendctx_alloc completion_error recv_drop completion_delay addr_change"
 CASES=${XR_FAULTS_CASES:-$ALL_CASES}
 # The client's point, through our client in drop-in mode (0: leave out).
 CLIENT=${XR_FAULTS_CLIENT:-1}
