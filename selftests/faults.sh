@@ -326,35 +326,43 @@ frwr_reg_second_region() {
 	return $rc
 }
 
-# A Send that cannot be posted, on our client, for calls that carry
-# memory regions (the copy's 1 MiB WRITEs, their data in Read chunks):
-# the connection closes, and the regions stay with the call until the
-# close has drained them. The call is sent under the transport's write
-# lock, which the close needs: a call that waited for the drain there
-# would hang the mount. The point is limited to our client's transport.
-post_send_client() {
-	local name=faults-post-send-client.bin id recons fired rc=0
+# client_fault_case TAG POINT ARGS...: through our client, with POINT
+# armed with ARGS for our client's transport only, a copy finishes, the
+# point fired, the client reconnected, and the file reads back intact.
+client_fault_case() {
+	local tag=$1 point=$2 name=faults-$1.bin id recons fired rc=0
 
-	echo "xr-faults: post-send-client begin" >/dev/kmsg
+	shift 2
+	echo "xr-faults: $tag begin" >/dev/kmsg
 	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
 	id=$(nfs_client_eval "$XR_ADDR" $PORT .id) || fail "no client transport" || rc=1
 	recons=$(nfs_client_eval "$XR_ADDR" $PORT .stats.reconnects) || rc=1
-	[ "$rc" -eq 0 ] && { expect 0 "$RDMACTL" fault set post-send every 6 times 2 errno EIO \
-		transport "$id" || rc=1; }
+	[ "$rc" -eq 0 ] && { expect 0 "$RDMACTL" fault set "$point" "$@" transport "$id" ||
+		rc=1; }
 	[ "$rc" -eq 0 ] && { nfs_write_file "$SRC" "$MNT/$name" "$MIB" ||
-		fail "copy with post-send armed on the client" || rc=1; }
-	fired=$(fault_field post-send fired)
-	echo "# $("$RDMACTL" fault show | grep "^post-send:")"
-	expect 0 "$RDMACTL" fault clear post-send || rc=1
-	[ "${fired:-0}" -ge 1 ] || fail "post-send never fired" || rc=1
+		fail "copy with $point armed on the client" || rc=1; }
+	fired=$(fault_field "$point" fired)
+	echo "# $("$RDMACTL" fault show | grep "^$point:")"
+	expect 0 "$RDMACTL" fault clear "$point" || rc=1
+	[ "${fired:-0}" -ge 1 ] || fail "$point never fired" || rc=1
 	[ "$(nfs_client_eval "$XR_ADDR" $PORT .stats.reconnects)" -gt "${recons:-0}" ] ||
 		fail "the client did not reconnect" || rc=1
 	nfs_umount "$MNT" || rc=1
 	[ "$rc" -eq 0 ] || return 1
 
 	read_back "$name" || rc=1
-	log_clean post-send-client || rc=1
+	log_clean "$tag" || rc=1
 	return $rc
+}
+
+# A Send that cannot be posted, on our client, for calls that carry
+# memory regions (the copy's 1 MiB WRITEs, their data in Read chunks):
+# the connection closes, and the regions stay with the call until the
+# close has drained them. The call is sent under the transport's write
+# lock, which the close needs: a call that waited for the drain there
+# would hang the mount.
+post_send_client() {
+	client_fault_case post-send-client post-send every 6 times 2 errno EIO
 }
 
 # Our client's Sends stop completing: completion-delay holds the first
@@ -368,37 +376,18 @@ post_send_client() {
 # a thread waiting on the client's send queue or for its invalidations
 # for ever.
 send_timeout_client() {
-	local name=faults-send-timeout-client.bin id recons fired logged sig timeout rc=0
+	local sig timeout logged rc=0
 	local msg='the send queue made no progress for 1000 ms'
 
-	echo "xr-faults: send-timeout-client begin" >/dev/kmsg
 	sig=$("$RDMACTL" -j config show | jq '.["signal-interval"]')
 	timeout=$("$RDMACTL" -j config show | jq '.["send-timeout"]')
 	logged=$(dmesg | grep -c "$msg")
 	expect 0 "$RDMACTL" config set signal-interval 1 send-timeout 1000 || return 1
-	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || rc=1
-	[ "$rc" -eq 0 ] && { id=$(nfs_client_eval "$XR_ADDR" $PORT .id) ||
-		fail "no client transport" || rc=1; }
-	[ "$rc" -eq 0 ] && { recons=$(nfs_client_eval "$XR_ADDR" $PORT .stats.reconnects) ||
-		rc=1; }
-	[ "$rc" -eq 0 ] && { expect 0 "$RDMACTL" fault set completion-delay every 1 times 3 \
-		delay 4000 transport "$id" || rc=1; }
-	[ "$rc" -eq 0 ] && { nfs_write_file "$SRC" "$MNT/$name" "$MIB" ||
-		fail "copy with the client's completions held" || rc=1; }
-	fired=$(fault_field completion-delay fired)
-	echo "# $("$RDMACTL" fault show | grep "^completion-delay:")"
-	expect 0 "$RDMACTL" fault clear completion-delay || rc=1
+	client_fault_case send-timeout-client completion-delay every 1 times 3 delay 4000 ||
+		rc=1
 	expect 0 "$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
-	[ "${fired:-0}" -ge 1 ] || fail "completion-delay never fired" || rc=1
 	[ "$(dmesg | grep -c "$msg")" -gt "$logged" ] ||
 		fail "nothing in the kernel log about the client's send queue" || rc=1
-	[ "$(nfs_client_eval "$XR_ADDR" $PORT .stats.reconnects)" -gt "${recons:-0}" ] ||
-		fail "the client did not reconnect" || rc=1
-	nfs_umount "$MNT" || rc=1
-	[ "$rc" -eq 0 ] || return 1
-
-	read_back "$name" || rc=1
-	log_clean send-timeout-client || rc=1
 	return $rc
 }
 
