@@ -34,7 +34,10 @@
  * @xb_node: on xr_benches, newest last
  * @xb_params: what was asked
  * @xb_id: its number
- * @xb_net: the namespace the request came from (a reference)
+ * @xb_net: the namespace the request came from (a reference while it
+ *	runs)
+ * @xb_net_cookie: that namespace's cookie: only its callers see the
+ *	benchmark, also once it is over and @xb_net is let go
  * @xb_work: runs it
  * @xb_wq: woken as calls complete
  * @xb_in_flight: calls started and not yet released
@@ -60,6 +63,7 @@ struct xr_bench {
 	struct xr_bench_params	xb_params;
 	u32			xb_id;
 	struct net		*xb_net;
+	u64			xb_net_cookie;
 	struct work_struct	xb_work;
 	wait_queue_head_t	xb_wq;
 	atomic_t		xb_in_flight;
@@ -451,6 +455,7 @@ int xr_bench_start(struct net *net, const struct xr_bench_params *p, u32 *id)
 	init_waitqueue_head(&b->xb_wq);
 	INIT_WORK(&b->xb_work, xr_bench_work);
 	b->xb_net = get_net(net);
+	b->xb_net_cookie = net->net_cookie;
 
 	mutex_lock(&xr_bench_lock);
 	err = xr_bench_any_running() ? -EBUSY : 0;
@@ -472,18 +477,24 @@ int xr_bench_start(struct net *net, const struct xr_bench_params *p, u32 *id)
 
 /**
  * xr_bench_get - the state of one benchmark, or of the next one
+ * @net: the caller's namespace: benchmarks started from others are not
+ *	there for it
  * @id: its id, or with @next the lowest id to look at
  * @next: find the benchmark with the lowest id >= @id
  * @r: filled on success
  *
  * Return: 0, or -ENOENT when there is none.
  */
-int xr_bench_get(u32 id, bool next, struct xr_bench_result *r)
+int xr_bench_get(struct net *net, u32 id, bool next,
+		 struct xr_bench_result *r)
 {
+	u64 cookie = net->net_cookie;
 	struct xr_bench *b, *found = NULL;
 
 	mutex_lock(&xr_bench_lock);
 	list_for_each_entry(b, &xr_benches, xb_node) {
+		if (b->xb_net_cookie != cookie)
+			continue;
 		if (b->xb_id == id) {
 			found = b;
 			break;

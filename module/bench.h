@@ -76,7 +76,8 @@ struct xr_bench_result {
 struct xr_bench;
 
 int xr_bench_start(struct net *net, const struct xr_bench_params *p, u32 *id);
-int xr_bench_get(u32 id, bool next, struct xr_bench_result *r);
+int xr_bench_get(struct net *net, u32 id, bool next,
+		 struct xr_bench_result *r);
 void xr_bench_exit(void);
 
 /* bench.c, for the RDMA benchmark: what it records */

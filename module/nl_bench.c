@@ -242,7 +242,8 @@ static int xr_nl_fill_bench_reply(struct sk_buff *msg, struct genl_info *info,
  * Return values:
  *   %0: the reply was sent
  *   %-EINVAL: the id attribute is missing
- *   %-ENOENT: no benchmark kept has that id
+ *   %-ENOENT: no benchmark kept, started from the caller's network
+ *	namespace, has that id
  */
 int xrpcrdma_nl_bench_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -250,7 +251,8 @@ int xrpcrdma_nl_bench_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (XR_NL_REQUIRE(info, XRPCRDMA_A_BENCH_ID, "benchmark id"))
 		return -EINVAL;
-	if (xr_bench_get(nla_get_u32(info->attrs[XRPCRDMA_A_BENCH_ID]), false,
+	if (xr_bench_get(genl_info_net(info),
+			 nla_get_u32(info->attrs[XRPCRDMA_A_BENCH_ID]), false,
 			 &r)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[XRPCRDMA_A_BENCH_ID],
 				    "no benchmark with that id");
@@ -273,7 +275,7 @@ int xrpcrdma_nl_bench_get_dumpit(struct sk_buff *skb,
 	struct xr_bench_result r;
 	void *hdr;
 
-	while (!xr_bench_get(cb->args[0], true, &r)) {
+	while (!xr_bench_get(sock_net(cb->skb->sk), cb->args[0], true, &r)) {
 		hdr = xr_nl_dump_hdr(skb, cb, XRPCRDMA_CMD_BENCH_GET);
 		if (!hdr)
 			break;

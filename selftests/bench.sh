@@ -93,7 +93,8 @@ monitor_saw() {
 
 # A monitor in the background (it has joined the group once --log
 # returns) sees the benchmark's bench-done; the text result has the
-# benchmark's id and its three lines; bench show lists it.
+# benchmark's id and its three lines; bench show lists it, and shows
+# nothing to another network namespace.
 rdmactl_bench_monitored() {
 	local id
 
@@ -111,7 +112,12 @@ rdmactl_bench_monitored() {
 	grep -q "^$id: rpc-null tcp server $XR_ADDR:2049 " "$OUT" ||
 		fail "bench show does not list $id" || return 1
 	expect 0 "$RDMACTL" -j bench show "$id" || return 1
-	json_check ".id == $id and .done == 2000"
+	json_check ".id == $id and .done == 2000" || return 1
+	# Another network namespace sees none of this one's benchmarks.
+	expect 0 unshare --net "$RDMACTL" -j bench show || return 1
+	json_check '. == []' || return 1
+	expect 1 unshare --net "$RDMACTL" bench show "$id" || return 1
+	grep -q "no benchmark with that id" "$ERR" || fail "stderr: $(cat "$ERR")"
 }
 
 # The device's own ceiling through rdmactl (op rdma-read, rdma-write):
