@@ -335,7 +335,15 @@ int xr_ep_listen(struct xr_ep *ep, const struct xr_ep_ops *ops,
 	id = xr_ep_listen_id(ep);
 	if (!IS_ERR(id))
 		ep->ep_id = id;
+	else
+		ep->ep_listen_stopping = true;
 	mutex_unlock(&ep->ep_listen_lock);
+	if (IS_ERR(id))
+		/*
+		 * An address change reported between the bind and the failed
+		 * listen queued a replacement: the caller frees @ep next.
+		 */
+		cancel_delayed_work_sync(&ep->ep_relisten);
 	return PTR_ERR_OR_ZERO(id);
 }
 
@@ -497,6 +505,17 @@ void xr_ep_adopt(struct xr_ep *ep, const struct xr_ep_ops *ops,
 #define XR_EP_MAX_SEND_SGE	32
 
 /*
+ * The deepest queue (and completion queue) the device makes, less the
+ * entry kept for the drain.
+ */
+static u32 xr_ep_max_depth(const struct ib_device_attr *attrs)
+{
+	u32 wrs = min_t(u32, attrs->max_qp_wr, attrs->max_cqe);
+
+	return wrs > XR_EP_DRAIN_WRS ? wrs - XR_EP_DRAIN_WRS : 1;
+}
+
+/*
  * RDMA Read/Write contexts the device has room for beside @sq_depth
  * Sends: each takes send queue and completion queue entries (and where
  * rdma_rw registers memory, a memory region of the queue pair's pool).
@@ -522,7 +541,12 @@ static u32 xr_ep_rw_ctxs_max(const struct ib_device_attr *attrs, u32 sq_depth)
  * The send queue (and ep_sq_depth, the slots xr_sendq_reserve() hands
  * out) grows by what the RDMA Read/Write contexts need; the send
  * completion queue is sized for all of it. Each queue and its completion
- * queue have one entry more, for the drain (xr_ep_drain()).
+ * queue have one entry more, for the drain (xr_ep_drain()). Depths the
+ * device cannot hold are lowered to what it can: the owner reads the
+ * receive queue's in ep_rq_depth. A queue pair without RDMA Read/Write
+ * contexts (the client's) asks for one SGE per Send, the only ones it
+ * posts: a larger work request takes room a device may count against
+ * its depth.
  *
  * Return values:
  *   %0: PD, CQs and QP exist; xr_ep_destroy() releases them
@@ -537,6 +561,8 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
 	int err;
 
 	might_sleep();
+	sq_depth = min(sq_depth, xr_ep_max_depth(&dev->attrs));
+	rq_depth = min(rq_depth, xr_ep_max_depth(&dev->attrs));
 	rw_ctxs = min(rw_ctxs, xr_ep_rw_ctxs_max(&dev->attrs,
 						 sq_depth + XR_EP_DRAIN_WRS));
 	scq_depth = sq_depth + rw_ctxs * XR_EP_RW_WRS_PER_CTX;
@@ -571,8 +597,8 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
 	attr.cap.max_send_wr = sq_depth + XR_EP_DRAIN_WRS;
 	attr.cap.max_recv_wr = rq_depth + XR_EP_DRAIN_WRS;
 	attr.cap.max_rdma_ctxs = rw_ctxs;
-	attr.cap.max_send_sge = min_t(u32, dev->attrs.max_send_sge,
-				      XR_EP_MAX_SEND_SGE);
+	attr.cap.max_send_sge = rw_ctxs ? min_t(u32, dev->attrs.max_send_sge,
+						XR_EP_MAX_SEND_SGE) : 1;
 	attr.cap.max_recv_sge = 1;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr.qp_type = IB_QPT_RC;
@@ -604,6 +630,11 @@ out:
  * @ep: endpoint with its QP created
  * @ours: our RFC 8797 private data
  *
+ * Context: process, outside the ID's event handler. The connection
+ * manager wants the handler's lock held across rdma_accept(): an event
+ * (a device removal, the peer's reject) must not change the ID's state
+ * under it.
+ *
  * Return: 0, or a negative errno from the connection manager.
  */
 int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours)
@@ -626,7 +657,9 @@ int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours)
 	len = xr_cm_pdata_encode(pdata, sizeof(pdata), ours);
 	if (len < 0)
 		return len;
+	rdma_lock_handler(ep->ep_id);
 	err = rdma_accept(ep->ep_id, &param);
+	rdma_unlock_handler(ep->ep_id);
 	trace_xrpcrdma_accept(ep, ours, err);
 	return err;
 }

@@ -481,7 +481,11 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx,
 			      xr_svc_rw_ctxs(serv, credits));
 	if (err)
 		return err;
-	sx->sx_credits = credits;
+	/* No more than the device let the receive queue hold. */
+	if (sx->sx_ep.ep_rq_depth <= XR_BC_MAX_REQUESTS)
+		return -ENOSPC;
+	sx->sx_credits = min(credits,
+			     sx->sx_ep.ep_rq_depth - XR_BC_MAX_REQUESTS);
 	sx->sx_inline_recv = xr_svc_recv_size(cfg[XR_CFG_INLINE_RECV],
 					      &sx->sx_ep.ep_peer);
 	sx->sx_inline_send = min(cfg[XR_CFG_INLINE_SEND],

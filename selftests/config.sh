@@ -203,6 +203,25 @@ new_connection_takes_defaults() {
 	restore_defaults
 }
 
+# The largest queue depths and credits the tunables allow: the
+# connection is made and answers, and grants no more credits than its
+# receive queue holds besides the two backchannel Receives. A device
+# that holds fewer work requests gets its own depths and fewer credits
+# (soft-RoCE holds 2^20, so here they are those asked for).
+device_limits() {
+	local rc=0
+
+	expect 0 "$RDMACTL" config set credits 16384 sq-depth 16384 rq-depth 16384 || return 1
+	ping_start || rc=1
+	[ "$rc" -eq 0 ] && { show_conn || rc=1; }
+	[ "$rc" -eq 0 ] && echo "# $(jq -c '.[0] | {credits, sq_depth, rq_depth}' "$OUT")"
+	[ "$rc" -eq 0 ] && { json_check '.[0] | .credits >= 64 and .credits + 2 <= .rq_depth and
+		.sq_depth >= 64' || rc=1; }
+	[ "$rc" -eq 0 ] && { ping_finish || rc=1; }
+	restore_defaults || rc=1
+	return $rc
+}
+
 # On a live connection, sendctx-max changes and caps the send contexts;
 # the others are refused, naming the tunable; a listener has no values.
 live_values() {
@@ -272,7 +291,7 @@ no_transport_left() {
 		fail "live objects left: $("$RDMACTL" -j module show)"
 }
 
-ktap_header 9
+ktap_header 10
 run_test defaults_at_load defaults_at_load
 run_test ranges ranges
 run_test all_or_nothing all_or_nothing
@@ -280,6 +299,7 @@ run_test unprivileged unprivileged
 run_test server_start server_start
 run_test new_connection_takes_defaults new_connection_takes_defaults
 run_test live_values live_values
+run_test device_limits device_limits
 run_test signal_interval signal_interval
 run_test no_transport_left no_transport_left
 ktap_finish
