@@ -63,8 +63,9 @@ enum {
  * @xc_mr_count: entries in @xc_mr_all; written only while the pool is
  *	set up and by @xc_mr_work
  * @xc_mr_max: most memory regions the connection allocates; those past
- *	the first call's worth are allocated when a call needs them;
- *	lowered by @xc_mr_work to what it has when it can get no more
+ *	the first call's worth are allocated when a call needs them
+ * @xc_mr_retry: no growth is asked for before this time (jiffies): set
+ *	by @xc_mr_work when it could get none
  * @xc_mr_work: allocates more memory regions (xprt_frwr.c)
  * @xc_post_rwsem: held for reading around posts outside the transport's
  *	write lock (invalidations, Receives); taken for writing once by
@@ -96,6 +97,7 @@ struct xr_xconn {
 	struct list_head	xc_mr_all;
 	u32			xc_mr_count;
 	u32			xc_mr_max;
+	unsigned long		xc_mr_retry;
 	struct work_struct	xc_mr_work;
 	struct rw_semaphore	xc_post_rwsem;
 	u32			xc_max_pages;

@@ -158,6 +158,8 @@ u32 xr_frwr_max_payload(u32 pages)
 
 /* Growing the pool while calls wait: fail rather than wait in reclaim. */
 #define XR_FRWR_GROW_GFP	(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN)
+/* After a growth that got nothing, how long until the next is tried */
+#define XR_FRWR_GROW_RETRY	HZ
 
 /* A new region for @c, counted and listed; NULL when none can be had. */
 static struct xr_mr *xr_frwr_pool_add(struct xr_xconn *c, gfp_t gfp)
@@ -234,10 +236,11 @@ void xr_frwr_pool_destroy(struct xr_xconn *c)
  *
  * Adds up to XR_REQ_MAX_MRS regions, within the connection's most, and
  * wakes the call waiting for them (xprt_write_space()). When none could
- * be had (the device has no more, or memory is short), the connection's
- * most becomes what it has: the call then waits out the RPC layer's
- * delay (-ENOBUFS) for one to come free, instead of asking for more at
- * once, again and again. Runs in the post section, so the close
+ * be had (the device has no more, or memory is short), no more are asked
+ * for during XR_FRWR_GROW_RETRY: calls meanwhile wait out the RPC
+ * layer's delay (-ENOBUFS) for one to come free, instead of asking for
+ * more at once, again and again; after it, growing is tried again, as
+ * memory may be back. Runs in the post section, so the close
  * (which deregisters every region, then lets the transport go) waits
  * for it, and nothing is added or woken once the connection is down.
  * Allocations fail rather than wait long in reclaim, and never recurse
@@ -264,8 +267,8 @@ static void xr_frwr_grow_work(struct work_struct *work)
 	}
 	memalloc_nofs_restore(nofs);
 	if (!n && c->xc_mr_count < c->xc_mr_max) {
-		WRITE_ONCE(c->xc_mr_max, c->xc_mr_count);
-		pr_warn_ratelimited("xprt %u: no more memory regions than %u\n",
+		WRITE_ONCE(c->xc_mr_retry, jiffies + XR_FRWR_GROW_RETRY);
+		pr_warn_ratelimited("xprt %u: no memory region beyond %u for now\n",
 				    c->xc_xprt->rx_id, c->xc_mr_count);
 	}
 	xprt_write_space(&c->xc_xprt->rx_xprt);
@@ -293,7 +296,8 @@ static int xr_frwr_get(struct xr_xconn *c, struct xr_mr **mrp)
 	*mrp = mr;
 	if (mr)
 		return 0;
-	if (READ_ONCE(c->xc_mr_count) >= READ_ONCE(c->xc_mr_max) ||
+	if (READ_ONCE(c->xc_mr_count) >= c->xc_mr_max ||
+	    time_before(jiffies, READ_ONCE(c->xc_mr_retry)) ||
 	    test_bit(XR_XC_DOWN, &c->xc_flags))
 		return -ENOBUFS;
 	/* Before the worker can run: it wakes us only if this is set. */
@@ -339,6 +343,7 @@ int xr_frwr_pool_init(struct xr_xconn *c, u32 count, u32 max)
 	if (payload < c->xc_xprt->rx_xprt.max_payload)
 		c->xc_xprt->rx_xprt.max_payload = payload;
 	c->xc_mr_max = max(count, max);
+	c->xc_mr_retry = jiffies;
 	while (count--) {
 		mr = xr_frwr_pool_add(c, GFP_KERNEL);
 		if (!mr)

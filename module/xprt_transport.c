@@ -354,6 +354,33 @@ static void xr_xprt_buf_free(struct rpc_task *task)
 }
 
 /*
+ * A forward call. The RPC layer sends a call again on the connection it
+ * went out on when it woke the task before the reply came (a reconnect's
+ * wake-up, say): a second copy would take a second credit of the
+ * server's grant, run twice there, and its chunks would be answered
+ * twice. As the in-tree client does, that connection is given up
+ * instead (-ENOTCONN) and the call goes out on the next one. Stamps the
+ * time and bytes the RPC layer counts (mountstats' queue and round-trip
+ * times, bytes sent).
+ */
+static int xr_xprt_send_call(struct xr_xprt *rx, struct xr_xconn *c,
+			     struct rpc_rqst *rqst)
+{
+	struct rpc_xprt *xprt = &rx->rx_xprt;
+	int err;
+
+	if (!xprt_request_get_cong(xprt, rqst))
+		return -EBADSLT;
+	if (rqst->rq_connect_cookie == xprt->connect_cookie)
+		return -ENOTCONN;
+	rqst->rq_xtime = ktime_get();
+	err = xr_marshal_send(rx, c, rqst);
+	if (!err)
+		rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
+	return err;
+}
+
+/*
  * Return values (see call_transmit_status()):
  *   %0: posted
  *   %-EBADSLT: no credit now: the RPC layer waits for a reply
@@ -372,13 +399,10 @@ static int xr_xprt_send_request(struct rpc_rqst *rqst)
 
 	if (!xprt_connected(xprt) || !c)
 		return -ENOTCONN;
-	if (bc_prealloc(rqst)) {
+	if (bc_prealloc(rqst))
 		err = xr_xprt_bc_send_reply(rx, c, rqst);
-	} else {
-		if (!xprt_request_get_cong(xprt, rqst))
-			return -EBADSLT;
-		err = xr_marshal_send(rx, c, rqst);
-	}
+	else
+		err = xr_xprt_send_call(rx, c, rqst);
 	if (err == -ENOTCONN)
 		xr_xconn_fail(c);
 	return err;

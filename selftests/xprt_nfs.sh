@@ -377,7 +377,8 @@ exporter_rules_accept() {
 # with every counter the 64 MiB transfer and the listing must have moved
 # above zero, the line has the in-tree transport's 27 fields and passes
 # the exporters' rules, and nfsiostat reports the mount's reads and
-# writes.
+# writes, and the READ and WRITE lines have bytes sent and sane queue
+# and round-trip times.
 mountstats_parses() {
 	local out n what rc=0
 
@@ -398,7 +399,31 @@ mountstats_parses() {
 	out=$(nfsiostat "$MNT" 2>&1) || { fail "nfsiostat: $out"; return 1; }
 	echo "$out" | sed 's/^/# /' | grep -E "mounted on|^# *(read|write):" -A1 | head -n 6
 	grep -q "mounted on $MNT:" <<<"$out" || fail "nfsiostat does not list $MNT" || rc=1
+	op_times_sane READ || rc=1
+	op_times_sane WRITE || rc=1
 	return $rc
+}
+
+# The per-operation line of OP for the mount: what the transport tells
+# the RPC layer of each call (when it was sent, how many bytes) makes its
+# bytes sent, queue time and round trip. Sent bytes above 0, queue time
+# not below 0, and round trips below a second on average: not the time
+# since boot a call never stamped would give.
+op_times_sane() {
+	local line
+
+	line=$(awk -v mnt="$MNT" -v op="$1:" '
+		$1 == "device" { here = ($5 == mnt) }
+		here && $1 == op { print; exit }
+	' /proc/self/mountstats)
+	echo "# $line"
+	[ -n "$line" ] || fail "no $1 line in mountstats" || return 1
+	read -r _ ops _ _ sent _ queue rtt _ <<<"$line"
+	[ "$ops" -gt 0 ] || fail "no $1 calls counted" || return 1
+	[ "$sent" -gt 0 ] || fail "$1: 0 bytes sent for $ops calls" || return 1
+	[ "$queue" -ge 0 ] || fail "$1: queue time $queue ms" || return 1
+	[ "$rtt" -lt $((ops * 1000)) ] || fail "$1: $rtt ms of round trips for $ops calls" ||
+		return 1
 }
 
 umount_v3() {
