@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/slab.h>
+#include <rdma/ib_cm.h>
 #include <rdma/rdma_cm.h>
 
 #include "ep.h"
@@ -38,14 +39,21 @@ static void xr_ep_resolved(struct xr_ep *ep, int status)
 	complete(&ep->ep_resolve_done);
 }
 
-/* Why a connection attempt or a connection ended, for the owner. */
-static void xr_ep_set_cm_error(struct xr_ep *ep, enum rdma_cm_event_type ev)
+/*
+ * Why a connection attempt or a connection ended, for the owner. A
+ * reject because the server still holds a connection with the same
+ * identifiers (a fast reconnect) is worth trying again: the RPC layer
+ * gives a mount's connect up at once on -ECONNREFUSED.
+ */
+static void xr_ep_set_cm_error(struct xr_ep *ep,
+			       const struct rdma_cm_event *ev)
 {
 	int err;
 
-	switch (ev) {
+	switch (ev->event) {
 	case RDMA_CM_EVENT_REJECTED:
-		err = -ECONNREFUSED;
+		err = ev->status == IB_CM_REJ_STALE_CONN ? -ENOTCONN :
+			-ECONNREFUSED;
 		break;
 	case RDMA_CM_EVENT_UNREACHABLE:
 		err = -EHOSTUNREACH;
@@ -196,7 +204,7 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			pr_debug("cm event %s (%d)\n",
 				 rdma_event_msg(ev->event), ev->status);
 		xr_ep_set_close_reason(ep, xr_ep_cm_reason(ev->event));
-		xr_ep_set_cm_error(ep, ev->event);
+		xr_ep_set_cm_error(ep, ev);
 		if (ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
 			trace_xrpcrdma_device_removal(ep);
 		trace_xrpcrdma_disconnect(ep, false);

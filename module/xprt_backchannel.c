@@ -421,6 +421,8 @@ int xr_xprt_bc_send_reply(struct xr_xprt *rx, struct xr_xconn *c,
 	if (xr_xprt_bc_of(rqst)->br_cookie != rx->rx_xprt.connect_cookie)
 		return -ECONNRESET;
 	sc = xr_sendctx_get(&c->xc_sq);
+	if (!sc && test_bit(XR_XC_DOWN, &c->xc_flags))
+		return -ENOTCONN;
 	if (!sc) {
 		xr_xprt_count(rx, XR_XPRT_STAT_EMPTY_SENDCTX, 1);
 		return -ENOBUFS;
