@@ -551,10 +551,11 @@ static u32 xr_ep_rw_ctxs_max(const struct ib_device_attr *attrs, u32 sq_depth)
  * completion queue is sized for all of it. Each queue and its completion
  * queue have one entry more, for the drain (xr_ep_drain()). Depths the
  * device cannot hold are lowered to what it can: the owner reads the
- * receive queue's in ep_rq_depth. A queue pair without RDMA Read/Write
- * contexts (the client's) asks for one SGE per Send, the only ones it
- * posts: a larger work request takes room a device may count against
- * its depth.
+ * receive queue's in ep_rq_depth. A queue pair asked for without RDMA
+ * Read/Write contexts (the client's) asks for one SGE per Send, the
+ * only ones it posts: a larger work request takes room a device may
+ * count against its depth. One that does RDMA Reads and Writes keeps
+ * more, even when the device has room for none of its contexts.
  *
  * Return values:
  *   %0: PD, CQs and QP exist; xr_ep_destroy() releases them
@@ -565,6 +566,8 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
 {
 	struct ib_device *dev = ep->ep_id->device;
 	struct ib_qp_init_attr attr = {};
+	/* Asked for before the device's room lowers them, maybe to none. */
+	bool does_rw = rw_ctxs;
 	u32 scq_depth;
 	int err;
 
@@ -605,7 +608,7 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
 	attr.cap.max_send_wr = sq_depth + XR_EP_DRAIN_WRS;
 	attr.cap.max_recv_wr = rq_depth + XR_EP_DRAIN_WRS;
 	attr.cap.max_rdma_ctxs = rw_ctxs;
-	attr.cap.max_send_sge = rw_ctxs ? min_t(u32, dev->attrs.max_send_sge,
+	attr.cap.max_send_sge = does_rw ? min_t(u32, dev->attrs.max_send_sge,
 						XR_EP_MAX_SEND_SGE) : 1;
 	attr.cap.max_recv_sge = 1;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
