@@ -375,6 +375,8 @@ static void xr_bench_work(struct work_struct *work)
 	struct xr_bench *b = container_of(work, struct xr_bench, xb_work);
 	struct xr_bench_params p = b->xb_params;
 	struct xr_bench_result r;
+	struct net *net;
+	u64 *lat;
 
 	if (p.op == XRPCRDMA_BENCH_OP_RPC_NULL)
 		b->xb_status = xr_bench_rpc_run(b);
@@ -385,17 +387,27 @@ static void xr_bench_work(struct work_struct *work)
 	mutex_lock(&xr_bench_lock);
 	b->xb_running = false;
 	xr_bench_snapshot(b, &r);
-	mutex_unlock(&xr_bench_lock);
-	kvfree(b->xb_lat);
+	lat = b->xb_lat;
 	b->xb_lat = NULL;
-	xr_nl_notify_bench(b->xb_net, &r, true);
+	net = b->xb_net;
+	b->xb_net = NULL;
+	mutex_unlock(&xr_bench_lock);
+	/*
+	 * Finished, @b may be trimmed away by the next start at once: only
+	 * the copies are used from here. The namespace is let go: a
+	 * finished benchmark must not keep a container's alive.
+	 */
+	kvfree(lat);
+	xr_nl_notify_bench(net, &r, true);
+	put_net(net);
 	module_put(THIS_MODULE);
 }
 
 static void xr_bench_free(struct xr_bench *b)
 {
 	kvfree(b->xb_lat);
-	put_net(b->xb_net);
+	if (b->xb_net)
+		put_net(b->xb_net);
 	kfree(b);
 }
 

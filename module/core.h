@@ -84,8 +84,8 @@ static inline void xr_count(atomic64_t *counter)
  * @XR_CFG_RECONNECT_MAX: client's longest reconnect delay, ms
  * @XR_CFG_IDLE_TIMEOUT: client's idle close, ms
  * @XR_CFG_SIGNAL_INTERVAL: Sends between requested completions, at most
- * @XR_CFG_SEND_TIMEOUT: server's bound on signaled Sends with no
- *	completion, ms (0: none)
+ * @XR_CFG_SEND_TIMEOUT: both roles' bound on signaled Sends with no
+ *	completion, and on waits for the send queue, ms
  * @XR_CFG_COUNT: number of tunables
  */
 enum xr_cfg {

@@ -572,7 +572,9 @@ int xr_ep_create_qp(struct xr_ep *ep, u32 sq_depth, u32 rq_depth,
 	int err;
 
 	might_sleep();
-	sq_depth = min(sq_depth, xr_ep_max_depth(&dev->attrs));
+	/* One that does RDMA Reads and Writes leaves half to their contexts. */
+	sq_depth = min(sq_depth, does_rw ? xr_ep_max_depth(&dev->attrs) / 2 :
+		       xr_ep_max_depth(&dev->attrs));
 	rq_depth = min(rq_depth, xr_ep_max_depth(&dev->attrs));
 	rw_ctxs = min(rw_ctxs, xr_ep_rw_ctxs_max(&dev->attrs,
 						 sq_depth + XR_EP_DRAIN_WRS));

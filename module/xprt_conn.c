@@ -278,6 +278,9 @@ static int xr_xconn_setup(struct xr_xconn *c, u32 reqs)
 	err = xr_ep_create_qp(&c->xc_ep, sq_depth, recvs, 0);
 	if (err)
 		return err;
+	/* A device too small for a Receive per call cannot carry them. */
+	if (c->xc_ep.ep_rq_depth < recvs)
+		return -ENOSPC;
 	err = xr_frwr_pool_init(c, XR_REQ_MAX_MRS, reqs * XR_REQ_MAX_MRS);
 	if (err)
 		return err;

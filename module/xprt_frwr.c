@@ -691,7 +691,9 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 	xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_LOCAL_INVS, n);
 	if (!wait_for_completion_timeout(&b.ib_done,
 					 xr_sendq_wait_limit(&c->xc_sq))) {
-		xr_frwr_inv_expire(c, n);
+		/* Unless it completed just now. */
+		if (!completion_done(&b.ib_done))
+			xr_frwr_inv_expire(c, n);
 		wait_for_completion(&b.ib_done);
 	}
 	return true;

@@ -332,6 +332,8 @@ static int xr_marshal_post(struct xr_xprt *rx, struct xr_xconn *c,
 		mr = list_last_entry(&req->rr_mrs, struct xr_mr, mr_list);
 		last = &mr->mr_reg_wr.wr;
 	}
+	/* Sent now, for the RPC layer's queue and round-trip times. */
+	rqst->rq_xtime = ktime_get();
 	err = xr_sendctx_post_chain(sc, len, first, last, nregs);
 	if (err) {
 		xr_sendctx_put(sc);

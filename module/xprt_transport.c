@@ -359,9 +359,9 @@ static void xr_xprt_buf_free(struct rpc_task *task)
  * wake-up, say): a second copy would take a second credit of the
  * server's grant, run twice there, and its chunks would be answered
  * twice. As the in-tree client does, that connection is given up
- * instead (-ENOTCONN) and the call goes out on the next one. Stamps the
- * time and bytes the RPC layer counts (mountstats' queue and round-trip
- * times, bytes sent).
+ * instead (-ENOTCONN) and the call goes out on the next one. Counts the
+ * bytes sent for the RPC layer (mountstats); the time it went out is
+ * stamped when it is posted (xr_marshal_post()).
  */
 static int xr_xprt_send_call(struct xr_xprt *rx, struct xr_xconn *c,
 			     struct rpc_rqst *rqst)
@@ -373,7 +373,6 @@ static int xr_xprt_send_call(struct xr_xprt *rx, struct xr_xconn *c,
 		return -EBADSLT;
 	if (rqst->rq_connect_cookie == xprt->connect_cookie)
 		return -ENOTCONN;
-	rqst->rq_xtime = ktime_get();
 	err = xr_marshal_send(rx, c, rqst);
 	if (!err)
 		rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
