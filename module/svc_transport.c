@@ -61,6 +61,7 @@ enum {
 	XR_SX_INITED,		/* svc_xprt_init() done: svc owns lifetime */
 	XR_SX_DISCONNECTED,	/* the endpoint reported a disconnect */
 	XR_SX_ESTABLISHED,	/* connection: up, and announced as such */
+	XR_SX_ACCEPTED,		/* connection: our accept went out */
 };
 
 static struct svc_xprt_class xr_svc_class;
@@ -124,7 +125,14 @@ static void xr_svc_registry_del(struct xr_svc_xprt *sx)
 	xr_svc_stats_retire(&sx->sx_stats);
 	if (xr_svc_is_listener(sx))
 		xr_svc_announce(sx, XR_EV_LISTENER_DEL);
-	else if (test_bit(XR_SX_ESTABLISHED, &sx->sx_flags))
+	/*
+	 * Also one that failed before the connection manager said it was
+	 * established: the peer may send at once, and a message that fails
+	 * (too long for our Receive) can close it first. Why it went is
+	 * worth telling, announced or not.
+	 */
+	else if (test_bit(XR_SX_ESTABLISHED, &sx->sx_flags) ||
+		 test_bit(XR_SX_ACCEPTED, &sx->sx_flags))
 		xr_svc_announce(sx, XR_EV_DISCONNECT);
 	sx->sx_id = 0;
 	xr_reg_unlock();
@@ -554,6 +562,8 @@ static void xr_svc_conn_start(struct xr_svc_xprt *sx)
 	err = xr_recvq_post(&sx->sx_rq, sx->sx_credits + XR_BC_MAX_REQUESTS);
 	if (!err)
 		err = xr_ep_accept(&sx->sx_ep, &ours);
+	if (!err)
+		set_bit(XR_SX_ACCEPTED, &sx->sx_flags);
 	if (err) {
 		pr_warn_ratelimited("accept failed: %d\n", err);
 		xr_svc_close(sx);
