@@ -379,8 +379,8 @@ send_timeout_client() {
 	local sig timeout logged rc=0
 	local msg='the send queue made no progress for 1000 ms'
 
-	sig=$("$RDMACTL" -j config show | jq '.["signal-interval"]')
-	timeout=$("$RDMACTL" -j config show | jq '.["send-timeout"]')
+	sig=$(config_value signal-interval)
+	timeout=$(config_value send-timeout)
 	logged=$(dmesg | grep -c "$msg")
 	expect 0 "$RDMACTL" config set signal-interval 1 send-timeout 1000 || return 1
 	client_fault_case send-timeout-client completion-delay every 1 times 3 delay 4000 ||

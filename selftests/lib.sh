@@ -87,6 +87,11 @@ need_env() {
 # The tests read rdmactl's JSON with jq: a Python start costs seconds
 # under emulation, jq a tenth of one. A missing jq is a broken test host
 # (make deps installs it), not a reason to skip.
+# config_value NAME: the default of tunable NAME as config show gives it.
+config_value() {
+	"$RDMACTL" -j config show | jq -r --arg k "$1" '.[$k]'
+}
+
 need_rdmactl() {
 	[ -x "$RDMACTL" ] || skip_all "rdmactl not built: $RDMACTL"
 	command -v jq >/dev/null || { echo "jq is missing: make deps" >&2; exit 1; }

@@ -420,8 +420,8 @@ peer_takes_no_reply() {
 	local sig timeout logged rc=0
 	local msg='the send queue made no progress for 2000 ms'
 
-	sig=$("$RDMACTL" -j config show | jq '.["signal-interval"]')
-	timeout=$("$RDMACTL" -j config show | jq '.["send-timeout"]')
+	sig=$(config_value signal-interval)
+	timeout=$(config_value send-timeout)
 	logged=$(dmesg | grep -c "$msg")
 	"$RDMACTL" config set signal-interval 1 send-timeout 600000 || return 1
 	RAW_OPTS=(--no-receives)
@@ -452,8 +452,8 @@ peer_takes_no_reply() {
 read_behind_stuck_reply() {
 	local sig timeout rc=0
 
-	sig=$("$RDMACTL" -j config show | jq '.["signal-interval"]')
-	timeout=$("$RDMACTL" -j config show | jq '.["send-timeout"]')
+	sig=$(config_value signal-interval)
+	timeout=$(config_value send-timeout)
 	"$RDMACTL" config set signal-interval 1 send-timeout 2000 || return 1
 	RAW_OPTS=(--region "$REGION" --no-receives --repeat 2)
 	T=20 hostile "$FUNCNAME" disconnect "$(read_chunk_call 4096 1 $OURS)" || rc=1

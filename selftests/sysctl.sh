@@ -39,10 +39,6 @@ UNUSED="rdma_stat_rq_starve rdma_stat_rq_poll rdma_stat_rq_prod rdma_stat_sq_pol
 
 ktap_header 8
 
-config_value() {
-	"$RDMACTL" -j config show | jq -r --arg k "$1" '.[$k]'
-}
-
 reload() {
 	if module_loaded; then
 		unload_clean || return 1
