@@ -84,7 +84,7 @@ static inline void xr_count(atomic64_t *counter)
  * @XR_CFG_RECONNECT_MAX: client's longest reconnect delay, ms
  * @XR_CFG_IDLE_TIMEOUT: client's idle close, ms
  * @XR_CFG_SIGNAL_INTERVAL: Sends between requested completions, at most
- * @XR_CFG_SEND_TIMEOUT: both roles' bound on signaled Sends with no
+ * @XR_CFG_SEND_TIMEOUT: both roles' bound on posted Sends with no
  *	completion, and on waits for the send queue, ms
  * @XR_CFG_COUNT: number of tunables
  */

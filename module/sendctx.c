@@ -22,7 +22,8 @@
  * slots or contexts asks for a completion, and the cap does not count the
  * run. Only signaled Sends pin the owner, so a run left at the end never
  * keeps a connection alive: the drain flushes it and xr_sendq_destroy()
- * retires it.
+ * retires it. Nor does it escape the send-timeout watchdog, which asks
+ * for a completion behind a run that has had none for that long.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -114,9 +115,11 @@ void xr_sendq_destroy(struct xr_sendq *sq)
  *
  * A peer chooses how long this side retries a Send it has no Receive
  * posted for (its RNR retry count; 7 is for ever). With a bound, the
- * connection is broken (close reason send-timeout) when signaled Sends
- * are out and none has completed for @ms, and when a thread has waited
- * that long for a slot, a send context or its RDMA Reads.
+ * connection is broken (close reason send-timeout) when Sends are
+ * posted and none has completed for @ms (a run of unsignaled ones gets
+ * a signaled RDMA Write of no bytes behind it first, and @ms more), and
+ * when a thread has waited that long for a slot, a send context or its
+ * RDMA Reads.
  */
 void xr_sendq_set_timeout(struct xr_sendq *sq, u32 ms)
 {
@@ -147,36 +150,60 @@ void xr_sendq_progress(struct xr_sendq *sq)
 }
 
 /*
- * A signaled Send is about to be posted (under sq_lock): when none was
- * out, stamp the time before the count shows one, and start the check.
+ * A Send is about to be posted (under sq_lock). The time is stamped when
+ * it is the first posted since the queue was last empty, or the first
+ * signaled one out, so that a check after either times from its post;
+ * the stamp comes before the count shows it. The check runs while
+ * anything is posted and not retired.
  */
-static void xr_sendq_timeout_arm(struct xr_sendq *sq)
+static void xr_sendq_timeout_arm(struct xr_sendq *sq, bool signaled)
 {
-	if (atomic_read(&sq->sq_signaled_out) == 0) {
+	bool first = list_empty(&sq->sq_posted);
+
+	lockdep_assert_held(&sq->sq_lock);
+	if (first || (signaled && atomic_read(&sq->sq_signaled_out) == 0)) {
 		WRITE_ONCE(sq->sq_progress, jiffies);
 		/* Pairs with the check's smp_rmb(): it sees this stamp. */
 		smp_mb__before_atomic();
 	}
-	if (atomic_inc_return(&sq->sq_signaled_out) == 1 && sq->sq_timeout)
+	if (signaled)
+		atomic_inc(&sq->sq_signaled_out);
+	if (first && sq->sq_timeout)
 		queue_delayed_work(system_wq, &sq->sq_timeout_work,
 				   sq->sq_timeout);
 }
 
+static bool xr_sendq_idle(struct xr_sendq *sq)
+{
+	bool idle;
+
+	spin_lock(&sq->sq_lock);
+	idle = list_empty(&sq->sq_posted);
+	spin_unlock(&sq->sq_lock);
+	return idle;
+}
+
+static int xr_sendq_probe(struct xr_sendq *sq);
+
 /*
- * While signaled Sends are out: break the connection when none completed
- * for sq_timeout, else look again when that would be. Stops when none is
- * out; the next one posted queues it again.
+ * While Sends are posted and not retired: when none completed for
+ * sq_timeout, break the connection if a signaled one is out; if only an
+ * unsignaled run is (its Sends may all be done, with nothing to say so),
+ * ask for a completion behind it and look again after sq_timeout. Else
+ * look again when the time would be up. Stops when nothing is posted;
+ * the next post queues it again.
  */
 static void xr_sendq_timeout_check(struct work_struct *work)
 {
 	struct xr_sendq *sq = container_of(to_delayed_work(work),
 					   struct xr_sendq, sq_timeout_work);
 	unsigned long deadline, now = jiffies;
-	int out = atomic_read(&sq->sq_signaled_out);
+	int out;
 
-	WARN_ON_ONCE(out < 0);
-	if (out <= 0 || READ_ONCE(sq->sq_closing))
+	if (xr_sendq_idle(sq) || READ_ONCE(sq->sq_closing))
 		return;
+	out = atomic_read(&sq->sq_signaled_out);
+	WARN_ON_ONCE(out < 0);
 	/* Pairs with the arm's barrier: a count of its Send, its stamp. */
 	smp_rmb();
 	deadline = READ_ONCE(sq->sq_progress) + sq->sq_timeout;
@@ -185,7 +212,14 @@ static void xr_sendq_timeout_check(struct work_struct *work)
 				   deadline - now);
 		return;
 	}
-	xr_sendq_expire(sq, out);
+	if (out > 0) {
+		xr_sendq_expire(sq, out);
+		return;
+	}
+	/* Its post stamped the time: the check looks again after that. */
+	if (!xr_sendq_probe(sq))
+		queue_delayed_work(system_wq, &sq->sq_timeout_work,
+				   sq->sq_timeout);
 }
 
 /**
@@ -630,65 +664,35 @@ static void xr_sendctx_drop_rw(struct xr_sendctx *sc, bool posted)
 	spin_unlock(&sq->sq_lock);
 }
 
-/**
- * xr_sendctx_post_chain - post work requests and then the Send, in one post
- * @sc: a context from xr_sendctx_get(), its buffer filled
- * @len: bytes to send, at most the buffer size
- * @first: first of @count unsignaled work requests to post before the
- *	Send (memory registrations), or NULL
- * @last: the last of them; its next pointer is set to the Send
- * @count: how many
- *
- * The Send's completion returns the send queue slots of the whole chain:
- * the work requests before it complete, in order, before it does.
- * Otherwise as xr_sendctx_post(). RDMA Writes in the chain (@sc's
- * sc_rw) are released with the Send; when the post fails, at once if
- * nothing was posted, else after the teardown's drain.
- *
- * Return values:
- *   %0: posted
- *   %-EINVAL: @len exceeds the buffer
- *   %-E2BIG: the chain can never fit in the send queue
- *   %-ENOTCONN: the connection is closing, or the post failed
+/*
+ * Post the chain of @slots work requests from @first to @tail, whose
+ * completion entry is @sc's, once slots are had; @tail asks for a
+ * completion when @signal says so or the queue wants one. As
+ * xr_sendctx_post_chain().
  */
-int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
-			  struct ib_send_wr *first, struct ib_send_wr *last,
-			  u32 count)
+static int xr_sendq_post(struct xr_sendq *sq, struct xr_sendctx *sc,
+			 struct ib_send_wr *first, struct ib_send_wr *tail,
+			 u32 slots, bool signal)
 {
-	struct xr_sendq *sq = sc->sc_pool;
 	struct xr_ep *ep = sq->sq_ep;
 	bool signaled;
 	int err;
 
-	if (len > sc->sc_buf_size) {
-		xr_sendctx_drop_rw(sc, false);
-		return -EINVAL;
-	}
-	sc->sc_sges[0].length = len;
-	ib_dma_sync_single_for_device(ep->ep_pd->device, sc->sc_buf_dma, len,
-				      DMA_TO_DEVICE);
-
-	sc->sc_slots = count + 1;
-	err = xr_sendq_reserve(sq, sc->sc_slots);
+	sc->sc_slots = slots;
+	err = xr_sendq_reserve(sq, slots);
 	if (err) {
 		xr_sendctx_drop_rw(sc, false);
 		return err;
 	}
-	if (first)
-		last->next = &sc->sc_wr;
-	else
-		first = &sc->sc_wr;
 
 	/* Posted and listed under one lock: the list keeps queue order. */
 	spin_lock(&sq->sq_lock);
-	/* Writes ahead of it hold memory: release that when the Send is done. */
-	signaled = sc->sc_rw || xr_sendq_want_signal(sq, sc->sc_slots);
+	signaled = signal || xr_sendq_want_signal(sq, slots);
 	sc->sc_signaled = signaled;
-	sc->sc_wr.send_flags = signaled ? IB_SEND_SIGNALED : 0;
+	tail->send_flags = signaled ? IB_SEND_SIGNALED : 0;
 	if (signaled && sq->sq_get)
 		sq->sq_get(sq->sq_owner);
-	if (signaled)
-		xr_sendq_timeout_arm(sq);
+	xr_sendq_timeout_arm(sq, signaled);
 	if (trace_xrpcrdma_post_send_enabled() ||
 	    trace_xrpcrdma_wc_send_enabled())
 		xr_cid_assign(&sc->sc_cid, ep->ep_scq, &ep->ep_scq_cids);
@@ -724,6 +728,49 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 	return 0;
 }
 
+/**
+ * xr_sendctx_post_chain - post work requests and then the Send, in one post
+ * @sc: a context from xr_sendctx_get(), its buffer filled
+ * @len: bytes to send, at most the buffer size
+ * @first: first of @count unsignaled work requests to post before the
+ *	Send (memory registrations), or NULL
+ * @last: the last of them; its next pointer is set to the Send
+ * @count: how many
+ *
+ * The Send's completion returns the send queue slots of the whole chain:
+ * the work requests before it complete, in order, before it does.
+ * Otherwise as xr_sendctx_post(). RDMA Writes in the chain (@sc's
+ * sc_rw) are released with the Send; when the post fails, at once if
+ * nothing was posted, else after the teardown's drain.
+ *
+ * Return values:
+ *   %0: posted
+ *   %-EINVAL: @len exceeds the buffer
+ *   %-E2BIG: the chain can never fit in the send queue
+ *   %-ENOTCONN: the connection is closing, or the post failed
+ */
+int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
+			  struct ib_send_wr *first, struct ib_send_wr *last,
+			  u32 count)
+{
+	struct xr_sendq *sq = sc->sc_pool;
+	struct ib_device *dev = sq->sq_ep->ep_pd->device;
+
+	if (len > sc->sc_buf_size) {
+		xr_sendctx_drop_rw(sc, false);
+		return -EINVAL;
+	}
+	sc->sc_sges[0].length = len;
+	ib_dma_sync_single_for_device(dev, sc->sc_buf_dma, len, DMA_TO_DEVICE);
+
+	if (first)
+		last->next = &sc->sc_wr;
+	else
+		first = &sc->sc_wr;
+	/* Writes ahead of it hold memory: release that when the Send is done. */
+	return xr_sendq_post(sq, sc, first, &sc->sc_wr, count + 1, !!sc->sc_rw);
+}
+
 /*
  * The owner must not be closed through a reference it no longer has: an
  * unsignaled Send holds none, so its error completion takes one if it can
@@ -737,6 +784,39 @@ static bool xr_sendq_pin(struct xr_sendq *sq, bool signaled)
 		return sq->sq_tryget(sq->sq_owner);
 	sq->sq_get(sq->sq_owner);
 	return true;
+}
+
+/*
+ * Ask for a completion behind the unsignaled run that is all the queue
+ * has posted: a signaled RDMA Write of no bytes, which touches no memory
+ * of the peer (it needs no R_key) and completes only after every Send
+ * before it. Its context retires the run when it does. From the check;
+ * the owner is pinned for the call, unless it is already going.
+ *
+ * Return: 0 when it is posted, else a negative errno (the connection is
+ * closing, or was just broken).
+ */
+static int xr_sendq_probe(struct xr_sendq *sq)
+{
+	struct ib_rdma_wr wr = {};
+	struct xr_sendctx *sc;
+	int err = -ENOTCONN;
+
+	if (!xr_sendq_pin(sq, false))
+		return err;
+	sc = xr_sendctx_get(sq);
+	if (!sc)
+		goto out;
+	trace_xrpcrdma_sq_probe(sq, READ_ONCE(sq->sq_unsig_count));
+	wr.wr.wr_cqe = &sc->sc_cqe;
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	err = xr_sendq_post(sq, sc, &wr.wr, &wr.wr, 1, true);
+	if (err)
+		xr_sendctx_put(sc);
+out:
+	if (sq->sq_put)
+		sq->sq_put(sq->sq_owner);
+	return err;
 }
 
 /**

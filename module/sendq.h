@@ -91,11 +91,12 @@ struct xr_sendctx {
  *	when @sq_get cannot fail
  * @sq_signaled_out: signaled Sends posted and not yet completed
  * @sq_progress: jiffies of the last Send completion, or of the post that
- *	took @sq_signaled_out from 0
- * @sq_timeout: the connection is broken when signaled Sends are out and
- *	none has completed for this long, or a thread waited this long for
- *	a slot, a context or its RDMA Reads, in jiffies; 0: never
- * @sq_timeout_work: checks the first while signaled Sends are out
+ *	took @sq_signaled_out from 0 or @sq_posted from empty
+ * @sq_timeout: the connection is broken when Sends are posted and none
+ *	has completed for this long, after a completion was asked for
+ *	behind them, or a thread waited this long for a slot, a context or
+ *	its RDMA Reads, in jiffies; 0: never
+ * @sq_timeout_work: checks the first while Sends are posted
  */
 struct xr_sendq {
 	spinlock_t		sq_lock;	/* see above */

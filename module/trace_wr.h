@@ -285,6 +285,11 @@ DEFINE_XR_SQ_EVENT(xrpcrdma_sq_retry);
 DEFINE_XR_SQ_EVENT(xrpcrdma_sendctx_wait);
 /* Signaled Sends (wanted: how many) had no completion for send-timeout. */
 DEFINE_XR_SQ_EVENT(xrpcrdma_sq_timeout);
+/*
+ * Only unsignaled Sends (wanted: how many in the run) were out, with no
+ * completion for send-timeout: a completion is asked for behind them.
+ */
+DEFINE_XR_SQ_EVENT(xrpcrdma_sq_probe);
 
 #endif /* _XRPCRDMA_TRACE_WR_H */
 

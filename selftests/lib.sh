@@ -92,6 +92,25 @@ config_value() {
 	"$RDMACTL" -j config show | jq -r --arg k "$1" '.[$k]'
 }
 
+# trace_start EVENT: record the module's trace event EVENT (its name
+# without the xrpcrdma_ prefix) from now on, in an emptied trace buffer.
+trace_start() {
+	local tr=/sys/kernel/tracing
+
+	[ -d $tr/events ] || mount -t tracefs nodev $tr || { fail "tracefs"; return 1; }
+	: >$tr/trace
+	echo 1 >"$tr/events/xrpcrdma/xrpcrdma_$1/enable" ||
+		fail "cannot enable xrpcrdma_$1"
+}
+
+# trace_stop EVENT: stop recording EVENT, and print how many it recorded.
+trace_stop() {
+	local tr=/sys/kernel/tracing
+
+	echo 0 >"$tr/events/xrpcrdma/xrpcrdma_$1/enable"
+	grep -c " xrpcrdma_$1:" $tr/trace
+}
+
 need_rdmactl() {
 	[ -x "$RDMACTL" ] || skip_all "rdmactl not built: $RDMACTL"
 	command -v jq >/dev/null || { echo "jq is missing: make deps" >&2; exit 1; }

@@ -413,21 +413,66 @@ read_chunk_budget_max() {
 # request has the server retry its Sends for ever (RNR retry count 7).
 # With send-timeout at 10 minutes its call stays unanswered and the
 # connection open until it gives up; with 2000 ms the server breaks the
-# connection once the reply's Send (signaled: signal-interval 1 here; a
-# reply with RDMA Writes ahead of it always is) has had no completion
-# that long, and says so in the kernel log.
+# connection once the reply's Send has had no completion that long, and
+# says so in the kernel log. Both with every Send signaled
+# (signal-interval 1) and with a Send asking for a completion only
+# every 16: then the lone reply goes out unsignaled, and the server
+# asks for a completion behind it (a zero-length RDMA Write) once the
+# queue has made no progress for send-timeout, and breaks the
+# connection when that has none either: 2 s with 1000 ms, before rxe
+# gives up on the Send itself (its retry counter, about 5 s here),
+# which the log line tells apart.
 peer_takes_no_reply() {
-	local sig timeout logged rc=0
-	local msg='the send queue made no progress for 2000 ms'
+	local sig timeout rc=0
 
 	sig=$(config_value signal-interval)
 	timeout=$(config_value send-timeout)
-	logged=$(dmesg | grep -c "$msg")
 	"$RDMACTL" config set signal-interval 1 send-timeout 600000 || return 1
 	RAW_OPTS=(--no-receives)
 	hostile "$FUNCNAME, 10 minutes" none "$(hdr 1 0)$NO_CHUNKS$(call)" || rc=1
 	"$RDMACTL" config set send-timeout 2000 || rc=1
-	T=20 hostile "$FUNCNAME, 2000 ms" disconnect "$(hdr 1 0)$NO_CHUNKS$(call)" || rc=1
+	stuck_reply_broken "$FUNCNAME, 2000 ms" 2000 || rc=1
+	"$RDMACTL" config set signal-interval 16 send-timeout 1000 || rc=1
+	stuck_reply_broken "$FUNCNAME, 1000 ms, unsignaled" 1000 || rc=1
+	RAW_OPTS=()
+	"$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
+	return $rc
+}
+
+# stuck_reply_broken NAME MS: a call from the peer that takes no reply
+# ends in a disconnect, and the kernel log says the send queue made no
+# progress for MS ms.
+stuck_reply_broken() {
+	local name=$1 msg="the send queue made no progress for $2 ms" logged
+
+	logged=$(dmesg | grep -c "$msg")
+	T=20 hostile "$name" disconnect "$(hdr 1 0)$NO_CHUNKS$(call)" || return 1
+	[ "$(dmesg | grep -c "$msg")" -gt "$logged" ] ||
+		fail "$name: nothing in the kernel log about the send queue"
+}
+
+# The same peer, two calls with a 4 KiB Read chunk in rdmactl's region
+# sent back to back, with a Send asking for a completion every 16: the
+# second call's RDMA Read may be posted behind the first call's stuck
+# reply, with an nfsd thread waiting for it, or both Reads complete
+# first and both replies wait unsignaled with no thread behind them.
+# The connection must end within the peer's 20 s, and the threads be
+# free again (a normal ping works after the cases). The waiting thread
+# breaks the connection past send-timeout (1000 ms here), or the
+# watchdog does, asking for a completion behind the unsignaled replies
+# first: either says so in the kernel log, within 2 s, before rxe
+# gives up on the Send the peer refuses or loses the Read behind it to
+# the peer's sequence check (a transport retry error, about 5 s here).
+read_behind_stuck_reply() {
+	local sig timeout logged rc=0
+	local msg='the send queue made no progress for 1000 ms'
+
+	sig=$(config_value signal-interval)
+	timeout=$(config_value send-timeout)
+	logged=$(dmesg | grep -c "$msg")
+	"$RDMACTL" config set signal-interval 16 send-timeout 1000 || return 1
+	RAW_OPTS=(--region "$REGION" --no-receives --repeat 2)
+	T=20 hostile "$FUNCNAME" disconnect "$(read_chunk_call 4096 1 $OURS)" || rc=1
 	RAW_OPTS=()
 	"$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
 	[ "$(dmesg | grep -c "$msg")" -gt "$logged" ] ||
@@ -435,30 +480,30 @@ peer_takes_no_reply() {
 	return $rc
 }
 
-# The same peer, two calls with a 4 KiB Read chunk in rdmactl's region
-# sent back to back: the second call's RDMA Read may be posted behind
-# the first call's stuck reply, with an nfsd thread waiting for it. The
-# connection must end within the peer's 20 s, and the threads be free
-# again (a normal ping works after the cases). The waiting thread breaks
-# the connection past send-timeout (2000 ms here), or the watchdog does
-# for the signaled reply; on rxe the Read, sent after the Send the peer
-# refuses, may also be lost to the peer's sequence check and end in a
-# transport retry error first (about 5 s), whichever comes first.
-# Every Send is signaled here (signal-interval 1): with the default,
-# both Reads may complete before the first reply is stuck, and then two
-# unsignaled replies wait with no thread behind them and no signaled
-# Send for the watchdog to time, for as long as the peer stays (a
-# known gap: the watchdog does not time unsignaled runs).
-read_behind_stuck_reply() {
-	local sig timeout rc=0
+# A peer that takes its replies, but calls less often than send-timeout
+# (1000 ms; a call every 2.5 s): each reply goes out unsignaled
+# (signal-interval 16) and nothing says it went until a later Send asks.
+# The watchdog asks for a completion behind it (event
+# xrpcrdma_sq_probe), which comes at once: every call is answered on
+# the one connection, and the kernel log tells of no stuck queue.
+idle_unsignaled_replies_kept() {
+	local sig timeout logged probes rc=0
+	local msg='the send queue made no progress'
 
 	sig=$(config_value signal-interval)
 	timeout=$(config_value send-timeout)
-	"$RDMACTL" config set signal-interval 1 send-timeout 2000 || return 1
-	RAW_OPTS=(--region "$REGION" --no-receives --repeat 2)
-	T=20 hostile "$FUNCNAME" disconnect "$(read_chunk_call 4096 1 $OURS)" || rc=1
-	RAW_OPTS=()
+	logged=$(dmesg | grep -c "$msg")
+	"$RDMACTL" config set signal-interval 16 send-timeout 1000 || return 1
+	trace_start sq_probe || rc=1
+	"$RDMACTL" ping -c 3 -i 2.5 "$XR_ADDR:$PORT" >"$OUT" 2>"$ERR" ||
+		{ cat "$OUT" "$ERR" | sed 's/^/# /'; fail "ping failed"; rc=1; }
+	probes=$(trace_stop sq_probe)
+	grep -E '^[0-9]+ sent' "$OUT" | sed 's/^/# /'
+	echo "# $probes completions asked for behind unsignaled replies"
+	[ "$probes" -ge 2 ] || fail "expected a probe after each idle reply" || rc=1
 	"$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
+	[ "$(dmesg | grep -c "$msg")" -eq "$logged" ] ||
+		fail "a healthy idle connection was taken for a stuck one" || rc=1
 	return $rc
 }
 
@@ -644,7 +689,8 @@ CASES="valid_call bad_version truncated_fixed_part truncated_header client_rdma_
 	xid_mismatch msg_without_rpc_message rpc_version_mismatch oversized_inline credit_overrun
 	corpus_replay compound_two_reads huge_write_reply_chunks read_chunk_budget_64k
 	read_chunk_budget_512k read_chunk_budget_1m read_chunk_budget_max block_size_restored
-	peer_takes_no_reply read_behind_stuck_reply"
+	peer_takes_no_reply read_behind_stuck_reply
+	idle_unsignaled_replies_kept"
 
 # XR_HOSTILE_CASES: run only these cases.
 CASES=${XR_HOSTILE_CASES:-$CASES}

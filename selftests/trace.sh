@@ -72,7 +72,7 @@ MAIN_EVENTS="post_send wc_send post_recv wc_receive post_read wc_read
 # Declared, but only an error or a wait makes them fire.
 OTHER_EVENTS="wc_fastreg post_err reject device_removal marshal_failed
 	bad_hdr reply_rdma_error svc_send_error sq_full sq_retry
-	sendctx_wait sq_timeout fault bc_call bc_reply cb_call cb_reply"
+	sendctx_wait sq_timeout sq_probe fault bc_call bc_reply cb_call cb_reply"
 
 events_declared() {
 	local e missing=

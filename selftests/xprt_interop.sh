@@ -14,7 +14,9 @@
 #     after a remount, mountstats parses the xprt line, and the in-tree
 #     server invalidated regions with its replies (our client's
 #     remote-invs). NFSv3 and NFSv4.1 (the versions in XPRT_VERS).
-#  2. Still over that mount path, an RPC timeout: B writes a file while
+#  2. Still over that mount path, idle spells between small calls:
+#     the client asks for a completion behind unsignaled Sends and
+#     keeps the connection. Then an RPC timeout: B writes a file while
 #     the host stops A's CPUs long enough for the client's RPC to time
 #     out; A continues, our client disconnects and connects again (the
 #     xprt line's connect count grows), and the file reads back intact.
@@ -149,6 +151,49 @@ b_rpc_timeout() {
 	mountstats_parses
 }
 
+# B: our client with a Send asking for a completion every 16 and
+# send-timeout 1000 ms, against the in-tree server: a few small writes
+# and reads a little apart leave unsignaled Sends at the end of the
+# queue each time, with nothing to say they went. The client asks for a
+# completion behind them (a zero-length RDMA Write, which the in-tree
+# server's queue pair takes) and keeps the connection: no reconnect, no
+# stuck queue in the kernel log, the data intact.
+b_idle_probe() {
+	local sig timeout before after probes i rc=0
+	local msg='the send queue made no progress'
+	local logged
+
+	sig=$(config_value signal-interval)
+	timeout=$(config_value send-timeout)
+	logged=$(dmesg | grep -c "$msg")
+	"$RDMACTL" config set signal-interval 16 send-timeout 1000 || return 1
+	nfs_mount 3 "$INTREE_PORT" "$MNT" nolock || rc=1
+	before=$(nfs_xprt_field "$MNT" 5)
+	trace_start sq_probe || rc=1
+	for i in 1 2 3; do
+		[ "$rc" -eq 0 ] || break
+		echo "idle $i" >"$MNT/idle-$i" && sync "$MNT/idle-$i" ||
+			fail "write $i" || rc=1
+		sleep 2.5
+	done
+	probes=$(trace_stop sq_probe)
+	nfs_drop_caches
+	for i in 1 2 3; do
+		[ "$(cat "$MNT/idle-$i" 2>/dev/null)" = "idle $i" ] ||
+			fail "idle-$i does not read back" || rc=1
+	done
+	after=$(nfs_xprt_field "$MNT" 5)
+	echo "# connects $before then $after; $probes completions asked for behind unsignaled Sends"
+	rm -f "$MNT"/idle-*
+	nfs_umount "$MNT" || rc=1
+	"$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
+	[ "$after" = "$before" ] || fail "the client connected again" || rc=1
+	[ "$probes" -ge 2 ] || fail "expected a probe after each idle spell" || rc=1
+	[ "$(dmesg | grep -c "$msg")" -eq "$logged" ] ||
+		fail "a healthy idle connection was taken for a stuck one" || rc=1
+	return $rc
+}
+
 b_unload_ours() {
 	unload_clean || return 1
 	rm -f "$BLOCK"
@@ -183,13 +228,14 @@ role_b() {
 	read -r -a nvers_ours <<<"$XPRT_VERS"
 	read -r -a nvers_intree <<<"$INTREE_VERS"
 	mkdir -p "$NFS_DATA"
-	ktap_header $((8 + 8 * ${#nvers_ours[@]} + 7 * ${#nvers_intree[@]}))
+	ktap_header $((9 + 8 * ${#nvers_ours[@]} + 7 * ${#nvers_intree[@]}))
 	echo "# client guest B ($XR_ADDR), server guest A ($XR_PEER_ADDR)"
 	run_test ours_client_dropin b_reload_dropin
 	run_test wait_intree_server pair_wait srv-intree "$STEP_WAIT"
 	for v in "${nvers_ours[@]}"; do
 		client_checks ours "$v" "$INTREE_PORT"
 	done
+	run_test ours_client_idle_probe b_idle_probe
 	run_test ours_client_rpc_timeout_reconnect b_rpc_timeout
 	run_test ours_client_umount nfs_umount "$MNT"
 	run_test ours_client_unload b_unload_ours
