@@ -156,10 +156,19 @@ static void xr_bench_call_release(void *calldata)
 {
 	struct xr_bench_call *call = calldata;
 	struct xr_bench *b = call->bc_bench;
+	unsigned long flags;
 
 	kfree(call);
+	/*
+	 * Under the wait queue's lock: the run, once it has seen the last
+	 * call go, takes the lock before it lets @b be freed, so this is
+	 * done with @b by then (rpciod may release a call after
+	 * rpc_shutdown_client() has returned).
+	 */
+	spin_lock_irqsave(&b->xb_wq.lock, flags);
 	if (atomic_dec_return(&b->xb_in_flight) < (int)b->xb_params.concurrency)
-		wake_up(&b->xb_wq);
+		wake_up_locked(&b->xb_wq);
+	spin_unlock_irqrestore(&b->xb_wq.lock, flags);
 }
 
 static const struct rpc_call_ops xr_bench_call_ops = {
@@ -367,6 +376,9 @@ static int xr_bench_rpc_run(struct xr_bench *b)
 	b->xb_elapsed = ktime_get_ns() - start;
 	rpc_shutdown_client(clnt);
 	wait_event(b->xb_wq, !atomic_read(&b->xb_in_flight));
+	/* The last release has left its critical section. */
+	spin_lock_irq(&b->xb_wq.lock);
+	spin_unlock_irq(&b->xb_wq.lock);
 	return b->xb_status;
 }
 
