@@ -159,6 +159,13 @@ void xr_config_snapshot(struct xr_config *cfg)
 	mutex_unlock(&xr_config_lock);
 }
 
+/* Do the values of @cfg agree with each other? */
+static bool xr_config_consistent(const struct xr_config *cfg)
+{
+	return cfg->cf_val[XR_CFG_RECONNECT_MIN] <=
+	       cfg->cf_val[XR_CFG_RECONNECT_MAX];
+}
+
 /**
  * xr_config_set_defaults - change some of the defaults at once
  * @vals: the new values, indexed by enum xr_cfg
@@ -166,16 +173,26 @@ void xr_config_snapshot(struct xr_config *cfg)
  *
  * The caller has checked every value given with xr_config_check(). A
  * snapshot sees either none or all of them. May sleep.
+ *
+ * Return: 0, or -ERANGE when the defaults would not agree with each other
+ * (reconnect-max below reconnect-min): then none is changed.
  */
-void xr_config_set_defaults(const struct xr_config *vals, const bool *given)
+int xr_config_set_defaults(const struct xr_config *vals, const bool *given)
 {
-	int i;
+	struct xr_config next;
+	int i, err = 0;
 
 	mutex_lock(&xr_config_lock);
+	next = xr_config_defaults;
 	for (i = 0; i < XR_CFG_COUNT; i++)
 		if (given[i])
-			xr_config_defaults.cf_val[i] = vals->cf_val[i];
+			next.cf_val[i] = vals->cf_val[i];
+	if (xr_config_consistent(&next))
+		xr_config_defaults = next;
+	else
+		err = -ERANGE;
 	mutex_unlock(&xr_config_lock);
+	return err;
 }
 
 /**

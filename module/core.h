@@ -145,7 +145,7 @@ const struct xr_config_def *xr_config_def(enum xr_cfg cfg);
 const char *xr_config_check(enum xr_cfg cfg, u32 val);
 const char *xr_config_not_live(enum xr_cfg cfg);
 void xr_config_snapshot(struct xr_config *cfg);
-void xr_config_set_defaults(const struct xr_config *vals, const bool *given);
+int xr_config_set_defaults(const struct xr_config *vals, const bool *given);
 unsigned long xr_config_ms_to_jiffies(const struct xr_config *cfg,
 				      enum xr_cfg which);
 

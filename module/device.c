@@ -24,28 +24,44 @@ static LIST_HEAD(xr_devices);
 static DEFINE_MUTEX(xr_devices_mutex);
 static struct ib_client xr_ib_client;
 
-/* A device by name; caller holds xr_devices_mutex. */
-static struct xr_device *xr_device_find(const char *name)
+/* Is @xd there for a caller in @net (rdma's netns mode decides)? */
+static bool xr_device_in(struct xr_device *xd, struct net *net)
+{
+	return rdma_dev_access_netns(xd->xd_ibdev, net);
+}
+
+/* A device of @net by name; caller holds xr_devices_mutex. */
+static struct xr_device *xr_device_find(struct net *net, const char *name)
 {
 	struct xr_device *xd;
 
 	lockdep_assert_held(&xr_devices_mutex);
 	list_for_each_entry(xd, &xr_devices, xd_list)
-		if (!strcmp(dev_name(&xd->xd_ibdev->dev), name))
+		if (xr_device_in(xd, net) &&
+		    !strcmp(dev_name(&xd->xd_ibdev->dev), name))
 			return xd;
 	return NULL;
 }
 
-/* The first device of index @index or greater; caller holds the mutex. */
-static struct xr_device *xr_device_next(u32 index)
+/*
+ * The first device of @net of index @index or greater; caller holds the
+ * mutex.
+ */
+static struct xr_device *xr_device_next(struct net *net, u32 index)
 {
 	struct xr_device *xd;
 
 	lockdep_assert_held(&xr_devices_mutex);
 	list_for_each_entry(xd, &xr_devices, xd_list)
-		if (xd->xd_ibdev->index >= index)
+		if (xd->xd_ibdev->index >= index && xr_device_in(xd, net))
 			return xd;
 	return NULL;
+}
+
+/* The namespace a device belongs to: the initial one unless exclusive. */
+static struct net *xr_device_net(struct xr_device *xd)
+{
+	return read_pnet(&xd->xd_ibdev->coredev.rdma_net);
 }
 
 /* Can new transports use @xd now: enabled, with a port active? */
@@ -64,9 +80,12 @@ static bool xr_device_usable(struct xr_device *xd)
 	return false;
 }
 
-/* Name of the network device under @port of @ibdev, or "" when none. */
+/*
+ * Name of the network device under @port of @ibdev, or "" when none or
+ * when it is not in @net (a caller sees no other namespace's names).
+ */
 static void xr_device_port_netdev(struct ib_device *ibdev, u32 port,
-				  char name[IFNAMSIZ])
+				  struct net *net, char name[IFNAMSIZ])
 {
 	const struct ib_gid_attr *attr;
 	struct net_device *ndev;
@@ -79,17 +98,19 @@ static void xr_device_port_netdev(struct ib_device *ibdev, u32 port,
 		return;
 	rcu_read_lock();
 	ndev = rdma_read_gid_attr_ndev_rcu(attr);
-	if (!IS_ERR(ndev))
+	if (!IS_ERR(ndev) && net_eq(dev_net(ndev), net))
 		strscpy(name, ndev->name, IFNAMSIZ);
 	rcu_read_unlock();
 	rdma_put_gid_attr(attr);
 }
 
 /*
- * A copy of @xd and its ports. Caller holds xr_devices_mutex, which keeps
- * xd_ibdev registered. Return: the copy (kfree() it), or NULL.
+ * A copy of @xd and its ports, as a caller in @net sees them. Caller holds
+ * xr_devices_mutex, which keeps xd_ibdev registered. Return: the copy
+ * (kfree() it), or NULL.
  */
-static struct xr_device_snap *xr_device_copy(struct xr_device *xd, gfp_t gfp)
+static struct xr_device_snap *xr_device_copy(struct xr_device *xd,
+					     struct net *net, gfp_t gfp)
 {
 	struct ib_device *ibdev = xd->xd_ibdev;
 	struct xr_device_snap *snap;
@@ -113,7 +134,7 @@ static struct xr_device_snap *xr_device_copy(struct xr_device *xd, gfp_t gfp)
 		if (ib_get_cached_port_state(ibdev, port, &state))
 			state = IB_PORT_NOP;
 		ps->ps_state = state;
-		xr_device_port_netdev(ibdev, port, ps->ps_netdev);
+		xr_device_port_netdev(ibdev, port, net, ps->ps_netdev);
 	}
 	snap->ds_nports = n;
 	return snap;
@@ -121,6 +142,7 @@ static struct xr_device_snap *xr_device_copy(struct xr_device *xd, gfp_t gfp)
 
 /**
  * xr_device_snapshot - a copy of one device, for netlink
+ * @net: the caller's network namespace: only devices it may use are there
  * @name: the device's name, or NULL to look up by @index instead
  * @index: with no @name, the first device of this index or greater
  *
@@ -129,35 +151,42 @@ static struct xr_device_snap *xr_device_copy(struct xr_device *xd, gfp_t gfp)
  * Return: the copy (the caller kfree()s it), ERR_PTR(-ENODEV) when there
  * is no such device, or ERR_PTR(-ENOMEM).
  */
-struct xr_device_snap *xr_device_snapshot(const char *name, u32 index)
+struct xr_device_snap *xr_device_snapshot(struct net *net, const char *name,
+					  u32 index)
 {
 	struct xr_device_snap *snap;
 	struct xr_device *xd;
 
 	mutex_lock(&xr_devices_mutex);
-	xd = name ? xr_device_find(name) : xr_device_next(index);
-	snap = xd ? xr_device_copy(xd, GFP_KERNEL) : ERR_PTR(-ENODEV);
+	xd = name ? xr_device_find(net, name) : xr_device_next(net, index);
+	snap = xd ? xr_device_copy(xd, net, GFP_KERNEL) : ERR_PTR(-ENODEV);
 	mutex_unlock(&xr_devices_mutex);
 	return snap ?: ERR_PTR(-ENOMEM);
 }
 
 /**
  * xr_device_set_enabled - allow or refuse new transports on a device
+ * @net: the caller's network namespace
  * @name: the device's name
  * @enabled: allow them
  *
- * Existing connections are not affected.
+ * Existing connections are not affected. Only the namespace the device
+ * belongs to changes it: the initial one, unless rdma's netns mode is
+ * exclusive and the device was given to another.
  *
- * Return: 0, or -ENODEV when xrpcrdma sees no device of that name.
+ * Return: 0, -ENODEV when xrpcrdma sees no device of that name in @net,
+ * or -EPERM when it belongs to another namespace.
  */
-int xr_device_set_enabled(const char *name, bool enabled)
+int xr_device_set_enabled(struct net *net, const char *name, bool enabled)
 {
 	struct xr_device *xd;
 	int err = -ENODEV;
 
 	mutex_lock(&xr_devices_mutex);
-	xd = xr_device_find(name);
-	if (xd) {
+	xd = xr_device_find(net, name);
+	if (xd && !net_eq(xr_device_net(xd), net)) {
+		err = -EPERM;
+	} else if (xd) {
 		if (xd->xd_enabled != enabled)
 			pr_info("device %s %s\n", name,
 				enabled ? "enabled" : "disabled");
@@ -171,12 +200,12 @@ int xr_device_set_enabled(const char *name, bool enabled)
 /* Announce @xd coming (@add) or going; caller holds xr_devices_mutex. */
 static void xr_device_announce(struct xr_device *xd, bool add)
 {
-	struct net *net = read_pnet(&xd->xd_ibdev->coredev.rdma_net);
+	struct net *net = xr_device_net(xd);
 	struct xr_device_snap *snap;
 
 	if (!xr_nl_listening(net))
 		return;
-	snap = xr_device_copy(xd, GFP_KERNEL);
+	snap = xr_device_copy(xd, net, GFP_KERNEL);
 	if (!snap)
 		return;
 	xr_nl_notify_device(net, snap, add);
@@ -185,7 +214,8 @@ static void xr_device_announce(struct xr_device *xd, bool add)
 
 /**
  * xr_device_accepts - may a new connection use this verbs device?
- * @ibdev: the device a connection request arrived on
+ * @ibdev: the device a connection request arrived on, or the one a new
+ *	client connection's route goes through
  *
  * Context: may sleep (takes the device lock).
  *

@@ -38,6 +38,21 @@
 	xr_missing__;							\
 })
 
+/*
+ * Settings of the whole module (the tunables' defaults, fault points) are
+ * changed from the initial network namespace only: a caller elsewhere
+ * would change them for every namespace. False, with the reason in the
+ * extended ack, for a request from another.
+ */
+static inline bool xr_nl_module_wide_ok(struct genl_info *info)
+{
+	if (net_eq(genl_info_net(info), &init_net))
+		return true;
+	NL_SET_ERR_MSG(info->extack,
+		       "module-wide settings are changed from the initial network namespace");
+	return false;
+}
+
 /* The u32 attribute @type of a request, or @dflt when it is absent. */
 static inline u32 xr_nl_u32_or(struct genl_info *info, int type, u32 dflt)
 {

@@ -51,6 +51,9 @@ static int xr_nl_config_transport_err(struct genl_info *info, int err)
 	else if (err == -EINVAL)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "a listener has no values of its own: its connections take the defaults when they are accepted");
+	else if (err == -EOPNOTSUPP)
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "a client transport keeps the values it was created with: set the defaults for new mounts");
 	return err;
 }
 
@@ -59,6 +62,7 @@ static int xr_nl_fill_config(struct sk_buff *msg, struct genl_info *info,
 {
 	struct nlattr *attr = info->attrs[XRPCRDMA_A_CONFIG_TRANSPORT_ID];
 	struct xr_config cfg;
+	u8 roles;
 	int err;
 
 	if (!attr) {
@@ -66,12 +70,18 @@ static int xr_nl_fill_config(struct sk_buff *msg, struct genl_info *info,
 		return xr_nl_put_config(msg, &cfg,
 					XR_CFG_ROLE_SERVER | XR_CFG_ROLE_CLIENT);
 	}
+	roles = XR_CFG_ROLE_SERVER;
 	err = xr_svc_config_get(genl_info_net(info), nla_get_u32(attr), &cfg);
+	if (err == -ENOENT) {
+		roles = XR_CFG_ROLE_CLIENT;
+		err = xr_xprt_config_get(genl_info_net(info),
+					 nla_get_u32(attr), &cfg);
+	}
 	if (err)
 		return xr_nl_config_transport_err(info, err);
 	if (nla_put_u32(msg, XRPCRDMA_A_CONFIG_TRANSPORT_ID, nla_get_u32(attr)))
 		return -EMSGSIZE;
-	return xr_nl_put_config(msg, &cfg, XR_CFG_ROLE_SERVER);
+	return xr_nl_put_config(msg, &cfg, roles);
 }
 
 /**
@@ -80,7 +90,8 @@ static int xr_nl_fill_config(struct sk_buff *msg, struct genl_info *info,
  * @info: the request's attributes and extended ack
  *
  * Without transport-id, the defaults new transports start from; with it,
- * the values of that server connection (the live ones as they are now).
+ * the values of that server connection (the live ones as they are now)
+ * or client transport, the tunables of its role only.
  *
  * Return values:
  *   %0: the reply was sent
@@ -143,9 +154,13 @@ static int xr_nl_config_parse(struct genl_info *info, bool live,
  *
  * Return values:
  *   %0: every value given is set
- *   %-EINVAL: no value given, a value out of range, a value that cannot
- *	change live, or transport-id names a listener
+ *   %-EINVAL: no value given, a value out of range, reconnect-max below
+ *	reconnect-min, a value that cannot change live, or transport-id
+ *	names a listener
  *   %-ENOENT: no transport of the caller's network namespace has that id
+ *   %-EOPNOTSUPP: transport-id names a client transport (no live values)
+ *   %-EPERM: the defaults, from another network namespace than the
+ *	initial one
  */
 int xrpcrdma_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -158,11 +173,21 @@ int xrpcrdma_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err < 0)
 		return err;
 	if (live) {
-		err = xr_svc_config_set(genl_info_net(info),
-					nla_get_u32(info->attrs[XRPCRDMA_A_CONFIG_TRANSPORT_ID]),
-					&vals, given);
+		struct net *net = genl_info_net(info);
+		u32 id = nla_get_u32(info->attrs[XRPCRDMA_A_CONFIG_TRANSPORT_ID]);
+
+		err = xr_svc_config_set(net, id, &vals, given);
+		if (err == -ENOENT && !xr_xprt_config_get(net, id, &vals))
+			err = -EOPNOTSUPP;
 		return xr_nl_config_transport_err(info, err);
 	}
-	xr_config_set_defaults(&vals, given);
+	if (!xr_nl_module_wide_ok(info))
+		return -EPERM;
+	err = xr_config_set_defaults(&vals, given);
+	if (err) {
+		NL_SET_ERR_MSG(info->extack,
+			       "reconnect-max must be at least reconnect-min");
+		return -EINVAL;
+	}
 	return 0;
 }

@@ -53,7 +53,7 @@ static int xr_nl_fill_device_reply(struct sk_buff *msg, struct genl_info *info,
 	struct xr_device_snap *ds;
 	int err;
 
-	ds = xr_device_snapshot(nla_data(attr), 0);
+	ds = xr_device_snapshot(genl_info_net(info), nla_data(attr), 0);
 	if (IS_ERR(ds)) {
 		if (PTR_ERR(ds) == -ENODEV)
 			NL_SET_ERR_MSG_ATTR(info->extack, attr,
@@ -120,7 +120,8 @@ int xrpcrdma_nl_device_get_dumpit(struct sk_buff *skb,
 	int err = 0;
 
 	while (cb->args[0] <= U32_MAX) {
-		ds = xr_device_snapshot(NULL, cb->args[0]);
+		ds = xr_device_snapshot(sock_net(cb->skb->sk), NULL,
+					cb->args[0]);
 		if (IS_ERR(ds)) {
 			if (PTR_ERR(ds) != -ENODEV)
 				err = PTR_ERR(ds);
@@ -147,6 +148,8 @@ int xrpcrdma_nl_device_get_dumpit(struct sk_buff *skb,
  *   %0: the device was changed
  *   %-EINVAL: the name or the enabled attribute is missing
  *   %-ENODEV: xrpcrdma sees no device of that name
+ *   %-EPERM: the device belongs to another network namespace (shared
+ *	devices to the initial one)
  */
 int xrpcrdma_nl_device_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -156,11 +159,14 @@ int xrpcrdma_nl_device_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (XR_NL_REQUIRE(info, XRPCRDMA_A_DEVICE_NAME, "device name") ||
 	    XR_NL_REQUIRE(info, XRPCRDMA_A_DEVICE_ENABLED, "enabled"))
 		return -EINVAL;
-	err = xr_device_set_enabled(nla_data(attr),
+	err = xr_device_set_enabled(genl_info_net(info), nla_data(attr),
 				    nla_get_u8(info->attrs[XRPCRDMA_A_DEVICE_ENABLED]));
 	if (err == -ENODEV)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "no RDMA device of that name");
+	else if (err == -EPERM)
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "the device belongs to another network namespace: change it from there");
 	return err;
 }
 

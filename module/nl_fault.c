@@ -130,6 +130,8 @@ static int xr_nl_fault_off(struct genl_info *info)
  *   %-EINVAL: the point is missing, or attributes that do not go with
  *	the trigger or the point (the extended ack says which)
  *   %-ENOMEM: no memory for the arming
+ *   %-EPERM: from another network namespace than the initial one (the
+ *	fault points are the whole module's)
  */
 int xrpcrdma_nl_fault_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -137,6 +139,8 @@ int xrpcrdma_nl_fault_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 point;
 	int err;
 
+	if (!xr_nl_module_wide_ok(info))
+		return -EPERM;
 	err = -EINVAL;
 	if (XR_NL_REQUIRE(info, XRPCRDMA_A_FAULT_POINT, "fault point"))
 		goto out;

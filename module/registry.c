@@ -234,6 +234,31 @@ int xr_xprt_snapshot(struct net *net, u32 id, bool next,
 }
 
 /**
+ * xr_xprt_config_get - the tunables one client transport was created with
+ * @net: the caller's network namespace (the transport's must be it)
+ * @id: its number
+ * @cfg: where to copy them
+ *
+ * A client transport's values never change under it.
+ *
+ * Return: 0, or -ENOENT when no client transport of @net has that number.
+ */
+int xr_xprt_config_get(struct net *net, u32 id, struct xr_config *cfg)
+{
+	struct xr_svc_xprt *sx;
+	struct xr_xprt *rx;
+	int err = -ENOENT;
+
+	mutex_lock(&xr_reg_mutex);
+	if (xr_reg_lookup(net, id, false, &sx, &rx) && rx) {
+		*cfg = rx->rx_config;
+		err = 0;
+	}
+	mutex_unlock(&xr_reg_mutex);
+	return err;
+}
+
+/**
  * xr_reg_exit - the registry at module unload: every transport has left
  */
 void xr_reg_exit(void)

@@ -156,8 +156,9 @@ struct xr_wc_snap {
 };
 
 /* device.c */
-struct xr_device_snap *xr_device_snapshot(const char *name, u32 index);
-int xr_device_set_enabled(const char *name, bool enabled);
+struct xr_device_snap *xr_device_snapshot(struct net *net, const char *name,
+					  u32 index);
+int xr_device_set_enabled(struct net *net, const char *name, bool enabled);
 
 /* registry.c */
 int xr_xprt_snapshot(struct net *net, u32 id, bool next,
@@ -170,6 +171,7 @@ enum xrpcrdma_mode xr_svc_mode(void);
 void xr_svc_totals(u64 *sum);
 int xr_svc_listener_close_id(struct net *net, u32 id);
 int xr_svc_config_get(struct net *net, u32 id, struct xr_config *cfg);
+int xr_xprt_config_get(struct net *net, u32 id, struct xr_config *cfg);
 int xr_svc_config_set(struct net *net, u32 id, const struct xr_config *vals,
 		      const bool *given);
 

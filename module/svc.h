@@ -38,6 +38,10 @@
  * @sx_flags: lifetime bits, see svc_transport.c
  * @sx_free_work: frees the transport outside of any svc context
  * @sx_id: the transport's number in the registry (0: not registered)
+ * @sx_net: a reference of our own on the namespace of @sx_xprt, taken
+ *	with svc_xprt_init(): svc drops its own before xpo_free, and the
+ *	free work still looks up the namespace's event listeners (NULL
+ *	until then)
  * @sx_serv_name: name of the RPC service it belongs to, copied while the
  *	service was known to be alive (svc may free it before the transport)
  * @sx_stats: connection: its counters
@@ -59,6 +63,7 @@ struct xr_svc_xprt {
 	unsigned long		sx_flags;
 	struct work_struct	sx_free_work;
 	u32			sx_id;
+	struct net		*sx_net;
 	struct sockaddr_storage	sx_peer;	/* with its CM port */
 	char			sx_serv_name[XR_SVC_SERV_NAME_LEN];
 	struct xr_svc_stats	sx_stats;

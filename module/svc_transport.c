@@ -23,6 +23,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
+#include <net/net_namespace.h>
 #include <linux/sunrpc/addr.h>
 #include <linux/sunrpc/svc_xprt.h>
 #include <linux/sunrpc/xprt.h>
@@ -87,6 +88,8 @@ static struct xr_svc_xprt *xr_svc_xprt_alloc(void)
 
 static void xr_svc_xprt_free(struct xr_svc_xprt *sx)
 {
+	if (sx->sx_net)
+		put_net(sx->sx_net);
 	kfree(sx);
 	xr_obj_put(XR_OBJ_SVC_XPRT);
 }
@@ -423,6 +426,7 @@ static struct svc_xprt *xr_svc_create(struct svc_serv *serv, struct net *net,
 		return ERR_PTR(err);
 	}
 	svc_xprt_init(net, &xr_svc_class, &sx->sx_xprt, serv);
+	sx->sx_net = get_net(net);
 	set_bit(XPT_LISTENER, &sx->sx_xprt.xpt_flags);
 	svc_xprt_set_local(&sx->sx_xprt, (struct sockaddr *)&local, salen);
 	xr_svc_listener_inited(sx);
@@ -616,6 +620,7 @@ static struct svc_xprt *xr_svc_accept(struct svc_xprt *xprt)
 	INIT_WORK(&sx->sx_free_work, xr_svc_free_work);
 	svc_xprt_init(xprt->xpt_net, &xr_svc_class, &sx->sx_xprt,
 		      xprt->xpt_server);
+	sx->sx_net = get_net(xprt->xpt_net);
 	id = sx->sx_ep.ep_id;
 	xr_svc_set_peer(sx, (struct sockaddr *)&id->route.addr.dst_addr);
 	svc_xprt_set_local(&sx->sx_xprt,

@@ -77,8 +77,7 @@ static int xr_sysctl_tunable(XR_CTL_TABLE *table, int write, void *buffer,
 		return err;
 	vals.cf_val[cfg] = val;
 	given[cfg] = true;
-	xr_config_set_defaults(&vals, given);
-	return 0;
+	return xr_config_set_defaults(&vals, given) ? -EINVAL : 0;
 }
 
 /* What each server counter read when its sysctl was last written. */

@@ -15,6 +15,8 @@
  * when the last reference goes, the last request holding its memory
  * regions among them.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/addr.h>
@@ -361,6 +363,13 @@ int xr_xconn_open(struct xr_xprt *rx, struct xr_xconn **conn)
 			    (struct sockaddr *)&xprt->addr, XR_XPRT_RESOLVE_MS);
 	if (err)
 		goto out;
+	/* Switched off (device-set): the server is out of reach through it. */
+	if (!xr_device_accepts(c->xc_ep.ep_id->device)) {
+		pr_warn_ratelimited("xprt %u: device %s is disabled: not connecting\n",
+				    rx->rx_id, dev_name(&c->xc_ep.ep_id->device->dev));
+		err = -ENETUNREACH;
+		goto out;
+	}
 	err = xr_xconn_setup(c, rx->rx_max_reqs);
 	if (!err)
 		err = xr_ep_connect(&c->xc_ep, &ours);

@@ -114,6 +114,29 @@ all_or_nothing() {
 		fail "credits set by a refused request"
 }
 
+# reconnect-max is at least reconnect-min (5000 ms by default), whether
+# both come in one request or one after the other; a request that would
+# break that changes nothing.
+reconnect_order() {
+	local rc=0
+
+	expect 1 "$RDMACTL" config set reconnect-min 300000 reconnect-max 1000 || return 1
+	grep -q "reconnect-max must be at least reconnect-min" "$ERR" ||
+		fail "stderr: $(cat "$ERR")" || return 1
+	expect 1 "$RDMACTL" config set reconnect-max 2000 || rc=1
+	grep -q "reconnect-max must be at least reconnect-min" "$ERR" ||
+		fail "stderr: $(cat "$ERR")" || rc=1
+	expect 0 "$RDMACTL" config set reconnect-max 8000 || return 1
+	expect 1 "$RDMACTL" config set reconnect-min 9000 || rc=1
+	grep -q "reconnect-max must be at least reconnect-min" "$ERR" ||
+		fail "stderr: $(cat "$ERR")" || rc=1
+	[ "$(shown reconnect-min)" = "$(spec_const reconnect-min DEFAULT)" ] ||
+		fail "reconnect-min set by a refused request" || rc=1
+	expect 0 "$RDMACTL" config set reconnect-min 8000 || rc=1
+	restore_defaults || rc=1
+	return $rc
+}
+
 # Changing tunables needs CAP_NET_ADMIN; showing them does not.
 unprivileged() {
 	expect 1 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
@@ -291,10 +314,11 @@ no_transport_left() {
 		fail "live objects left: $("$RDMACTL" -j module show)"
 }
 
-ktap_header 10
+ktap_header 11
 run_test defaults_at_load defaults_at_load
 run_test ranges ranges
 run_test all_or_nothing all_or_nothing
+run_test reconnect_order reconnect_order
 run_test unprivileged unprivileged
 run_test server_start server_start
 run_test new_connection_takes_defaults new_connection_takes_defaults

@@ -143,12 +143,40 @@ other_netns_sees_none() {
 	grep -q "no transport with that id" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
 	expect 1 in_other_netns "$RDMACTL" config set sendctx-max 2 transport "$conn" || return 1
 	grep -q "no transport with that id" "$ERR" || fail "stderr: $(cat "$ERR")" || return 1
+	other_netns_changes_nothing_global "$conn" || return 1
 
 	# Here, all of it is still there and unchanged.
 	expect 0 "$RDMACTL" -j listener show || return 1
 	json_check 'length == 2' || return 1
 	expect 0 "$RDMACTL" -j config show transport "$conn" || return 1
 	json_check '.["sendctx-max"] != 2'
+}
+
+# What is the whole module's (the tunables' defaults, the fault points)
+# and the devices of the initial namespace (rdma's shared netns mode) are
+# changed from there only: from another namespace the changes are
+# refused and say why, and nothing changes. The device is listed there,
+# but not the name of its network device, which is not in that namespace.
+other_netns_changes_nothing_global() {
+	local conn=$1 credits
+
+	credits=$(config_value credits)
+	expect 1 in_other_netns "$RDMACTL" config set credits 4 || return 1
+	grep -q "module-wide settings are changed from the initial network namespace" "$ERR" ||
+		fail "stderr: $(cat "$ERR")" || return 1
+	[ "$(config_value credits)" = "$credits" ] || fail "credits changed" || return 1
+	expect 1 in_other_netns "$RDMACTL" fault set post-send every 1 transport "$conn" || return 1
+	grep -q "module-wide settings are changed from the initial network namespace" "$ERR" ||
+		fail "stderr: $(cat "$ERR")" || return 1
+	expect 0 "$RDMACTL" -j fault show || return 1
+	json_check '.[] | select(.point == "post-send") | .trigger == "off"' || return 1
+	expect 1 in_other_netns "$RDMACTL" dev set "$XR_RDMA_DEV" enabled off || return 1
+	grep -q "belongs to another network namespace" "$ERR" ||
+		fail "stderr: $(cat "$ERR")" || return 1
+	expect 0 "$RDMACTL" -j dev show "$XR_RDMA_DEV" || return 1
+	json_check '.[0].enabled == true and (.[0].ports[0].netdev | length > 0)' || return 1
+	expect 0 in_other_netns "$RDMACTL" -j dev show "$XR_RDMA_DEV" || return 1
+	json_check '.[0].ifname == $ENV.XR_RDMA_DEV and (.[0].ports[0].netdev // null) == null'
 }
 
 stats_show() {

@@ -537,7 +537,52 @@ client_transport_listed() {
 	[ "$out" = "[]" ] || fail "another namespace sees: $out" || return 1
 	! out=$(unshare --net "$RDMACTL" transport show "$id" 2>&1) ||
 		fail "another namespace shows $id: $out" || return 1
-	grep -q "no transport with that id" <<<"$out" || fail "stderr: $out"
+	grep -q "no transport with that id" <<<"$out" || fail "stderr: $out" || return 1
+	client_config_shown "$id"
+}
+
+# config show ID shows the client tunables the transport was made with
+# (and no server one); config set on it says it keeps them.
+# With the device switched off (rdmactl dev set DEV enabled off) our
+# client does not connect through it: a mount fails at once, the server
+# out of reach, and the kernel log says why; switched on again, the
+# mount works.
+client_disabled_device() {
+	local mnt=$NFS_RUN/mnt-disabled msg="device $XR_RDMA_DEV is disabled: not connecting"
+	local logged out rc=0
+
+	logged=$(dmesg | grep -c "$msg")
+	"$RDMACTL" dev set "$XR_RDMA_DEV" enabled off || { fail "dev set off"; return 1; }
+	mkdir -p "$mnt"
+	if out=$(timeout -k 5 60 mount -t nfs -o "vers=3,proto=rdma,port=$PORT,retry=0" \
+		"$XR_ADDR:$NFS_EXPORT" "$mnt" 2>&1); then
+		fail "mounted through a disabled device"
+		umount "$mnt"
+		rc=1
+	fi
+	sed 's/^/# mount: /' <<<"$out"
+	"$RDMACTL" dev set "$XR_RDMA_DEV" enabled on || { fail "dev set on"; return 1; }
+	[ "$(dmesg | grep -c "$msg")" -gt "$logged" ] ||
+		fail "nothing in the kernel log about the disabled device" || rc=1
+	[ $rc -eq 0 ] || return 1
+	nfs_mount 3 "$PORT" "$mnt" || return 1
+	nfs_umount "$mnt"
+}
+
+client_config_shown() {
+	local id=$1 out
+
+	out=$("$RDMACTL" -j config show transport "$id") ||
+		fail "config show transport $id" || return 1
+	jq -e --argjson want "$("$RDMACTL" -j config show)" \
+		'.["reconnect-max"] == $want["reconnect-max"] and
+		 .["signal-interval"] == $want["signal-interval"] and
+		 has("client-credits") and (has("credits") | not)' <<<"$out" >/dev/null ||
+		fail "config show transport $id: $out" || return 1
+	! out=$("$RDMACTL" config set sendctx-max 2 transport "$id" 2>&1) ||
+		fail "config set on a client transport took: $out" || return 1
+	grep -q "a client transport keeps the values it was created with" <<<"$out" ||
+		fail "stderr: $out"
 }
 
 # After the 64 MiB write and read: calls and chunks were counted, and
@@ -661,7 +706,7 @@ client_monitor_stop() {
 	rm -f "$CLIENT_LOG"
 }
 
-ktap_header 34
+ktap_header 35
 run_test reload_dropin reload_dropin
 run_test server_start_rdma_$PORT server_start
 run_test client_monitor_start client_monitor_start
@@ -699,6 +744,7 @@ else
 	done
 fi
 run_test client_monitor_stop client_monitor_stop
+run_test client_disabled_device client_disabled_device
 run_test mount_v41 mount_v41
 if nfs_is_mounted "$MNT41"; then
 	run_test client_address_port0_v41 client_address_port0_v41
