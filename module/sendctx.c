@@ -27,6 +27,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
@@ -41,17 +42,28 @@
 static void xr_sendq_timeout_check(struct work_struct *work);
 
 /**
+ * xr_sendq_preinit - what a close may use, from the owner's allocation on
+ * @sq: zeroed by the caller
+ *
+ * A connection may be closed (xr_sendq_close()) before its queue pair
+ * exists and xr_sendq_init() has run.
+ */
+void xr_sendq_preinit(struct xr_sendq *sq)
+{
+	init_waitqueue_head(&sq->sq_wait);
+	spin_lock_init(&sq->sq_lock);
+}
+
+/**
  * xr_sendq_init - prepare the send contexts of a connection
- * @sq: zeroed by the caller, its @sq_wait initialised when the owner was
- *	allocated (a close may wake it before this runs); the caller sets
- *	the owner callbacks
+ * @sq: zeroed and xr_sendq_preinit() by the caller, which sets the owner
+ *	callbacks
  * @ep: endpoint with its queue pair created
  * @buf_size: size of each context's buffer (largest inline Send)
  */
 void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size)
 {
 	INIT_DELAYED_WORK(&sq->sq_timeout_work, xr_sendq_timeout_check);
-	spin_lock_init(&sq->sq_lock);
 	INIT_LIST_HEAD(&sq->sq_free);
 	INIT_LIST_HEAD(&sq->sq_posted);
 	INIT_LIST_HEAD(&sq->sq_rw_failed);
@@ -217,18 +229,35 @@ static void xr_sendq_timeout_check(struct work_struct *work)
 		return;
 	}
 	/* Its post stamped the time: the check looks again after that. */
-	if (!xr_sendq_probe(sq))
+	switch (xr_sendq_probe(sq)) {
+	case 0:
 		queue_delayed_work(system_wq, &sq->sq_timeout_work,
 				   sq->sq_timeout);
+		break;
+	case -ENOMEM:
+		/* The run is still out: it must not go unwatched. */
+		queue_delayed_work(system_wq, &sq->sq_timeout_work, HZ);
+		break;
+	}
 }
 
 /**
  * xr_sendq_close - the connection is closing: wake every waiting poster
  * @sq: the send contexts of the connection
+ *
+ * Nothing is posted once this has returned (xr_sendctx_post_chain()
+ * answers -ENOTCONN). Not from a context that may interrupt a holder of
+ * the queue's lock (hard or soft interrupt).
  */
 void xr_sendq_close(struct xr_sendq *sq)
 {
 	WRITE_ONCE(sq->sq_closing, true);
+	/*
+	 * A post that saw the queue open (under the lock) is on the queue
+	 * pair once this returns: before the owner's drain.
+	 */
+	spin_lock(&sq->sq_lock);
+	spin_unlock(&sq->sq_lock);
 	wake_up_all(&sq->sq_wait);
 }
 
@@ -687,6 +716,13 @@ static int xr_sendq_post(struct xr_sendq *sq, struct xr_sendctx *sc,
 
 	/* Posted and listed under one lock: the list keeps queue order. */
 	spin_lock(&sq->sq_lock);
+	/* Closed: the owner's drain may be under way, or done. */
+	if (READ_ONCE(sq->sq_closing)) {
+		spin_unlock(&sq->sq_lock);
+		xr_sendq_release(sq, slots);
+		xr_sendctx_drop_rw(sc, false);
+		return -ENOTCONN;
+	}
 	signaled = signal || xr_sendq_want_signal(sq, slots);
 	sc->sc_signaled = signaled;
 	tail->send_flags = signaled ? IB_SEND_SIGNALED : 0;
@@ -789,27 +825,42 @@ static bool xr_sendq_pin(struct xr_sendq *sq, bool signaled)
 /*
  * Ask for a completion behind the unsignaled run that is all the queue
  * has posted: a signaled RDMA Write of no bytes, which touches no memory
- * of the peer (it needs no R_key) and completes only after every Send
- * before it. Its context retires the run when it does. From the check;
- * the owner is pinned for the call, unless it is already going.
+ * of the peer (its R_key is not checked, IBTA C9-88; 1, not 0, which
+ * some iWARP adapters treat as special) and completes only after every
+ * Send before it. Its context retires the run when it does. From the
+ * check; the owner is pinned for the call, unless it is already going.
  *
- * Return: 0 when it is posted, else a negative errno (the connection is
- * closing, or was just broken).
+ * Return values:
+ *   %0: posted
+ *   %-ENOMEM: no send context could be had, the queue still open
+ *   %-ENOTCONN: the connection is closing, or was just broken
  */
 static int xr_sendq_probe(struct xr_sendq *sq)
 {
-	struct ib_rdma_wr wr = {};
+	struct ib_rdma_wr wr = {
+		.wr.opcode	= IB_WR_RDMA_WRITE,
+		.rkey		= 1,
+	};
 	struct xr_sendctx *sc;
+	unsigned int nofs;
 	int err = -ENOTCONN;
 
 	if (!xr_sendq_pin(sq, false))
 		return err;
+	/* A client's transport may be what reclaim writes back through. */
+	nofs = memalloc_nofs_save();
 	sc = xr_sendctx_get(sq);
-	if (!sc)
+	memalloc_nofs_restore(nofs);
+	if (!sc) {
+		if (!READ_ONCE(sq->sq_closing))
+			err = -ENOMEM;
 		goto out;
+	}
 	trace_xrpcrdma_sq_probe(sq, READ_ONCE(sq->sq_unsig_count));
 	wr.wr.wr_cqe = &sc->sc_cqe;
-	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	/* For the post and completion events: no bytes. */
+	sc->sc_wr.num_sge = 0;
+	sc->sc_sges[0].length = 0;
 	err = xr_sendq_post(sq, sc, &wr.wr, &wr.wr, 1, true);
 	if (err)
 		xr_sendctx_put(sc);

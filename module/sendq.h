@@ -129,6 +129,7 @@ struct xr_sendq {
 	struct delayed_work	sq_timeout_work;
 };
 
+void xr_sendq_preinit(struct xr_sendq *sq);
 void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size);
 void xr_sendq_destroy(struct xr_sendq *sq);
 void xr_sendq_close(struct xr_sendq *sq);

@@ -79,7 +79,7 @@ static struct xr_svc_xprt *xr_svc_xprt_alloc(void)
 	if (!sx)
 		return NULL;
 	spin_lock_init(&sx->sx_lock);
-	init_waitqueue_head(&sx->sx_sq.sq_wait);
+	xr_sendq_preinit(&sx->sx_sq);
 	INIT_LIST_HEAD(&sx->sx_accept_q);
 	INIT_LIST_HEAD(&sx->sx_accept_entry);
 	xr_obj_get(XR_OBJ_SVC_XPRT);

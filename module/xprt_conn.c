@@ -252,8 +252,8 @@ static struct xr_xconn *xr_xconn_alloc(struct xr_xprt *rx)
 	if (!c)
 		return NULL;
 	c->xc_xprt = rx;
-	/* xr_xconn_fail() may wake it before xr_sendq_init(). */
-	init_waitqueue_head(&c->xc_sq.sq_wait);
+	/* xr_xconn_fail() may close it before xr_sendq_init(). */
+	xr_sendq_preinit(&c->xc_sq);
 	init_rwsem(&c->xc_post_rwsem);
 	spin_lock_init(&c->xc_mr_lock);
 	INIT_LIST_HEAD(&c->xc_mr_free);

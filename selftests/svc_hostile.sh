@@ -433,22 +433,30 @@ peer_takes_no_reply() {
 	"$RDMACTL" config set send-timeout 2000 || rc=1
 	stuck_reply_broken "$FUNCNAME, 2000 ms" 2000 || rc=1
 	"$RDMACTL" config set signal-interval 16 send-timeout 1000 || rc=1
-	stuck_reply_broken "$FUNCNAME, 1000 ms, unsignaled" 1000 || rc=1
+	stuck_reply_broken "$FUNCNAME, 1000 ms, unsignaled" 1000 probe || rc=1
 	RAW_OPTS=()
 	"$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
 	return $rc
 }
 
-# stuck_reply_broken NAME MS: a call from the peer that takes no reply
-# ends in a disconnect, and the kernel log says the send queue made no
-# progress for MS ms.
+# stuck_reply_broken NAME MS [probe]: a call from the peer that takes no
+# reply ends in a disconnect, and the kernel log says the send queue made
+# no progress for MS ms; with probe, after a completion was asked for
+# behind the reply (event xrpcrdma_sq_probe).
 stuck_reply_broken() {
-	local name=$1 msg="the send queue made no progress for $2 ms" logged
+	local name=$1 msg="the send queue made no progress for $2 ms" probe=${3:-}
+	local logged probes rc=0
 
 	logged=$(dmesg | grep -c "$msg")
-	T=20 hostile "$name" disconnect "$(hdr 1 0)$NO_CHUNKS$(call)" || return 1
+	[ -z "$probe" ] || trace_start sq_probe || return 1
+	T=20 hostile "$name" disconnect "$(hdr 1 0)$NO_CHUNKS$(call)" || rc=1
+	if [ -n "$probe" ]; then
+		probes=$(trace_stop sq_probe)
+		[ "$probes" -ge 1 ] || fail "$name: no completion asked for" || rc=1
+	fi
 	[ "$(dmesg | grep -c "$msg")" -gt "$logged" ] ||
-		fail "$name: nothing in the kernel log about the send queue"
+		fail "$name: nothing in the kernel log about the send queue" || rc=1
+	return $rc
 }
 
 # The same peer, two calls with a 4 KiB Read chunk in rdmactl's region
@@ -475,6 +483,51 @@ read_behind_stuck_reply() {
 	T=20 hostile "$FUNCNAME" disconnect "$(read_chunk_call 4096 1 $OURS)" || rc=1
 	RAW_OPTS=()
 	"$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
+	[ "$(dmesg | grep -c "$msg")" -gt "$logged" ] ||
+		fail "nothing in the kernel log about the send queue" || rc=1
+	return $rc
+}
+
+# The same peer, its reply unsignaled, while no send context can be had
+# (fault points sendctx-alloc and dma-map on its connection, armed once
+# the reply went out, for 1.2 s): the watchdog's first ask for a
+# completion, 1 s after the reply, finds no context for it, and it must
+# go on asking, not stop watching; the next, once the points are
+# cleared, gets one, and the watchdog breaks the connection (the kernel
+# log), before rxe gives up on the Send itself (about 5 s here).
+probe_retried_without_context() {
+	local sig timeout logged pid conn fired i rc=0
+	local msg='the send queue made no progress for 1000 ms'
+	local replied='[.[] | select(.role == "server-connection" and .stats["replies-inline"] > 0) | .id] | first // empty'
+
+	sig=$(config_value signal-interval)
+	timeout=$(config_value send-timeout)
+	logged=$(dmesg | grep -c "$msg")
+	"$RDMACTL" config set signal-interval 16 send-timeout 1000 || return 1
+	"$RDMACTL" ping -t 20 --no-receives --raw-hex "$(hdr 1 0)$NO_CHUNKS$(call)" \
+		--expect disconnect "$XR_ADDR:$PORT" >"$OUT" 2>"$ERR" &
+	pid=$!
+	for i in $(seq 50); do
+		conn=$("$RDMACTL" -j transport show | jq -r "$replied")
+		[ -n "$conn" ] && break
+		sleep 0.05
+	done
+	if [ -n "$conn" ]; then
+		"$RDMACTL" fault set sendctx-alloc every 1 transport "$conn" &&
+			"$RDMACTL" fault set dma-map every 1 transport "$conn" ||
+			{ fail "arming"; rc=1; }
+		sleep 1.2
+		fired=$("$RDMACTL" -j fault show |
+			jq '[.[] | select(.point == "sendctx-alloc") | .fired] | add')
+		"$RDMACTL" fault clear all || rc=1
+	else
+		fail "the reply did not go out"
+		rc=1
+	fi
+	wait "$pid" || { sed 's/^/# stderr: /' "$ERR"; fail "no disconnect"; rc=1; }
+	"$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
+	echo "# sendctx-alloc fired ${fired:-0} times"
+	[ "${fired:-0}" -ge 1 ] || fail "no context was refused" || rc=1
 	[ "$(dmesg | grep -c "$msg")" -gt "$logged" ] ||
 		fail "nothing in the kernel log about the send queue" || rc=1
 	return $rc
@@ -689,7 +742,7 @@ CASES="valid_call bad_version truncated_fixed_part truncated_header client_rdma_
 	xid_mismatch msg_without_rpc_message rpc_version_mismatch oversized_inline credit_overrun
 	corpus_replay compound_two_reads huge_write_reply_chunks read_chunk_budget_64k
 	read_chunk_budget_512k read_chunk_budget_1m read_chunk_budget_max block_size_restored
-	peer_takes_no_reply read_behind_stuck_reply
+	peer_takes_no_reply read_behind_stuck_reply probe_retried_without_context
 	idle_unsignaled_replies_kept"
 
 # XR_HOSTILE_CASES: run only these cases.
