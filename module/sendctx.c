@@ -22,12 +22,12 @@
  * slots or contexts asks for a completion, and the cap does not count the
  * run. Only signaled Sends pin the owner, so a run left at the end never
  * keeps a connection alive: the drain flushes it and xr_sendq_destroy()
- * retires it. Nor does it escape the send-timeout watchdog, which asks
- * for a completion behind a run that has had none for that long.
+ * retires it. Nor does it escape the send-timeout watchdog
+ * (sendq_timeout.c), which asks for a completion behind a run that has
+ * had none for that long.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
@@ -38,8 +38,6 @@
 #include "sendq.h"
 #include "snap.h"
 #include "trace_wr.h"
-
-static void xr_sendq_timeout_check(struct work_struct *work);
 
 /**
  * xr_sendq_preinit - what a close may use, from the owner's allocation on
@@ -63,7 +61,7 @@ void xr_sendq_preinit(struct xr_sendq *sq)
  */
 void xr_sendq_init(struct xr_sendq *sq, struct xr_ep *ep, u32 buf_size)
 {
-	INIT_DELAYED_WORK(&sq->sq_timeout_work, xr_sendq_timeout_check);
+	xr_sendq_timeout_init(sq);
 	INIT_LIST_HEAD(&sq->sq_free);
 	INIT_LIST_HEAD(&sq->sq_posted);
 	INIT_LIST_HEAD(&sq->sq_rw_failed);
@@ -104,7 +102,7 @@ void xr_sendq_destroy(struct xr_sendq *sq)
 	struct xr_sendctx *sc, *next;
 
 	/* Nothing is posted any more: nothing queues the check again. */
-	cancel_delayed_work_sync(&sq->sq_timeout_work);
+	xr_sendq_timeout_stop(sq);
 
 	xr_rw_reap(sq);
 	list_for_each_entry_safe(sc, next, &sq->sq_posted, sc_list) {
@@ -118,127 +116,6 @@ void xr_sendq_destroy(struct xr_sendq *sq)
 		xr_sendctx_free(sc);
 	}
 	WARN_ON(atomic_read(&sq->sq_allocated));
-}
-
-/**
- * xr_sendq_set_timeout - bound how long the send queue may make no progress
- * @sq: a send queue, before its first post
- * @ms: milliseconds; 0: no bound
- *
- * A peer chooses how long this side retries a Send it has no Receive
- * posted for (its RNR retry count; 7 is for ever). With a bound, the
- * connection is broken (close reason send-timeout) when Sends are
- * posted and none has completed for @ms (a run of unsignaled ones gets
- * a signaled RDMA Write of no bytes behind it first, and @ms more), and
- * when a thread has waited that long for a slot, a send context or its
- * RDMA Reads.
- */
-void xr_sendq_set_timeout(struct xr_sendq *sq, u32 ms)
-{
-	sq->sq_timeout = msecs_to_jiffies(ms);
-}
-
-/**
- * xr_sendq_wait_limit - how long a thread may wait on the send queue
- * @sq: the send queue
- *
- * Return: the bound in jiffies, %MAX_SCHEDULE_TIMEOUT when there is none.
- */
-long xr_sendq_wait_limit(const struct xr_sendq *sq)
-{
-	return sq->sq_timeout ?: MAX_SCHEDULE_TIMEOUT;
-}
-
-/**
- * xr_sendq_progress - a work request posted on the send queue completed
- * @sq: the send queue
- *
- * Completion handlers of work requests other than Sends (RDMA Reads)
- * call it: a Send queued behind them is not stalled.
- */
-void xr_sendq_progress(struct xr_sendq *sq)
-{
-	WRITE_ONCE(sq->sq_progress, jiffies);
-}
-
-/*
- * A Send is about to be posted (under sq_lock). The time is stamped when
- * it is the first posted since the queue was last empty, or the first
- * signaled one out, so that a check after either times from its post;
- * the stamp comes before the count shows it. The check runs while
- * anything is posted and not retired.
- */
-static void xr_sendq_timeout_arm(struct xr_sendq *sq, bool signaled)
-{
-	bool first = list_empty(&sq->sq_posted);
-
-	lockdep_assert_held(&sq->sq_lock);
-	if (first || (signaled && atomic_read(&sq->sq_signaled_out) == 0)) {
-		WRITE_ONCE(sq->sq_progress, jiffies);
-		/* Pairs with the check's smp_rmb(): it sees this stamp. */
-		smp_mb__before_atomic();
-	}
-	if (signaled)
-		atomic_inc(&sq->sq_signaled_out);
-	if (first && sq->sq_timeout)
-		queue_delayed_work(system_wq, &sq->sq_timeout_work,
-				   sq->sq_timeout);
-}
-
-static bool xr_sendq_idle(struct xr_sendq *sq)
-{
-	bool idle;
-
-	spin_lock(&sq->sq_lock);
-	idle = list_empty(&sq->sq_posted);
-	spin_unlock(&sq->sq_lock);
-	return idle;
-}
-
-static int xr_sendq_probe(struct xr_sendq *sq);
-
-/*
- * While Sends are posted and not retired: when none completed for
- * sq_timeout, break the connection if a signaled one is out; if only an
- * unsignaled run is (its Sends may all be done, with nothing to say so),
- * ask for a completion behind it and look again after sq_timeout. Else
- * look again when the time would be up. Stops when nothing is posted;
- * the next post queues it again.
- */
-static void xr_sendq_timeout_check(struct work_struct *work)
-{
-	struct xr_sendq *sq = container_of(to_delayed_work(work),
-					   struct xr_sendq, sq_timeout_work);
-	unsigned long deadline, now = jiffies;
-	int out;
-
-	if (xr_sendq_idle(sq) || READ_ONCE(sq->sq_closing))
-		return;
-	out = atomic_read(&sq->sq_signaled_out);
-	WARN_ON_ONCE(out < 0);
-	/* Pairs with the arm's barrier: a count of its Send, its stamp. */
-	smp_rmb();
-	deadline = READ_ONCE(sq->sq_progress) + sq->sq_timeout;
-	if (time_before(now, deadline)) {
-		queue_delayed_work(system_wq, &sq->sq_timeout_work,
-				   deadline - now);
-		return;
-	}
-	if (out > 0) {
-		xr_sendq_expire(sq, out);
-		return;
-	}
-	/* Its post stamped the time: the check looks again after that. */
-	switch (xr_sendq_probe(sq)) {
-	case 0:
-		queue_delayed_work(system_wq, &sq->sq_timeout_work,
-				   sq->sq_timeout);
-		break;
-	case -ENOMEM:
-		/* The run is still out: it must not go unwatched. */
-		queue_delayed_work(system_wq, &sq->sq_timeout_work, HZ);
-		break;
-	}
 }
 
 /**
@@ -693,15 +570,24 @@ static void xr_sendctx_drop_rw(struct xr_sendctx *sc, bool posted)
 	spin_unlock(&sq->sq_lock);
 }
 
-/*
- * Post the chain of @slots work requests from @first to @tail, whose
- * completion entry is @sc's, once slots are had; @tail asks for a
- * completion when @signal says so or the queue wants one. As
- * xr_sendctx_post_chain().
+/**
+ * xr_sendq_post - post a chain of work requests that ends in a context's
+ * @sq: the send queue
+ * @sc: the context whose completion entry @tail carries
+ * @first: first work request of the chain
+ * @tail: last work request of the chain
+ * @slots: send queue slots the chain takes
+ * @signal: @tail must ask for a completion
+ *
+ * Waits for the slots; @tail asks for a completion when @signal says so
+ * or the queue wants one. For the send path's files (sendq_timeout.c
+ * posts its probe through it); others use xr_sendctx_post_chain().
+ *
+ * Return: as xr_sendctx_post_chain().
  */
-static int xr_sendq_post(struct xr_sendq *sq, struct xr_sendctx *sc,
-			 struct ib_send_wr *first, struct ib_send_wr *tail,
-			 u32 slots, bool signal)
+int xr_sendq_post(struct xr_sendq *sq, struct xr_sendctx *sc,
+		  struct ib_send_wr *first, struct ib_send_wr *tail,
+		  u32 slots, bool signal)
 {
 	struct xr_ep *ep = sq->sq_ep;
 	bool signaled;
@@ -805,114 +691,6 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 		first = &sc->sc_wr;
 	/* Writes ahead of it hold memory: release that when the Send is done. */
 	return xr_sendq_post(sq, sc, first, &sc->sc_wr, count + 1, !!sc->sc_rw);
-}
-
-/*
- * The owner must not be closed through a reference it no longer has: an
- * unsignaled Send holds none, so its error completion takes one if it can
- * (the owner's memory lasts until the drain either way).
- */
-static bool xr_sendq_pin(struct xr_sendq *sq, bool signaled)
-{
-	if (signaled || !sq->sq_get)
-		return true;
-	if (sq->sq_tryget)
-		return sq->sq_tryget(sq->sq_owner);
-	sq->sq_get(sq->sq_owner);
-	return true;
-}
-
-/*
- * Ask for a completion behind the unsignaled run that is all the queue
- * has posted: a signaled RDMA Write of no bytes, which touches no memory
- * of the peer (its R_key is not checked, IBTA C9-88; 1, not 0, which
- * some iWARP adapters treat as special) and completes only after every
- * Send before it. Its context retires the run when it does. From the
- * check; the owner is pinned for the call, unless it is already going.
- *
- * Return values:
- *   %0: posted
- *   %-ENOMEM: no send context could be had, the queue still open
- *   %-ENOTCONN: the connection is closing, or was just broken
- */
-static int xr_sendq_probe(struct xr_sendq *sq)
-{
-	struct ib_rdma_wr wr = {
-		.wr.opcode	= IB_WR_RDMA_WRITE,
-		.rkey		= 1,
-	};
-	struct xr_sendctx *sc;
-	unsigned int nofs;
-	int err = -ENOTCONN;
-
-	if (!xr_sendq_pin(sq, false))
-		return err;
-	/* A client's transport may be what reclaim writes back through. */
-	nofs = memalloc_nofs_save();
-	sc = xr_sendctx_get(sq);
-	memalloc_nofs_restore(nofs);
-	if (!sc) {
-		if (!READ_ONCE(sq->sq_closing))
-			err = -ENOMEM;
-		goto out;
-	}
-	trace_xrpcrdma_sq_probe(sq, READ_ONCE(sq->sq_unsig_count));
-	wr.wr.wr_cqe = &sc->sc_cqe;
-	/* For the post and completion events: no bytes. */
-	sc->sc_wr.num_sge = 0;
-	sc->sc_sges[0].length = 0;
-	err = xr_sendq_post(sq, sc, &wr.wr, &wr.wr, 1, true);
-	if (err)
-		xr_sendctx_put(sc);
-out:
-	if (sq->sq_put)
-		sq->sq_put(sq->sq_owner);
-	return err;
-}
-
-/**
- * xr_sendq_fail - close the connection from a completion handler
- * @sq: the send queue of the work request that failed
- *
- * For a completion that holds no pin on the owner (a Write ahead of a
- * Send): the owner is pinned for the call, unless its last reference is
- * already gone and it is closing anyway.
- */
-void xr_sendq_fail(struct xr_sendq *sq)
-{
-	if (!sq->sq_on_close || !xr_sendq_pin(sq, false))
-		return;
-	sq->sq_on_close(sq->sq_owner);
-	if (sq->sq_put)
-		sq->sq_put(sq->sq_owner);
-}
-
-/**
- * xr_sendq_expire - the send queue made no progress: break the connection
- * @sq: the send queue
- * @what: for the trace event: what waited (Sends out, or slots wanted)
- *
- * Moves the queue pair to the error state at once, which flushes every
- * work request stuck on it and so wakes whoever waits for them, and
- * closes the connection (close reason send-timeout). Process context.
- * The owner is pinned for the call; when its last reference is gone it
- * is being torn down, and nothing is left to do.
- */
-void xr_sendq_expire(struct xr_sendq *sq, u32 what)
-{
-	if (!xr_sendq_pin(sq, false))
-		return;
-	trace_xrpcrdma_sq_timeout(sq, what);
-	pr_warn_ratelimited("xprt %u: the send queue made no progress for %u ms: closing the connection\n",
-			    READ_ONCE(sq->sq_ep->ep_owner_id),
-			    jiffies_to_msecs(sq->sq_timeout));
-	xr_ep_set_close_reason(sq->sq_ep, XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT);
-	/* svc's own close may wait for a thread that waits on this queue. */
-	xr_ep_disconnect(sq->sq_ep);
-	if (sq->sq_on_close)
-		sq->sq_on_close(sq->sq_owner);
-	if (sq->sq_put)
-		sq->sq_put(sq->sq_owner);
 }
 
 /*

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sendq.h - the send path (sendctx.c): pooled send contexts with their
- * DMA-mapped header buffers, and the send queue's slot accounting.
+ * DMA-mapped header buffers, and the send queue's slot accounting; and
+ * its watchdog (sendq_timeout.c).
  */
 #ifndef _XRPCRDMA_SENDQ_H
 #define _XRPCRDMA_SENDQ_H
@@ -153,5 +154,14 @@ int xr_sendctx_post_chain(struct xr_sendctx *sc, u32 len,
 			  struct ib_send_wr *first, struct ib_send_wr *last,
 			  u32 count);
 void xr_sendq_snapshot(struct xr_sendq *sq, struct xr_conn_snap *cs);
+
+/* Between sendctx.c and sendq_timeout.c only. */
+int xr_sendq_post(struct xr_sendq *sq, struct xr_sendctx *sc,
+		  struct ib_send_wr *first, struct ib_send_wr *tail,
+		  u32 slots, bool signal);
+bool xr_sendq_pin(struct xr_sendq *sq, bool signaled);
+void xr_sendq_timeout_init(struct xr_sendq *sq);
+void xr_sendq_timeout_stop(struct xr_sendq *sq);
+void xr_sendq_timeout_arm(struct xr_sendq *sq, bool signaled);
 
 #endif /* _XRPCRDMA_SENDQ_H */

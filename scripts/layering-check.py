@@ -75,7 +75,8 @@ HEADER_DEPS = {
 SERVER_HEADERS = {'svc.h', 'trace_svc.h'}
 CLIENT_HEADERS = {'xprt.h', 'xprt_req.h', 'trace_xprt.h'}
 # Files of the layers both roles share: they know neither role.
-SHARED_FILES = re.compile(r'^(ep|sendctx|recvctx|rw|proto|proto_encode|core|'
+SHARED_FILES = re.compile(r'^(ep|sendctx|sendq_timeout|recvctx|rw|proto|'
+                          r'proto_encode|core|'
                           r'config|device|fault|sendq|recvq|stats|sysctl|'
                           r'compat|trace_(common|ep|wr|msg))\.[ch]$')
 MAX_HEADER_LINES = 300
