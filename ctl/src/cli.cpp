@@ -1008,7 +1008,8 @@ std::string usage(Object object)
            "  -V, --version   print the version of rdmactl\n"
            "  -h, --help      print this help\n"
            "Exit status: 0 on success, 1 when the kernel or the system reports an\n"
-           "error (the message says which), 2 on usage errors.\n";
+           "error (the message says which) or the output cannot be written, 2 on\n"
+           "usage errors.\n";
 }
 
 } // namespace rdmactl

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "commands.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <stdexcept>
@@ -212,12 +214,7 @@ int execute(const Command &cmd, std::ostream &out, std::ostream &err,
         err << "rdmactl: " << e.what() << '\n';
         return exit_error;
     }
-    out.flush();
-    if (!out) {
-        err << "rdmactl: cannot write the output\n";
-        return exit_error;
-    }
-    return exit_ok;
+    return exit_ok; // run() checks that the output was written
 }
 
 // The values of a completion placeholder, from the kernel. Completion
@@ -284,10 +281,8 @@ int run_complete(int argc, const char *const *argv, std::ostream &out,
     return exit_ok;
 }
 
-} // namespace
-
-int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
-        const ClientFactory &make_client, const EventSourceFactory &make_source)
+int dispatch(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
+             const ClientFactory &make_client, const EventSourceFactory &make_source)
 {
     if (argc >= 2 && std::string(argv[1]) == complete_command)
         return run_complete(argc, argv, out, make_client);
@@ -328,6 +323,29 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
         err << "rdmactl: " << e.what() << '\n';
         return exit_error;
     }
+}
+
+} // namespace
+
+int finish_output(std::ostream &out, std::ostream &err, int rc)
+{
+    errno = 0;
+    out.flush();
+    // A command that failed has said why already.
+    if (out || rc != exit_ok)
+        return rc;
+    int saved = errno;
+    err << "rdmactl: cannot write the output";
+    if (saved)
+        err << ": " << std::strerror(saved);
+    err << '\n';
+    return exit_error;
+}
+
+int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
+        const ClientFactory &make_client, const EventSourceFactory &make_source)
+{
+    return finish_output(out, err, dispatch(argc, argv, out, err, make_client, make_source));
 }
 
 } // namespace rdmactl

@@ -20,9 +20,15 @@ constexpr int exit_usage = 2; // bad command line
 using ClientFactory = std::function<std::unique_ptr<Client>()>;
 
 // The whole tool: output to out, messages ("rdmactl: ...") to err.
-// monitor takes its events from make_source.
+// monitor takes its events from make_source. Output that cannot be
+// written (a full disk) is an error: "rdmactl: cannot write the output",
+// exit 1, whatever the command (help and -V too).
 int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
         const ClientFactory &make_client,
         const EventSourceFactory &make_source = make_netlink_event_source);
+
+// Flushes out; when that or an earlier write failed and rc is a success,
+// says so on err and returns exit_error; else returns rc.
+int finish_output(std::ostream &out, std::ostream &err, int rc);
 
 } // namespace rdmactl

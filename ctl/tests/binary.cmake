@@ -14,6 +14,14 @@ function(check_run expected_rc stream needle)
 endfunction()
 
 check_run(0 out "Usage: rdmactl [OPTIONS] OBJECT" --help)
+# Output that cannot be written is an error, with the reason.
+if(EXISTS /dev/full)
+    execute_process(COMMAND ${RDMACTL} --help RESULT_VARIABLE rc OUTPUT_FILE /dev/full
+                    ERROR_VARIABLE err)
+    if(NOT rc EQUAL 1 OR NOT err STREQUAL "rdmactl: cannot write the output: No space left on device\n")
+        message(FATAL_ERROR "rdmactl --help >/dev/full: exit ${rc}, ${err}")
+    endif()
+endif()
 check_run(0 out "Usage: rdmactl [OPTIONS] dev" dev help)
 check_run(0 out "rdmactl " -V)
 check_run(2 err "rdmactl: unknown object 'bogus'" bogus)

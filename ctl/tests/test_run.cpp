@@ -608,6 +608,34 @@ TEST_F(Run, WriteErrorIsReported)
     EXPECT_EQ(err.str(), "rdmactl: cannot write the output\n");
 }
 
+TEST_F(Run, WriteErrorOfHelpAndVersion)
+{
+    for (auto args : std::vector<std::vector<std::string>>{
+             {"--help"}, {"dev", "help"}, {"-V"}, {"ping", "--help"}, {"__complete", "1", ""}}) {
+        Argv argv(args);
+        std::ostringstream out, err;
+        out.setstate(std::ios::badbit);
+        int code = run(argv.argc(), argv.argv(), out, err, [this] {
+            return std::unique_ptr<Client>(std::make_unique<FakeClient>(script));
+        });
+        EXPECT_EQ(code, 1) << args[0];
+        EXPECT_EQ(err.str(), "rdmactl: cannot write the output\n") << args[0];
+    }
+}
+
+TEST_F(Run, FailureIsNotReportedTwice)
+{
+    script.fail = [] { throw Error("boom"); };
+    Argv argv({"dev"});
+    std::ostringstream out, err;
+    out.setstate(std::ios::badbit);
+    int code = run(argv.argc(), argv.argv(), out, err, [this] {
+        return std::unique_ptr<Client>(std::make_unique<FakeClient>(script));
+    });
+    EXPECT_EQ(code, 1);
+    EXPECT_EQ(err.str(), "rdmactl: boom\n");
+}
+
 // ---- __complete, as the bash completion runs it ----
 
 TEST_F(Run, CompleteDeviceNamesFromTheKernel)
