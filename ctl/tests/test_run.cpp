@@ -212,6 +212,18 @@ protected:
         });
         return {code, out.str(), err.str()};
     }
+
+    // The tool with an output stream that fails every write.
+    Result run_failing_output(std::vector<std::string> args)
+    {
+        Argv argv(std::move(args));
+        std::ostringstream out, err;
+        out.setstate(std::ios::badbit);
+        int code = run(argv.argc(), argv.argv(), out, err, [this] {
+            return std::unique_ptr<Client>(std::make_unique<FakeClient>(script));
+        });
+        return {code, out.str(), err.str()};
+    }
 };
 
 TEST_F(Run, DevShowText)
@@ -598,42 +610,27 @@ TEST_F(Run, Version)
 
 TEST_F(Run, WriteErrorIsReported)
 {
-    Argv argv({"dev"});
-    std::ostringstream out, err;
-    out.setstate(std::ios::badbit);
-    int code = run(argv.argc(), argv.argv(), out, err, [this] {
-        return std::unique_ptr<Client>(std::make_unique<FakeClient>(script));
-    });
-    EXPECT_EQ(code, 1);
-    EXPECT_EQ(err.str(), "rdmactl: cannot write the output\n");
+    Result r = run_failing_output({"dev"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "rdmactl: cannot write the output\n");
 }
 
 TEST_F(Run, WriteErrorOfHelpAndVersion)
 {
     for (auto args : std::vector<std::vector<std::string>>{
              {"--help"}, {"dev", "help"}, {"-V"}, {"ping", "--help"}, {"__complete", "1", ""}}) {
-        Argv argv(args);
-        std::ostringstream out, err;
-        out.setstate(std::ios::badbit);
-        int code = run(argv.argc(), argv.argv(), out, err, [this] {
-            return std::unique_ptr<Client>(std::make_unique<FakeClient>(script));
-        });
-        EXPECT_EQ(code, 1) << args[0];
-        EXPECT_EQ(err.str(), "rdmactl: cannot write the output\n") << args[0];
+        Result r = run_failing_output(args);
+        EXPECT_EQ(r.code, 1) << args[0];
+        EXPECT_EQ(r.err, "rdmactl: cannot write the output\n") << args[0];
     }
 }
 
 TEST_F(Run, FailureIsNotReportedTwice)
 {
     script.fail = [] { throw Error("boom"); };
-    Argv argv({"dev"});
-    std::ostringstream out, err;
-    out.setstate(std::ios::badbit);
-    int code = run(argv.argc(), argv.argv(), out, err, [this] {
-        return std::unique_ptr<Client>(std::make_unique<FakeClient>(script));
-    });
-    EXPECT_EQ(code, 1);
-    EXPECT_EQ(err.str(), "rdmactl: boom\n");
+    Result r = run_failing_output({"dev"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "rdmactl: boom\n");
 }
 
 // ---- __complete, as the bash completion runs it ----
