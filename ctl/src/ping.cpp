@@ -688,10 +688,12 @@ private:
         return false;
     }
 
+    // Flushed, so that each line shows as it happens when out is a pipe
+    // or a file too (a ping's lines are read while it runs).
     void line(const std::string &text)
     {
         if (!io_.output.json)
-            io_.out << text << '\n';
+            io_.out << text << '\n' << std::flush;
     }
 
     std::string prefix(uint32_t seq, uint32_t xid)
@@ -925,7 +927,7 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
         std::string peer = conn->peer_description();
         out << "PING " << opts.host << ':' << opts.port << ": RPC NULL program " << opts.program
             << " version " << opts.version << " over RPC-over-RDMA v1"
-            << (peer.empty() ? "" : ", " + peer) << '\n';
+            << (peer.empty() ? "" : ", " + peer) << '\n' << std::flush;
     }
     uint32_t first_xid = std::random_device{}();
     PingStats stats =

@@ -659,6 +659,56 @@ TEST(PingSession, JsonPrintsNoLines)
     EXPECT_EQ(s.stats.received, 2u);
 }
 
+namespace {
+
+// Keeps the whole output at each flush: what a reader of a pipe or a file
+// would have seen by then.
+class FlushLog : public std::stringbuf {
+public:
+    std::vector<std::string> flushed;
+
+protected:
+    int sync() override
+    {
+        flushed.push_back(str());
+        return 0;
+    }
+};
+
+// The output's lines, each with its newline.
+std::vector<std::string> output_lines(const std::string &text)
+{
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line))
+        lines.push_back(line + '\n');
+    return lines;
+}
+
+} // namespace
+
+// Each result line is flushed as it is printed, not at the end.
+TEST(PingSession, EachLineFlushed)
+{
+    FakeConnection conn;
+    conn.script = [](size_t i) { return i == 1 ? Answer::ErrChunk : Answer::Success; };
+    FlushLog buf;
+    std::ostream out(&buf);
+    std::ostringstream err;
+    OutputOptions output;
+    PingOptions opts = parse_ping_args({"-c", "3", "-i", "0", "h"}, output);
+    ping_session(opts, conn, SessionIo{out, err, output}, 0x100, 32);
+    std::vector<std::string> lines = output_lines(buf.str());
+    ASSERT_EQ(lines.size(), 3u) << buf.str();
+    ASSERT_EQ(buf.flushed.size(), 3u) << buf.str();
+    std::string upto;
+    for (size_t i = 0; i < lines.size(); i++) {
+        upto += lines[i];
+        EXPECT_EQ(buf.flushed[i], upto) << i;
+    }
+}
+
 // ---- --raw ----
 
 TEST(RawSession, Outcomes)
@@ -784,6 +834,35 @@ TEST(RunPing, JsonSummaryOnly)
     EXPECT_EQ(json["sent"], 2);
     EXPECT_EQ(json["received"], 2);
     EXPECT_TRUE(json["rtt_us"]["p50"].get<double>() <= json["rtt_us"]["p99"].get<double>());
+}
+
+// The header goes out before the first call, each line after it as it comes.
+TEST(RunPing, HeaderAndLinesFlushed)
+{
+    OutputOptions output;
+    PingOptions opts = parse_ping_args({"-c", "2", "-i", "0", "h"}, output);
+    FlushLog buf;
+    std::ostream out(&buf);
+    std::ostringstream err;
+    int code = run_ping(opts, output, out, err, [&](const ConnectParams &) {
+        auto conn = std::make_unique<FakeConnection>();
+        FakeConnection *raw = conn.get();
+        conn->script = [raw, &buf](size_t) {
+            // The header is out before the first call is sent.
+            EXPECT_EQ(output_lines(buf.flushed.empty() ? "" : buf.flushed.back()).size(),
+                      raw->sent.size()) << buf.str();
+            return Answer::Success;
+        };
+        return std::unique_ptr<Connection>(std::move(conn));
+    });
+    EXPECT_EQ(code, 0);
+    std::vector<std::string> lines = output_lines(buf.str());
+    ASSERT_GE(buf.flushed.size(), 3u) << buf.str();
+    EXPECT_EQ(buf.flushed[0], lines.at(0));
+    EXPECT_EQ(buf.flushed[0].rfind("PING h:20049: ", 0), 0u) << buf.flushed[0];
+    EXPECT_EQ(buf.flushed[1], lines.at(0) + lines.at(1));
+    EXPECT_EQ(buf.flushed[2], lines.at(0) + lines.at(1) + lines.at(2));
+    EXPECT_EQ(buf.flushed.back(), buf.str());
 }
 
 TEST(RunPing, ConnectFailure)
