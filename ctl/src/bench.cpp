@@ -89,7 +89,7 @@ std::optional<Bench> wait_for_bench(uint32_t id, Client &client, EventSource &so
     Clock::time_point last_news = Clock::now(), last_change = last_news;
     uint32_t last_done = 0;
     int wait_ms = int(std::max<long>(1, std::min(max_wait, opts.poll).count()));
-    while (!monitor_stop_requested()) {
+    while (!stop_requested()) {
         bool news = false;
         for (const Event &e : source.wait(wait_ms)) {
             news = news || about(e, id);

@@ -33,7 +33,7 @@ using BenchProgress = std::function<void(const Bench &)>;
 // Waits for benchmark id to finish: its events come from source (which
 // must have joined the events group before the benchmark started).
 // Returns the finished benchmark, or nullopt when a stop was asked for
-// (request_monitor_stop(), SIGINT or SIGTERM under StopSignals). Throws
+// (request_stop(), SIGINT or SIGTERM under StopSignals). Throws
 // Error when the module goes away, bench-get fails, or done stays the same
 // for opts.stall.
 std::optional<Bench> wait_for_bench(uint32_t id, Client &client, EventSource &source,

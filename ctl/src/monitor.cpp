@@ -3,7 +3,6 @@
 
 #include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -27,54 +26,11 @@
 #include "errors.hpp"
 #include "nl.hpp"
 #include "parse.hpp"
+#include "signals.hpp"
 
 namespace rdmactl {
 
 namespace {
-
-volatile sig_atomic_t stop_requested = 0;
-
-// The signal mask to wait with: SIGINT and SIGTERM are blocked except
-// while waiting, so that a signal can only interrupt a wait, never the
-// writing of an event already read.
-sigset_t wait_mask;
-bool have_wait_mask = false;
-
-// What install_stop_signals() changed, for restore_stop_signals().
-struct sigaction old_int, old_term;
-sigset_t old_mask;
-
-void on_stop_signal(int)
-{
-    stop_requested = 1;
-}
-
-void install_stop_signals()
-{
-    struct sigaction sa = {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-
-    sigset_t block;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigprocmask(SIG_BLOCK, &block, &old_mask);
-    wait_mask = old_mask;
-    sigdelset(&wait_mask, SIGINT);
-    sigdelset(&wait_mask, SIGTERM);
-    have_wait_mask = true;
-}
-
-void restore_stop_signals()
-{
-    have_wait_mask = false;
-    sigprocmask(SIG_SETMASK, &old_mask, nullptr);
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGTERM, &old_term, nullptr);
-}
 
 // "2026-11-22T03:40:00.123Z"
 std::string now_text()
@@ -148,7 +104,7 @@ public:
         long wait_ms = std::max(0L, std::min(long(timeout_ms), long(until_check)));
         timespec ts{wait_ms / 1000, (wait_ms % 1000) * 1000000};
         pollfd pfd{nl_socket_get_fd(sk_.get()), POLLIN, 0};
-        int n = ppoll(&pfd, 1, &ts, have_wait_mask ? &wait_mask : nullptr);
+        int n = ppoll(&pfd, 1, &ts, stop_wait_mask());
         if (n < 0 && errno != EINTR)
             throw Error(std::string("poll: ") + std::strerror(errno));
         if (n > 0)
@@ -323,7 +279,7 @@ int run_daemon(EventSource &source, int fd, const OutputOptions &output, bool ti
         if (null > STDERR_FILENO)
             close(null);
     }
-    install_stop_signals();
+    StopSignals signals;
     try {
         monitor_loop(source, output, timestamps,
                      [fd](const std::string &line) { return write_line(fd, line); });
@@ -407,32 +363,11 @@ std::unique_ptr<EventSource> make_netlink_event_source()
     return std::make_unique<NetlinkEventSource>();
 }
 
-void request_monitor_stop()
-{
-    stop_requested = 1;
-}
-
-bool monitor_stop_requested()
-{
-    return stop_requested;
-}
-
-StopSignals::StopSignals()
-{
-    stop_requested = 0;
-    install_stop_signals();
-}
-
-StopSignals::~StopSignals()
-{
-    restore_stop_signals();
-}
-
 void monitor_loop(EventSource &source, const OutputOptions &output, bool timestamps,
                   const LineSink &sink)
 {
-    stop_requested = 0;
-    while (!stop_requested) {
+    clear_stop_request();
+    while (!stop_requested()) {
         for (Event &e : source.wait(500)) {
             if (timestamps)
                 e.time = now_text();
@@ -485,8 +420,7 @@ int run_monitor(const MonitorOptions &opts, const OutputOptions &output, std::os
         return rc;
     }
 
-    install_stop_signals();
-    int rc = 0;
+    StopSignals signals;
     try {
         monitor_loop(*source, output, opts.timestamps, [&out](const std::string &line) {
             out << line;
@@ -495,10 +429,9 @@ int run_monitor(const MonitorOptions &opts, const OutputOptions &output, std::os
         });
     } catch (const Error &e) {
         err << "rdmactl: " << e.what() << '\n';
-        rc = 1;
+        return 1;
     }
-    restore_stop_signals();
-    return rc;
+    return 0;
 }
 
 } // namespace rdmactl

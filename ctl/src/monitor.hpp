@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "output.hpp"
+#include "signals.hpp"
 #include "types.hpp"
 
 namespace rdmactl {
@@ -53,27 +54,9 @@ std::unique_ptr<EventSource> make_netlink_event_source();
 // Receives each line; returns false when it could not be written.
 using LineSink = std::function<bool(const std::string &)>;
 
-// Stops monitor_loop() at its next turn (the signal handlers call it).
-void request_monitor_stop();
-
-// Whether a stop was asked for since the last StopSignals or
-// monitor_loop() started.
-bool monitor_stop_requested();
-
-// While one lives, SIGINT and SIGTERM do not end the process: they ask for
-// a stop, and can only interrupt a netlink EventSource's wait (never the
-// handling of what it read).
-class StopSignals {
-public:
-    StopSignals();
-    ~StopSignals();
-    StopSignals(const StopSignals &) = delete;
-    StopSignals &operator=(const StopSignals &) = delete;
-};
-
 // The loop: every event, stamped with the time when asked, to sink, until
-// request_monitor_stop(). Throws Error (from the source, or when sink
-// fails).
+// request_stop() (SIGINT or SIGTERM under StopSignals). Throws Error (from
+// the source, or when sink fails).
 void monitor_loop(EventSource &source, const OutputOptions &output, bool timestamps,
                   const LineSink &sink);
 

@@ -797,7 +797,7 @@ public:
         s_.calls.push_back("wait");
         if (s_.batches.empty()) {
             if (s_.stop_when_empty)
-                request_monitor_stop();
+                request_stop();
             return {};
         }
         std::vector<Event> batch = std::move(s_.batches.front());

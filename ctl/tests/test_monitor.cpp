@@ -548,7 +548,7 @@ public:
         EXPECT_GT(timeout_ms, 0);
         waits++;
         if (batches_.empty()) {
-            request_monitor_stop();
+            request_stop();
             return {};
         }
         std::vector<Event> batch = std::move(batches_.front());

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "signals.hpp"
+
+namespace rdmactl {
+
+namespace {
+
+volatile sig_atomic_t stop_flag = 0;
+
+// The wait mask of the StopSignals that lives, if any.
+const sigset_t *active_wait_mask = nullptr;
+
+void on_stop_signal(int)
+{
+    stop_flag = 1;
+}
+
+sigset_t stop_set()
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    return set;
+}
+
+} // namespace
+
+void request_stop()
+{
+    stop_flag = 1;
+}
+
+bool stop_requested()
+{
+    return stop_flag;
+}
+
+void clear_stop_request()
+{
+    stop_flag = 0;
+}
+
+const sigset_t *stop_wait_mask()
+{
+    return active_wait_mask;
+}
+
+StopSignals::StopSignals() : outer_wait_mask_(active_wait_mask)
+{
+    stop_flag = 0;
+    struct sigaction sa = {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; // no SA_RESTART: a signal must end the wait it interrupts
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+
+    sigset_t block = stop_set();
+    sigprocmask(SIG_BLOCK, &block, &old_mask_);
+    wait_mask_ = old_mask_;
+    sigdelset(&wait_mask_, SIGINT);
+    sigdelset(&wait_mask_, SIGTERM);
+    active_wait_mask = &wait_mask_;
+}
+
+StopSignals::~StopSignals()
+{
+    active_wait_mask = outer_wait_mask_;
+    sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+}
+
+} // namespace rdmactl

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+// SIGINT and SIGTERM under StopSignals: a stop request that can only end a
+// wait, and everything put back afterwards. The signals are raised in this
+// process: were they not handled, the test binary would end.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "signals.hpp"
+
+using namespace rdmactl;
+
+namespace {
+
+bool signal_blocked(int sig)
+{
+    sigset_t mask;
+    sigprocmask(SIG_BLOCK, nullptr, &mask);
+    return sigismember(&mask, sig);
+}
+
+bool signal_pending(int sig)
+{
+    sigset_t set;
+    sigpending(&set);
+    return sigismember(&set, sig);
+}
+
+struct sigaction handler_of(int sig)
+{
+    struct sigaction sa = {};
+    sigaction(sig, nullptr, &sa);
+    return sa;
+}
+
+// A pipe that never becomes readable: a wait on it ends only by a signal
+// (or after its timeout, which a passing test never reaches).
+class QuietPipe {
+public:
+    QuietPipe() { EXPECT_EQ(pipe(fds_), 0); }
+    ~QuietPipe()
+    {
+        close(fds_[0]);
+        close(fds_[1]);
+    }
+    int read_end() const { return fds_[0]; }
+
+private:
+    int fds_[2] = {-1, -1};
+};
+
+// The stop request is the process's: none is left for the next test.
+class StopSignalsTest : public ::testing::Test {
+protected:
+    void TearDown() override { clear_stop_request(); }
+};
+
+TEST_F(StopSignalsTest, InstalledWithoutRestartAndBlocked)
+{
+    EXPECT_EQ(stop_wait_mask(), nullptr);
+    {
+        StopSignals signals;
+        EXPECT_EQ(stop_wait_mask(), &signals.wait_mask());
+        for (int sig : {SIGINT, SIGTERM}) {
+            struct sigaction sa = handler_of(sig);
+            EXPECT_NE(sa.sa_handler, SIG_DFL) << sig;
+            EXPECT_NE(sa.sa_handler, SIG_IGN) << sig;
+            EXPECT_FALSE(sa.sa_flags & SA_RESTART) << sig;
+            EXPECT_TRUE(signal_blocked(sig)) << sig;
+            EXPECT_FALSE(sigismember(&signals.wait_mask(), sig)) << sig;
+        }
+    }
+    EXPECT_EQ(stop_wait_mask(), nullptr);
+}
+
+// A signal outside a wait stays pending; the next wait with the wait mask
+// takes it and returns EINTR at once.
+TEST_F(StopSignalsTest, ASignalEndsTheNextWait)
+{
+    StopSignals signals;
+    EXPECT_FALSE(stop_requested());
+    ASSERT_EQ(raise(SIGINT), 0);
+    EXPECT_FALSE(stop_requested());
+    EXPECT_TRUE(signal_pending(SIGINT));
+
+    QuietPipe quiet;
+    pollfd pfd{quiet.read_end(), POLLIN, 0};
+    timespec ts{30, 0};
+    int n = ppoll(&pfd, 1, &ts, stop_wait_mask());
+    int saved_errno = errno;
+    EXPECT_EQ(n, -1);
+    EXPECT_EQ(saved_errno, EINTR);
+    EXPECT_TRUE(stop_requested());
+    EXPECT_FALSE(signal_pending(SIGINT));
+}
+
+// Put back as it was; a signal still pending is taken by the handler on
+// the way out, as a stop request, instead of ending the process.
+TEST_F(StopSignalsTest, RestoresMaskAndHandlers)
+{
+    struct sigaction int_before = handler_of(SIGINT), term_before = handler_of(SIGTERM);
+    bool int_blocked = signal_blocked(SIGINT), term_blocked = signal_blocked(SIGTERM);
+    {
+        StopSignals signals;
+        ASSERT_EQ(raise(SIGTERM), 0);
+        EXPECT_FALSE(stop_requested());
+    }
+    EXPECT_TRUE(stop_requested());
+    EXPECT_FALSE(signal_pending(SIGTERM));
+    EXPECT_EQ(handler_of(SIGINT).sa_handler, int_before.sa_handler);
+    EXPECT_EQ(handler_of(SIGTERM).sa_handler, term_before.sa_handler);
+    EXPECT_EQ(signal_blocked(SIGINT), int_blocked);
+    EXPECT_EQ(signal_blocked(SIGTERM), term_blocked);
+    EXPECT_EQ(stop_wait_mask(), nullptr);
+}
+
+TEST_F(StopSignalsTest, ANewOneForgetsAnEarlierStop)
+{
+    request_stop();
+    EXPECT_TRUE(stop_requested());
+    StopSignals signals;
+    EXPECT_FALSE(stop_requested());
+    request_stop();
+    EXPECT_TRUE(stop_requested());
+    clear_stop_request();
+    EXPECT_FALSE(stop_requested());
+}
+
+TEST_F(StopSignalsTest, NestedRestoresTheOuter)
+{
+    StopSignals outer;
+    {
+        StopSignals inner;
+        EXPECT_EQ(stop_wait_mask(), &inner.wait_mask());
+        EXPECT_FALSE(sigismember(&inner.wait_mask(), SIGINT));
+    }
+    EXPECT_EQ(stop_wait_mask(), &outer.wait_mask());
+    EXPECT_TRUE(signal_blocked(SIGINT));
+    EXPECT_TRUE(signal_blocked(SIGTERM));
+    ASSERT_EQ(raise(SIGINT), 0); // still ours: a stop, not the end
+    EXPECT_TRUE(signal_pending(SIGINT));
+}
+
+} // namespace
