@@ -823,6 +823,10 @@ Bench running(uint32_t done)
 
 class BenchWait : public ::testing::Test {
 protected:
+    // A stop left asked for by another test (a monitor loop's) would end
+    // the wait before it starts.
+    void SetUp() override { clear_stop_request(); }
+
     BenchScript script;
     BenchClient client{script};
     ScriptedSource source{script};
