@@ -50,6 +50,13 @@ private:
     int code_;
 };
 
+// A stop was asked for (SIGINT or SIGTERM under StopSignals) while
+// waiting: not a failure, the command ends early.
+class InterruptedError : public Error {
+public:
+    using Error::Error;
+};
+
 // A reply did not have the expected form.
 class ProtocolError : public Error {
 public:

@@ -18,6 +18,7 @@
 
 #include "errors.hpp"
 #include "rpcrdma_msg.hpp"
+#include "signals.hpp"
 
 namespace rdmactl {
 
@@ -432,8 +433,14 @@ std::string ping_usage()
            "                        0 offers none, which an xrpcrdma server refuses)\n"
            "  -j, --json            print a JSON summary instead of text\n"
            "  -p, --pretty          indent the JSON\n"
-           "Exit status: 0 when every call got a successful reply (with --raw: when the\n"
-           "outcome is the expected one), 1 otherwise, 2 on usage errors.\n";
+           "\n"
+           "SIGINT or SIGTERM stops the calls: the calls still unanswered count as lost\n"
+           "(without a line each), and the summary says \"interrupted\" (JSON:\n"
+           "\"interrupted\": true); with --raw the outcome is \"interrupted\".\n"
+           "\n"
+           "Exit status: 0 when every call got a successful reply (when interrupted:\n"
+           "every call sent, and at least one; with --raw: when the outcome is the\n"
+           "expected one, never when interrupted), 1 otherwise, 2 on usage errors.\n";
 }
 
 const char *expect_name(Expect expect)
@@ -448,6 +455,8 @@ const char *expect_name(Expect expect)
 bool outcome_matches(Expect expect, RawOutcome::Kind kind)
 {
     using K = RawOutcome::Kind;
+    if (kind == K::Interrupted)
+        return false; // not the server's doing: whatever was expected did not happen
     switch (expect) {
     case Expect::Any:
         return true;
@@ -535,6 +544,7 @@ nlohmann::ordered_json ping_stats_json(const PingStats &stats)
     if (stats.credits)
         obj["credits"] = *stats.credits;
     obj["disconnected"] = stats.disconnected;
+    obj["interrupted"] = stats.interrupted;
     if (auto rtt = summarize(stats.rtt_us)) {
         Json r = Json::object();
         for (const RttField &f : rtt_fields)
@@ -554,6 +564,8 @@ std::string ping_stats_text(const PingStats &stats)
         line += ", credits " + std::to_string(*stats.credits);
     if (stats.disconnected)
         line += ", disconnected";
+    if (stats.interrupted)
+        line += ", interrupted";
     text += line + '\n';
     if (auto rtt = summarize(stats.rtt_us)) {
         std::string keys, values;
@@ -601,7 +613,8 @@ public:
             Clock::time_point deadline = last_send + timeout_;
             while (!waiting_.empty() && !stop_ && pump(deadline))
                 ;
-            for (auto it = waiting_.begin(); it != waiting_.end();)
+            // Interrupted, the calls were not given the time to answer.
+            for (auto it = waiting_.begin(); it != waiting_.end() && !stats_.interrupted;)
                 it = expire(it);
         }
         stats_.lost = stats_.sent - stats_.received - stats_.errors;
@@ -621,11 +634,14 @@ private:
             if (!conn_.send(null_call_message(xid, receives_, opts_.program, opts_.version),
                             now + timeout_)) {
                 // Gone: take what arrived before, up to the disconnect.
-                while (!stats_.disconnected && pump(now))
+                while (!stats_.disconnected && !stats_.interrupted && pump(now))
                     ;
                 stop_ = true;
                 return false;
             }
+        } catch (const InterruptedError &) {
+            interrupted();
+            return false;
         } catch (const Error &e) {
             io_.err << "rdmactl: " << e.what() << '\n';
             stop_ = true;
@@ -657,8 +673,9 @@ private:
     {
         while (waiting_.count(xid) && !stop_ && pump(deadline))
             ;
+        // Interrupted, the call was not given the time to answer.
         auto it = waiting_.find(xid);
-        if (it != waiting_.end())
+        if (it != waiting_.end() && !stats_.interrupted)
             expire(it);
     }
 
@@ -684,8 +701,18 @@ private:
         case ConnEvent::Kind::Received:
             received(ev);
             return true;
+        case ConnEvent::Kind::Interrupted:
+            interrupted();
+            return true;
         }
         return false;
+    }
+
+    // SIGINT or SIGTERM: no more calls, nor waiting for the replies.
+    void interrupted()
+    {
+        stats_.interrupted = true;
+        stop_ = true;
     }
 
     // Flushed, so that each line shows as it happens when out is a pipe
@@ -787,9 +814,14 @@ RawOutcome raw_session(const std::vector<uint8_t> &msg, double timeout, Connecti
 {
     RawOutcome o;
     Clock::time_point start = Clock::now();
-    for (uint32_t i = 0; i < repeat; i++)
-        conn.send(msg, start + seconds(timeout)); // when it is gone, wait() says so
-    ConnEvent ev = conn.wait(start + seconds(timeout));
+    ConnEvent ev;
+    try {
+        for (uint32_t i = 0; i < repeat; i++)
+            conn.send(msg, start + seconds(timeout)); // when it is gone, wait() says so
+        ev = conn.wait(start + seconds(timeout));
+    } catch (const InterruptedError &) {
+        ev.kind = ConnEvent::Kind::Interrupted;
+    }
     switch (ev.kind) {
     case ConnEvent::Kind::Received: {
         TransportReply r = decode_reply(ev.data.data(), ev.data.size());
@@ -819,6 +851,11 @@ RawOutcome raw_session(const std::vector<uint8_t> &msg, double timeout, Connecti
         o.kind = RawOutcome::Kind::NoReply;
         o.text = "no reply";
         o.json = {{"outcome", "no_reply"}, {"waited_s", timeout}};
+        break;
+    case ConnEvent::Kind::Interrupted:
+        o.kind = RawOutcome::Kind::Interrupted;
+        o.text = "interrupted";
+        o.json = {{"outcome", "interrupted"}};
         break;
     }
     return o;
@@ -867,6 +904,36 @@ void offer_region(std::vector<uint8_t> &raw, const Connection &conn, std::ostrea
             << format_xid(region_placeholder) << '\n';
 }
 
+// --raw once connected: the outcome, --region-out, and the exit code.
+int raw_command(const PingOptions &opts, const OutputOptions &output, std::vector<uint8_t> raw,
+                Connection &conn, std::ostream &out, std::ostream &err)
+{
+    try {
+        if (opts.region_size)
+            offer_region(raw, conn, err);
+        RawOutcome o = raw_session(raw, opts.timeout, conn, opts.repeat);
+        if (output.json)
+            print_json(out, o.json, output);
+        else
+            out << o.text << '\n';
+        out.flush();
+        if (opts.region_out)
+            write_file(*opts.region_out, conn.region_contents());
+        if (!outcome_matches(opts.expect, o.kind)) {
+            // Without --expect only an interruption gets here: the line
+            // printed says it.
+            if (opts.expect != Expect::Any)
+                err << "rdmactl: expected " << expect_name(opts.expect) << ", got: " << o.text
+                    << '\n';
+            return 1;
+        }
+        return 0;
+    } catch (const Error &e) {
+        err << "rdmactl: " << e.what() << '\n';
+        return 1;
+    }
+}
+
 } // namespace
 
 int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream &out,
@@ -899,29 +966,18 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
         if (opts.burst)
             params.recv_depth = std::clamp<uint32_t>(opts.count, params.recv_depth, max_burst_receives);
         conn = connector(params);
-
-        if (opts.raw()) {
-            if (opts.region_size)
-                offer_region(raw, *conn, err);
-            RawOutcome o = raw_session(raw, opts.timeout, *conn, opts.repeat);
-            if (output.json)
-                print_json(out, o.json, output);
-            else
-                out << o.text << '\n';
-            out.flush();
-            if (opts.region_out)
-                write_file(*opts.region_out, conn->region_contents());
-            if (!outcome_matches(opts.expect, o.kind)) {
-                err << "rdmactl: expected " << expect_name(opts.expect) << ", got: " << o.text
-                    << '\n';
-                return 1;
-            }
-            return 0;
-        }
     } catch (const Error &e) {
         err << "rdmactl: " << e.what() << '\n';
         return 1;
     }
+
+    // Like ping(8), SIGINT and SIGTERM end the calls and still print what
+    // was seen: the connection's waits return Interrupted. Not before the
+    // connection is up: there is nothing to print yet, and the signals end
+    // the process there as they always did.
+    StopSignals signals;
+    if (opts.raw())
+        return raw_command(opts, output, std::move(raw), *conn, out, err);
 
     if (!output.json) {
         std::string peer = conn->peer_description();
@@ -938,7 +994,9 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
     else
         out << ping_stats_text(stats);
     out.flush();
-    return stats.received == opts.count ? 0 : 1;
+    // Interrupted, the calls not sent do not count against it (ping(8)).
+    uint64_t wanted = stats.interrupted ? stats.sent : opts.count;
+    return stats.received > 0 && stats.received == wanted ? 0 : 1;
 }
 
 } // namespace rdmactl

@@ -103,6 +103,7 @@ struct ConnEvent {
         Received,     // a message arrived: data
         Disconnected, // the connection is gone (closed, or a Send failed): detail
         Timeout,      // nothing happened before the deadline
+        Interrupted,  // a stop was asked for (SIGINT or SIGTERM under StopSignals)
     };
     Kind kind = Kind::Timeout;
     std::vector<uint8_t> data;
@@ -123,10 +124,12 @@ public:
     virtual ~Connection() = default;
     // Posts one Send of msg: true when posted, false when the connection
     // is known to be gone (wait() then reports Disconnected). Throws Error
-    // on a local failure, or when no send slot frees up before deadline.
+    // on a local failure, or when no send slot frees up before deadline;
+    // InterruptedError when a stop is asked for while it waits for one.
     virtual bool send(const std::vector<uint8_t> &msg, Clock::time_point deadline) = 0;
     // The next event, or Timeout at deadline. After Disconnected, always
-    // Disconnected.
+    // Disconnected. Once a stop was asked for, Interrupted instead of
+    // waiting any more (what had already arrived comes first).
     virtual ConnEvent wait(Clock::time_point deadline) = 0;
     // The peer's RFC 8797 inline sizes, as text for the header line, or "".
     virtual std::string peer_description() const = 0;
@@ -179,6 +182,9 @@ struct PingStats {
     uint64_t lost = 0;     // no reply: timed out, or the connection went away
     std::optional<uint32_t> credits; // last grant seen
     bool disconnected = false;
+    // Stopped by SIGINT or SIGTERM: the calls still unanswered then count
+    // as lost, without a line each.
+    bool interrupted = false;
     std::vector<double> rtt_us; // of the received replies
 };
 
@@ -202,20 +208,24 @@ PingStats ping_session(const PingOptions &opts, Connection &conn, SessionIo io,
 
 // What --raw saw.
 struct RawOutcome {
-    enum class Kind { RdmaError, Reply, Disconnected, NoReply };
+    // Interrupted: SIGINT or SIGTERM before anything came.
+    enum class Kind { RdmaError, Reply, Disconnected, NoReply, Interrupted };
     Kind kind = Kind::NoReply;
     std::string text; // the line printed: "rdma_error ERR_CHUNK xid=0x...", ...
     nlohmann::ordered_json json;
 };
 // Sends msg repeat times, back to back, and reports the first event after
-// the last (or none within timeout seconds).
+// the last (or none within timeout seconds, or the interruption).
 RawOutcome raw_session(const std::vector<uint8_t> &msg, double timeout, Connection &conn,
                        uint32_t repeat = 1);
+// An interruption is no outcome of the server's: it matches nothing, not
+// even Expect::Any.
 bool outcome_matches(Expect expect, RawOutcome::Kind kind);
 const char *expect_name(Expect expect);
 
 // The whole command: connects with connector, runs, prints, and returns
-// the exit code (0, 1; usage errors never get here).
+// the exit code (0, 1; usage errors never get here). Once connected,
+// SIGINT and SIGTERM stop it (StopSignals) and what was seen is printed.
 int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream &out,
              std::ostream &err, const Connector &connector);
 

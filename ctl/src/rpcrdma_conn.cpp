@@ -22,6 +22,7 @@
 
 #include "errors.hpp"
 #include "rpcrdma_msg.hpp"
+#include "signals.hpp"
 
 namespace rdmactl {
 
@@ -41,6 +42,13 @@ int remaining_ms(Clock::time_point deadline)
         return 0;
     long long ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
     return int(std::min<long long>(ms, INT_MAX));
+}
+
+// A stop asked for by SIGINT or SIGTERM while StopSignals are installed
+// (without them the signals end the process, and no stop is asked for).
+bool stop_signalled()
+{
+    return stop_wait_mask() && stop_requested();
 }
 
 void set_nonblocking(int fd, const char *what)
@@ -416,11 +424,15 @@ bool RdmaConnection::collect()
 }
 
 // Sleeps until the completion channel or the connection manager has
-// something, or deadline; false at the deadline.
+// something, a stop signal comes, or deadline; false at the deadline.
+// Under StopSignals, SIGINT and SIGTERM are let in during this sleep only
+// (and end it with EINTR): the callers look at stop_signalled() after it.
 bool RdmaConnection::sleep_until_event(Clock::time_point deadline)
 {
     pollfd fds[2] = {{cc_->fd, POLLIN, 0}, {ec_->fd, POLLIN, 0}};
-    int n = poll(fds, 2, remaining_ms(deadline));
+    int ms = remaining_ms(deadline);
+    timespec ts{ms / 1000, long(ms % 1000) * 1000000};
+    int n = ppoll(fds, 2, &ts, stop_wait_mask());
     if (n < 0) {
         if (errno != EINTR)
             closed(errno_text("poll"));
@@ -452,6 +464,8 @@ bool RdmaConnection::send(const std::vector<uint8_t> &msg, Clock::time_point dea
         poll_cq();
         if (!free_send_.empty() || down_)
             break;
+        if (stop_signalled())
+            throw InterruptedError("interrupted waiting for a Send to complete");
         if (!sleep_until_event(deadline))
             throw Error("no Send completed within the timeout");
     }
@@ -484,6 +498,9 @@ ConnEvent RdmaConnection::wait(Clock::time_point deadline)
         }
         if (down_)
             return ConnEvent{ConnEvent::Kind::Disconnected, {}, down_detail_, Clock::now()};
+        // After what had already arrived, before looking for more.
+        if (stop_signalled())
+            return ConnEvent{ConnEvent::Kind::Interrupted, {}, "", Clock::now()};
         if (collect())
             continue;
         if (!sleep_until_event(deadline))

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "errors.hpp"
 #include "rpcrdma_msg.hpp"
 
 namespace rdmactl::wirefuzz {
@@ -607,6 +608,9 @@ Classified classify(const ConnEvent &ev)
         c.outcome = Outcome::Disconnected;
         c.detail = ev.detail;
         return c;
+    case ConnEvent::Kind::Interrupted:
+        // Not the server's doing: no outcome to count.
+        throw InterruptedError("interrupted");
     case ConnEvent::Kind::Received:
         break;
     }

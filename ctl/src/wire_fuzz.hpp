@@ -156,6 +156,7 @@ struct Classified {
     std::string detail;
     std::vector<uint8_t> data; // Malformed: what came
 };
+// Throws InterruptedError for ConnEvent::Kind::Interrupted.
 Classified classify(const ConnEvent &ev);
 
 struct Counts {

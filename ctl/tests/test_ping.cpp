@@ -3,12 +3,14 @@
 // and the ping and --raw sessions over a scripted fake connection.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdio>
 #include <deque>
 #include <fstream>
 #include <functional>
 #include <sstream>
 
+#include <poll.h>
 #include <unistd.h>
 
 #include "argv.hpp"
@@ -17,6 +19,7 @@
 #include "errors.hpp"
 #include "ping.hpp"
 #include "rpcrdma_msg.hpp"
+#include "signals.hpp"
 #include "xdr.hpp"
 
 extern "C" {
@@ -49,7 +52,19 @@ std::string ping_usage_error(std::vector<std::string> args)
 
 // ---- A scripted server ----
 
-enum class Answer { Success, ErrVers, ErrChunk, ProgUnavail, Garbage, Nothing, Disconnect };
+// Interrupt: no reply, and SIGINT comes (every wait after the events
+// already queued says Interrupted); SuccessThenInterrupt: after the reply.
+enum class Answer {
+    Success,
+    ErrVers,
+    ErrChunk,
+    ProgUnavail,
+    Garbage,
+    Nothing,
+    Disconnect,
+    Interrupt,
+    SuccessThenInterrupt,
+};
 
 class FakeConnection : public Connection {
 public:
@@ -59,11 +74,18 @@ public:
     std::vector<std::vector<uint8_t>> *record = nullptr; // a copy outliving the connection
     size_t waits = 0;
     size_t waits_at_last_send = 0;
+    // The send of this call (counted from 0) is interrupted while it waits
+    // for a send slot.
+    std::optional<size_t> interrupt_send;
 
     bool send(const std::vector<uint8_t> &msg, Clock::time_point) override
     {
         if (down_)
             return false;
+        if (interrupt_send == sent.size()) {
+            interrupt();
+            throw InterruptedError("interrupted waiting for a Send to complete");
+        }
         sent.push_back(msg);
         if (record)
             record->push_back(msg);
@@ -74,6 +96,13 @@ public:
         switch (script(sent.size() - 1)) {
         case Answer::Success:
             receive(cat(words({xid, 1, credits, 0, 0, 0, 0}), words({xid, 1, 0, 0, 0, 0})));
+            break;
+        case Answer::SuccessThenInterrupt:
+            receive(cat(words({xid, 1, credits, 0, 0, 0, 0}), words({xid, 1, 0, 0, 0, 0})));
+            interrupt();
+            break;
+        case Answer::Interrupt:
+            interrupt();
             break;
         case Answer::ProgUnavail:
             receive(cat(words({xid, 1, credits, 0, 0, 0, 0}), words({xid, 1, 0, 0, 0, 1})));
@@ -101,6 +130,8 @@ public:
     ConnEvent wait(Clock::time_point) override
     {
         waits++;
+        if (events_.empty() && interrupted_ && !down_)
+            return ConnEvent{ConnEvent::Kind::Interrupted, {}, "", Clock::now()};
         if (events_.empty())
             return ConnEvent{down_ ? ConnEvent::Kind::Disconnected : ConnEvent::Kind::Timeout,
                              {}, down_ ? "Send failed: test" : "", Clock::now()};
@@ -122,6 +153,17 @@ public:
         events_.push_back(ConnEvent{ConnEvent::Kind::Received, std::move(data), "", Clock::now()});
     }
 
+    // Nothing queued: the next wait would sleep.
+    bool idle() const { return events_.empty(); }
+
+    // As a stop signal does: Interrupted after what is queued so far.
+    void interrupt()
+    {
+        if (!interrupted_)
+            events_.push_back(ConnEvent{ConnEvent::Kind::Interrupted, {}, "", Clock::now()});
+        interrupted_ = true;
+    }
+
 private:
     static std::vector<uint8_t> cat(std::vector<uint8_t> a, const std::vector<uint8_t> &b)
     {
@@ -131,6 +173,7 @@ private:
 
     std::deque<ConnEvent> events_;
     bool down_ = false;
+    bool interrupted_ = false;
 };
 
 struct Session {
@@ -505,13 +548,27 @@ TEST(PingOutput, SummaryJson)
 {
     EXPECT_EQ(ping_stats_json(sample_stats()).dump(),
               R"({"target":"h:20049","program":100003,"version":3,"sent":4,"received":2,)"
-              R"("errors":1,"lost":1,"credits":64,"disconnected":false,)"
+              R"("errors":1,"lost":1,"credits":64,"disconnected":false,"interrupted":false,)"
               R"("rtt_us":{"min":10.5,"avg":15.375,"p50":10.5,"p99":20.25,"max":20.25}})");
     PingStats none;
     none.target = "h:1";
     EXPECT_EQ(ping_stats_json(none).dump(),
               R"({"target":"h:1","program":0,"version":0,"sent":0,"received":0,"errors":0,)"
-              R"("lost":0,"disconnected":false})");
+              R"("lost":0,"disconnected":false,"interrupted":false})");
+}
+
+TEST(PingOutput, SummaryInterrupted)
+{
+    PingStats st = sample_stats();
+    st.interrupted = true;
+    EXPECT_EQ(ping_stats_text(st),
+              "--- h:20049 ping statistics ---\n"
+              "4 sent, 2 received, 1 errors, 1 lost, credits 64, interrupted\n"
+              "rtt min/avg/p50/p99/max = 10.5/15.4/10.5/20.2/20.2 us\n");
+    EXPECT_EQ(ping_stats_json(st)["interrupted"], true);
+    st.disconnected = true;
+    EXPECT_NE(ping_stats_text(st).find("credits 64, disconnected, interrupted\n"),
+              std::string::npos);
 }
 
 // ---- The ping session ----
@@ -709,6 +766,67 @@ TEST(PingSession, EachLineFlushed)
     }
 }
 
+// SIGINT while waiting for the third reply: no more calls, and that call
+// is lost without a "no reply within" line.
+TEST(PingSession, InterruptedWaitingForAReply)
+{
+    FakeConnection conn;
+    conn.script = [](size_t i) { return i == 2 ? Answer::Interrupt : Answer::Success; };
+    Session s = run_session({"-c", "5", "-i", "0", "h"}, conn);
+    EXPECT_EQ(conn.sent.size(), 3u);
+    EXPECT_EQ(s.stats.sent, 3u);
+    EXPECT_EQ(s.stats.received, 2u);
+    EXPECT_EQ(s.stats.lost, 1u);
+    EXPECT_TRUE(s.stats.interrupted);
+    EXPECT_FALSE(s.stats.disconnected);
+    EXPECT_EQ(s.out.find("no reply"), std::string::npos) << s.out;
+    EXPECT_EQ(output_lines(s.out).size(), 2u) << s.out;
+    EXPECT_EQ(s.err, "");
+}
+
+// SIGINT between two calls: every call sent was answered. (The interval
+// is long for the wait between calls to be sure to happen; the fake never
+// sleeps.)
+TEST(PingSession, InterruptedBetweenCalls)
+{
+    FakeConnection conn;
+    conn.script = [](size_t i) { return i == 1 ? Answer::SuccessThenInterrupt : Answer::Success; };
+    Session s = run_session({"-c", "5", "-i", "60", "h"}, conn);
+    EXPECT_EQ(s.stats.sent, 2u);
+    EXPECT_EQ(s.stats.received, 2u);
+    EXPECT_EQ(s.stats.lost, 0u);
+    EXPECT_TRUE(s.stats.interrupted);
+    EXPECT_EQ(s.err, "");
+}
+
+// SIGINT while a send waits for a slot: that call was never sent.
+TEST(PingSession, InterruptedSending)
+{
+    FakeConnection conn;
+    conn.interrupt_send = 2;
+    Session s = run_session({"-c", "5", "-i", "0", "h"}, conn);
+    EXPECT_EQ(s.stats.sent, 2u);
+    EXPECT_EQ(s.stats.received, 2u);
+    EXPECT_EQ(s.stats.lost, 0u);
+    EXPECT_TRUE(s.stats.interrupted);
+    EXPECT_EQ(s.err, "");
+}
+
+// A burst interrupted after four replies: the others are not waited for,
+// nor reported one by one.
+TEST(PingSession, BurstInterrupted)
+{
+    FakeConnection conn;
+    conn.script = [](size_t i) { return i == 4 ? Answer::Interrupt : Answer::Success; };
+    Session s = run_session({"--burst", "-c", "10", "-t", "0.01", "h"}, conn);
+    EXPECT_EQ(s.stats.sent, 10u);
+    EXPECT_EQ(s.stats.received, 4u);
+    EXPECT_EQ(s.stats.lost, 6u);
+    EXPECT_TRUE(s.stats.interrupted);
+    EXPECT_EQ(s.out.find("no reply"), std::string::npos) << s.out;
+    EXPECT_EQ(output_lines(s.out).size(), 4u) << s.out;
+}
+
 // ---- --raw ----
 
 TEST(RawSession, Outcomes)
@@ -727,7 +845,8 @@ TEST(RawSession, Outcomes)
               "reply malformed transport header: shorter than the fixed header"},
              {Answer::Disconnect, RawOutcome::Kind::Disconnected,
               "disconnected (Send failed: test)"},
-             {Answer::Nothing, RawOutcome::Kind::NoReply, "no reply"}}) {
+             {Answer::Nothing, RawOutcome::Kind::NoReply, "no reply"},
+             {Answer::Interrupt, RawOutcome::Kind::Interrupted, "interrupted"}}) {
         FakeConnection conn;
         conn.script = [&](size_t) { return c.answer; };
         RawOutcome o = raw_session(msg, 0.01, conn);
@@ -753,6 +872,19 @@ TEST(RawSession, ExpectMatches)
     EXPECT_FALSE(outcome_matches(Expect::ErrorOrDisconnect, K::Reply));
     EXPECT_TRUE(outcome_matches(Expect::None, K::NoReply));
     EXPECT_FALSE(outcome_matches(Expect::None, K::RdmaError));
+    for (Expect e : {Expect::Any, Expect::Error, Expect::Disconnect, Expect::Reply,
+                     Expect::ErrorOrDisconnect, Expect::None})
+        EXPECT_FALSE(outcome_matches(e, K::Interrupted)) << expect_name(e);
+}
+
+TEST(RawSession, InterruptedSending)
+{
+    FakeConnection conn;
+    conn.interrupt_send = 1;
+    RawOutcome o = raw_session(words({1, 2}), 0.01, conn, 3);
+    EXPECT_EQ(o.kind, RawOutcome::Kind::Interrupted);
+    EXPECT_EQ(o.json.dump(), R"({"outcome":"interrupted"})");
+    EXPECT_EQ(conn.sent.size(), 1u);
 }
 
 // ---- The whole command over a fake connector ----
@@ -865,6 +997,131 @@ TEST(RunPing, HeaderAndLinesFlushed)
     EXPECT_EQ(buf.flushed.back(), buf.str());
 }
 
+// Interrupted: the summary as usual, with "interrupted"; exit 0 only when
+// every call sent got a successful reply, and there was one.
+TEST(RunPing, Interrupted)
+{
+    Ran r = run_fake({"-c", "5", "-i", "0", "h"},
+                     [](size_t i) { return i == 2 ? Answer::Interrupt : Answer::Success; });
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(r.out.find("no reply"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\n--- h:20049 ping statistics ---\n3 sent, 2 received, 0 errors, 1 "
+                         "lost, credits 64, interrupted\nrtt "),
+              std::string::npos)
+        << r.out;
+
+    r = run_fake({"-c", "5", "-i", "60", "h"},
+                 [](size_t i) { return i == 1 ? Answer::SuccessThenInterrupt : Answer::Success; });
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("\n2 sent, 2 received, 0 errors, 0 lost, credits 64, interrupted\n"),
+              std::string::npos)
+        << r.out;
+
+    // Nothing answered: not a success, whatever else.
+    r = run_fake({"-c", "5", "-i", "0", "h"}, [](size_t) { return Answer::Interrupt; });
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("\n1 sent, 0 received, 0 errors, 1 lost, interrupted\n"),
+              std::string::npos)
+        << r.out;
+    r = run_fake({"-c", "5", "-i", "0", "h"}, nullptr, false,
+                 [](FakeConnection &c) { c.interrupt_send = 0; });
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("\n0 sent, 0 received, 0 errors, 0 lost, interrupted\n"),
+              std::string::npos)
+        << r.out;
+
+    // An error reply before the interruption.
+    r = run_fake({"-c", "5", "-i", "60", "h"}, [](size_t i) {
+        return i == 0 ? Answer::ErrChunk : Answer::SuccessThenInterrupt;
+    });
+    EXPECT_EQ(r.code, 1);
+}
+
+TEST(RunPing, InterruptedJson)
+{
+    Ran r = run_fake({"-j", "-c", "5", "-i", "0", "h"},
+                     [](size_t i) { return i == 2 ? Answer::Interrupt : Answer::Success; });
+    EXPECT_EQ(r.code, 1);
+    auto json = nlohmann::json::parse(r.out);
+    EXPECT_EQ(json["interrupted"], true);
+    EXPECT_EQ(json["disconnected"], false);
+    EXPECT_EQ(json["sent"], 3);
+    EXPECT_EQ(json["received"], 2);
+    EXPECT_EQ(json["lost"], 1);
+
+    r = run_fake({"-j", "-c", "5", "-i", "60", "h"},
+                 [](size_t i) { return i == 2 ? Answer::SuccessThenInterrupt : Answer::Success; });
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(nlohmann::json::parse(r.out)["interrupted"], true);
+}
+
+namespace {
+
+// Waits as the RDMA connection does when nothing is queued: a ppoll(2)
+// with the stop signals' wait mask, Interrupted when a stop was asked for.
+// The script raises SIGINT between waits, while it is blocked.
+class SignalledConnection : public FakeConnection {
+public:
+    SignalledConnection() { EXPECT_EQ(pipe(quiet_), 0); }
+    ~SignalledConnection() override
+    {
+        close(quiet_[0]);
+        close(quiet_[1]);
+    }
+
+    ConnEvent wait(Clock::time_point deadline) override
+    {
+        if (!idle())
+            return FakeConnection::wait(deadline);
+        EXPECT_NE(stop_wait_mask(), nullptr);
+        pollfd pfd{quiet_[0], POLLIN, 0};
+        timespec ts{30, 0}; // only reached when the signal is not let in
+        if (!stop_requested())
+            ppoll(&pfd, 1, &ts, stop_wait_mask());
+        if (stop_requested())
+            return ConnEvent{ConnEvent::Kind::Interrupted, {}, "", Clock::now()};
+        return FakeConnection::wait(deadline);
+    }
+
+private:
+    int quiet_[2] = {-1, -1};
+};
+
+} // namespace
+
+// A real SIGINT during the session: taken in a wait, not fatal, and the
+// summary follows; the handlers are gone afterwards.
+TEST(RunPing, SigintDuringTheSession)
+{
+    OutputOptions output;
+    PingOptions opts = parse_ping_args({"-c", "5", "-i", "0", "h"}, output);
+    std::ostringstream out, err;
+    int code = run_ping(opts, output, out, err, [](const ConnectParams &) {
+        EXPECT_EQ(stop_wait_mask(), nullptr); // not while connecting
+        auto conn = std::make_unique<SignalledConnection>();
+        conn->script = [](size_t i) {
+            if (i == 2) {
+                if (stop_wait_mask())
+                    raise(SIGINT);
+                else
+                    ADD_FAILURE() << "SIGINT would end the test";
+                return Answer::Nothing;
+            }
+            return Answer::Success;
+        };
+        return std::unique_ptr<Connection>(std::move(conn));
+    });
+    clear_stop_request();
+    EXPECT_EQ(stop_wait_mask(), nullptr);
+    EXPECT_EQ(code, 1);
+    EXPECT_EQ(err.str(), "");
+    EXPECT_EQ(out.str().find("no reply"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("\n3 sent, 2 received, 0 errors, 1 lost, credits 64, interrupted\n"),
+              std::string::npos)
+        << out.str();
+}
+
 TEST(RunPing, ConnectFailure)
 {
     Ran r = run_fake({"h"}, nullptr, true);
@@ -925,6 +1182,24 @@ TEST(RunPing, RawUnexpected)
                  [](size_t) { return Answer::Nothing; });
     EXPECT_EQ(r.code, 1);
     EXPECT_EQ(r.out, "no reply\n");
+}
+
+TEST(RunPing, RawInterrupted)
+{
+    Ran r = run_fake({"--raw-hex", "11223344", "h"}, [](size_t) { return Answer::Interrupt; });
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.out, "interrupted\n");
+    EXPECT_EQ(r.err, "");
+
+    r = run_fake({"--raw-hex", "11223344", "--expect", "none", "h"},
+                 [](size_t) { return Answer::Interrupt; });
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "rdmactl: expected none, got: interrupted\n");
+
+    r = run_fake({"-j", "--raw-hex", "11223344", "h"}, [](size_t) { return Answer::Interrupt; });
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.out, R"({"outcome":"interrupted"})"
+                     "\n");
 }
 
 TEST(RunPing, RawWithoutExpectReportsAndSucceeds)

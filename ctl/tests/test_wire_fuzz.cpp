@@ -5,6 +5,7 @@
 // counts as what it is.
 #include <gtest/gtest.h>
 
+#include "errors.hpp"
 #include "wire_fuzz.hpp"
 #include "xdr.hpp"
 
@@ -210,6 +211,8 @@ TEST(WireFuzz, ClassifyAnswers)
     EXPECT_EQ(classify(ev).outcome, Outcome::Silent);
     ev.kind = ConnEvent::Kind::Disconnected;
     EXPECT_EQ(classify(ev).outcome, Outcome::Disconnected);
+    ev.kind = ConnEvent::Kind::Interrupted;
+    EXPECT_THROW(classify(ev), InterruptedError);
 
     ev.kind = ConnEvent::Kind::Received;
     ev.data = words({9, 1, 32, 4, 2}); // ERR_CHUNK

@@ -152,8 +152,9 @@ bool Fuzzer::healthy(std::string &why)
     for (;;) {
         ConnEvent ev = c->wait(deadline);
         if (ev.kind != ConnEvent::Kind::Received) {
-            why = ev.kind == ConnEvent::Kind::Timeout ? "no reply within 5 s"
-                                                       : "disconnected: " + ev.detail;
+            why = ev.kind == ConnEvent::Kind::Timeout       ? "no reply within 5 s"
+                  : ev.kind == ConnEvent::Kind::Interrupted ? "interrupted"
+                                                            : "disconnected: " + ev.detail;
             return false;
         }
         TransportReply r = decode_reply(ev.data.data(), ev.data.size());
