@@ -218,22 +218,17 @@ private:
     // Everything queued on the socket, in order.
     void receive()
     {
-        for (;;) {
-            int rc = nl_recvmsgs_report(sk_.get(), cb_.get());
-            if (exception_) {
-                std::exception_ptr e = exception_;
-                exception_ = nullptr;
-                std::rethrow_exception(e);
-            }
-            if (rc == 0 || rc == -NLE_AGAIN)
-                return;
-            if (rc == -NLE_NOMEM) { // ENOBUFS: the kernel dropped some
-                pending_->push_back(simple_event(EventType::EventsLost));
-                continue;
-            }
-            if (rc < 0)
-                throw NetlinkError("cannot receive events", rc);
-        }
+        drain_events(
+            [this] {
+                int rc = nl_recvmsgs_report(sk_.get(), cb_.get());
+                if (exception_) {
+                    std::exception_ptr e = exception_;
+                    exception_ = nullptr;
+                    std::rethrow_exception(e);
+                }
+                return rc;
+            },
+            *pending_);
     }
 
     Socket query_;
@@ -246,6 +241,31 @@ private:
     std::vector<Event> *pending_ = nullptr;
     std::exception_ptr exception_;
 };
+
+} // namespace
+
+void drain_events(const std::function<int()> &read_one, std::vector<Event> &events)
+{
+    // ENOBUFS says the socket's queue overflowed: what the kernel dropped
+    // came after everything still queued, which the next reads return.
+    // events-lost goes after those, or it would come before older events.
+    bool overrun = false;
+    for (;;) {
+        int rc = read_one();
+        if (rc == 0 || rc == -NLE_AGAIN)
+            break;
+        if (rc == -NLE_NOMEM) { // ENOBUFS: the kernel dropped some
+            overrun = true;
+            continue;
+        }
+        if (rc < 0)
+            throw NetlinkError("cannot receive events", rc);
+    }
+    if (overrun)
+        events.push_back(simple_event(EventType::EventsLost));
+}
+
+namespace {
 
 // write(2) all of line to fd: O_APPEND makes each line one append.
 bool write_line(int fd, const std::string &line)

@@ -51,6 +51,14 @@ using EventSourceFactory = std::function<std::unique_ptr<EventSource>()>;
 // group. Throws FamilyNotFound when the module is not loaded.
 std::unique_ptr<EventSource> make_netlink_event_source();
 
+// Reads a netlink socket until it is drained, for a netlink EventSource:
+// read_one reads once, appending the events it parsed to events, and
+// returns what nl_recvmsgs_report() did: messages read (> 0), nothing left
+// (0 or -NLE_AGAIN), an overrun (-NLE_NOMEM: ENOBUFS) or another error,
+// which throws NetlinkError. An overrun gives one events-lost, after the
+// events read up to the drain: those were queued before the loss.
+void drain_events(const std::function<int()> &read_one, std::vector<Event> &events);
+
 // Receives each line; returns false when it could not be written.
 using LineSink = std::function<bool(const std::string &)>;
 

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 
 #include <linux/xrpcrdma.h>
+#include <netlink/errno.h>
 
 #include "argv.hpp"
 #include "cli.hpp"
@@ -602,6 +603,81 @@ TEST(MonitorLoop, WriteFailureIsAnError)
     EXPECT_THROW(monitor_loop(source, OutputOptions{}, false,
                               [](const std::string &) { return false; }),
                  Error);
+}
+
+// ---- Draining the socket ----
+
+// A socket's reads as scripted: each step appends its events and returns
+// its result, as nl_recvmsgs_report() with the monitor's callbacks does.
+struct ScriptedRead {
+    std::vector<Event> events;
+    int rc;
+};
+
+std::vector<Event> drain(std::deque<ScriptedRead> reads)
+{
+    std::vector<Event> events;
+    drain_events(
+        [&] {
+            if (reads.empty()) {
+                ADD_FAILURE() << "read after the socket was drained";
+                return -NLE_AGAIN;
+            }
+            ScriptedRead r = std::move(reads.front());
+            reads.pop_front();
+            events.insert(events.end(), r.events.begin(), r.events.end());
+            return r.rc;
+        },
+        events);
+    EXPECT_TRUE(reads.empty());
+    return events;
+}
+
+std::vector<EventType> types(const std::vector<Event> &events)
+{
+    std::vector<EventType> out;
+    for (const Event &e : events)
+        out.push_back(e.type);
+    return out;
+}
+
+TEST(DrainEvents, EverythingQueuedInOrder)
+{
+    Event a = parsed(listener_event(XRPCRDMA_CMD_LISTENER_ADD_NTF));
+    Event b = parsed(disconnect_event());
+    EXPECT_EQ(types(drain({{{a}, 1}, {{b}, 1}, {{}, -NLE_AGAIN}})),
+              (std::vector<EventType>{EventType::ListenerAdd, EventType::TransportDisconnect}));
+    EXPECT_EQ(types(drain({{{a, b}, 2}, {{}, 0}})),
+              (std::vector<EventType>{EventType::ListenerAdd, EventType::TransportDisconnect}));
+    EXPECT_TRUE(drain({{{}, -NLE_AGAIN}}).empty());
+}
+
+// ENOBUFS comes before the events still queued, which are older than the
+// loss: events-lost follows them.
+TEST(DrainEvents, LostAfterTheEventsStillQueued)
+{
+    Event a = parsed(listener_event(XRPCRDMA_CMD_LISTENER_ADD_NTF));
+    Event b = parsed(disconnect_event());
+    EXPECT_EQ(types(drain({{{}, -NLE_NOMEM}, {{a}, 1}, {{b}, 1}, {{}, -NLE_AGAIN}})),
+              (std::vector<EventType>{EventType::ListenerAdd, EventType::TransportDisconnect,
+                                      EventType::EventsLost}));
+    EXPECT_EQ(types(drain({{{a}, 1}, {{}, -NLE_NOMEM}, {{b}, 1}, {{}, 0}})),
+              (std::vector<EventType>{EventType::ListenerAdd, EventType::TransportDisconnect,
+                                      EventType::EventsLost}));
+    // Nothing left after the overrun, and two overruns in one drain: one
+    // events-lost, at the end.
+    EXPECT_EQ(types(drain({{{}, -NLE_NOMEM}, {{}, -NLE_AGAIN}})),
+              (std::vector<EventType>{EventType::EventsLost}));
+    EXPECT_EQ(types(drain({{{}, -NLE_NOMEM}, {{a}, 1}, {{}, -NLE_NOMEM}, {{b}, 1},
+                           {{}, -NLE_AGAIN}})),
+              (std::vector<EventType>{EventType::ListenerAdd, EventType::TransportDisconnect,
+                                      EventType::EventsLost}));
+}
+
+TEST(DrainEvents, OtherErrorsThrow)
+{
+    std::vector<Event> events;
+    EXPECT_THROW(drain_events([] { return -NLE_FAILURE; }, events), NetlinkError);
 }
 
 int run_monitor_cmd(std::vector<std::string> args, std::ostringstream &out,
