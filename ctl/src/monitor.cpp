@@ -267,13 +267,39 @@ void drain_events(const std::function<int()> &read_one, std::vector<Event> &even
 
 namespace {
 
-// write(2) all of line to fd: O_APPEND makes each line one append.
+// Waits until fd takes more bytes; false when it will not. The wait lets
+// SIGINT and SIGTERM in, as the wait for events does, and after a stop it
+// does not wait at all: a reader that does not read cannot hold the
+// monitor, yet the lines that fit are still written.
+bool wait_for_room(int fd)
+{
+    for (;;) {
+        pollfd pfd{fd, POLLOUT, 0};
+        timespec now{0, 0};
+        int n = ppoll(&pfd, 1, stop_requested() ? &now : nullptr, stop_wait_mask());
+        if (n > 0)
+            return true; // room, or an error that write(2) reports
+        if (n == 0 || errno != EINTR)
+            return false;
+    }
+}
+
+} // namespace
+
 bool write_line(int fd, const std::string &line)
 {
     const char *p = line.data();
     size_t left = line.size();
     while (left) {
-        ssize_t n = write(fd, p, left);
+        if (!wait_for_room(fd))
+            return false;
+        ssize_t n;
+        {
+            // More than the room blocks in write(2) itself: a signal
+            // must be able to end it there too.
+            StopWindow window;
+            n = write(fd, p, left);
+        }
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -283,6 +309,8 @@ bool write_line(int fd, const std::string &line)
     }
     return true;
 }
+
+namespace {
 
 // The daemon's side of --log: detached from the terminal, lines to fd.
 int run_daemon(EventSource &source, int fd, const OutputOptions &output, bool timestamps)
@@ -391,8 +419,11 @@ void monitor_loop(EventSource &source, const OutputOptions &output, bool timesta
         for (Event &e : source.wait(500)) {
             if (timestamps)
                 e.time = now_text();
-            if (!sink(event_line(e, output)))
+            if (!sink(event_line(e, output))) {
+                if (stop_requested())
+                    return; // the write was given up for the stop
                 throw Error("cannot write the output");
+            }
         }
     }
 }
@@ -443,6 +474,9 @@ int run_monitor(const MonitorOptions &opts, const OutputOptions &output, std::os
     StopSignals signals;
     try {
         monitor_loop(*source, output, opts.timestamps, [&out](const std::string &line) {
+            // A reader that does not read blocks the write: a stop ends it
+            // (the write fails with EINTR, and the loop stops quietly).
+            StopWindow window;
             out << line;
             out.flush();
             return bool(out);

@@ -59,12 +59,19 @@ std::unique_ptr<EventSource> make_netlink_event_source();
 // events read up to the drain: those were queued before the loss.
 void drain_events(const std::function<int()> &read_one, std::vector<Event> &events);
 
-// Receives each line; returns false when it could not be written.
+// write(2)s all of line to fd (for --log, where O_APPEND makes each line
+// one append). Under StopSignals, SIGINT and SIGTERM can end a write that
+// blocks, on a pipe nobody reads for one; after a stop it writes only what
+// fd takes without waiting. False when the line was not written whole.
+bool write_line(int fd, const std::string &line);
+
+// Receives each line; returns false when it could not be written (which
+// ends monitor_loop() quietly when a stop was asked for meanwhile).
 using LineSink = std::function<bool(const std::string &)>;
 
 // The loop: every event, stamped with the time when asked, to sink, until
 // request_stop() (SIGINT or SIGTERM under StopSignals). Throws Error (from
-// the source, or when sink fails).
+// the source, or when sink fails without a stop asked for).
 void monitor_loop(EventSource &source, const OutputOptions &output, bool timestamps,
                   const LineSink &sink);
 

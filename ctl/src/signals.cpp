@@ -72,4 +72,18 @@ StopSignals::~StopSignals()
     sigaction(SIGTERM, &old_term_, nullptr);
 }
 
+StopWindow::StopWindow()
+{
+    if (const sigset_t *mask = stop_wait_mask())
+        open_ = sigprocmask(SIG_SETMASK, mask, &saved_) == 0;
+}
+
+StopWindow::~StopWindow()
+{
+    // A signal that came meanwhile was taken already: blocking them again
+    // leaves none pending.
+    if (open_)
+        sigprocmask(SIG_SETMASK, &saved_, nullptr);
+}
+
 } // namespace rdmactl

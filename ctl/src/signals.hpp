@@ -46,4 +46,20 @@ private:
     const sigset_t *outer_wait_mask_;
 };
 
+// While one lives under a StopSignals, SIGINT and SIGTERM are not blocked:
+// a blocking system call made meanwhile, such as a write(2) to a pipe that
+// nobody reads, ends with EINTR when one comes. For the calls besides the
+// waits that a stop must be able to end; without a StopSignals, nothing.
+class StopWindow {
+public:
+    StopWindow();
+    ~StopWindow();
+    StopWindow(const StopWindow &) = delete;
+    StopWindow &operator=(const StopWindow &) = delete;
+
+private:
+    bool open_ = false;
+    sigset_t saved_;
+};
+
 } // namespace rdmactl

@@ -4,8 +4,12 @@
 // loop and the command over a scripted event source.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <deque>
 #include <sstream>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 #include <sys/socket.h>
@@ -603,6 +607,146 @@ TEST(MonitorLoop, WriteFailureIsAnError)
     EXPECT_THROW(monitor_loop(source, OutputOptions{}, false,
                               [](const std::string &) { return false; }),
                  Error);
+}
+
+// A write given up for a stop (SIGINT during a blocked write) ends the
+// loop as the stop does, without an error.
+TEST(MonitorLoop, WriteGivenUpForAStop)
+{
+    FakeSource source({{simple(EventType::ModuleLoad), simple(EventType::ModuleUnload)}});
+    int writes = 0;
+    EXPECT_NO_THROW(monitor_loop(source, OutputOptions{}, false, [&](const std::string &) {
+        writes++;
+        request_stop();
+        return false;
+    }));
+    EXPECT_EQ(writes, 1);
+    EXPECT_EQ(source.waits, 1);
+    clear_stop_request();
+}
+
+// ---- Writing lines ----
+
+// A pipe whose reader never reads; full() fills it to the last byte.
+class MonitorPipe {
+public:
+    MonitorPipe() { EXPECT_EQ(pipe(fds_), 0); }
+    ~MonitorPipe()
+    {
+        close(fds_[0]);
+        close(fds_[1]);
+    }
+    int write_end() const { return fds_[1]; }
+
+    void fill()
+    {
+        int flags = fcntl(fds_[1], F_GETFL);
+        ASSERT_EQ(fcntl(fds_[1], F_SETFL, flags | O_NONBLOCK), 0);
+        char block[4096] = {};
+        size_t chunk = sizeof(block);
+        while (chunk) {
+            if (write(fds_[1], block, chunk) < 0)
+                chunk /= 2; // EAGAIN: what is left is smaller
+        }
+        ASSERT_EQ(fcntl(fds_[1], F_SETFL, flags), 0);
+    }
+
+    std::string drain()
+    {
+        int flags = fcntl(fds_[0], F_GETFL);
+        fcntl(fds_[0], F_SETFL, flags | O_NONBLOCK);
+        std::string data;
+        char buf[4096];
+        ssize_t n;
+        while ((n = read(fds_[0], buf, sizeof(buf))) > 0)
+            data.append(buf, size_t(n));
+        fcntl(fds_[0], F_SETFL, flags);
+        return data;
+    }
+
+private:
+    int fds_[2] = {-1, -1};
+};
+
+// A broken write_line would block for ever on a full pipe: SIGALRM ends
+// the test binary instead. Never reached by one that works, whatever the
+// speed of the machine.
+class WriteGuard {
+public:
+    WriteGuard() { alarm(60); }
+    ~WriteGuard() { alarm(0); }
+};
+
+TEST(WriteLine, WholeLine)
+{
+    MonitorPipe p;
+    EXPECT_TRUE(write_line(p.write_end(), "module-load\n"));
+    EXPECT_EQ(p.drain(), "module-load\n");
+    StopSignals signals;
+    EXPECT_TRUE(write_line(p.write_end(), "module-unload\n"));
+    EXPECT_EQ(p.drain(), "module-unload\n");
+}
+
+// SIGINT while the line waits for a reader that does not read: the write
+// is given up, not waited out.
+TEST(WriteLine, SignalEndsABlockedWrite)
+{
+    MonitorPipe p;
+    p.fill();
+    StopSignals signals;
+    // Blocked until write_line lets it in: it comes while the write waits.
+    ASSERT_EQ(raise(SIGINT), 0);
+    WriteGuard guard;
+    EXPECT_FALSE(write_line(p.write_end(), "module-load\n"));
+    EXPECT_TRUE(stop_requested());
+    clear_stop_request();
+}
+
+// After a stop, a line is written when it fits, given up when it would
+// wait.
+TEST(WriteLine, AfterAStopNoWaiting)
+{
+    MonitorPipe p;
+    StopSignals signals;
+    request_stop();
+    EXPECT_TRUE(write_line(p.write_end(), "module-load\n"));
+    EXPECT_EQ(p.drain(), "module-load\n");
+    p.fill();
+    WriteGuard guard;
+    EXPECT_FALSE(write_line(p.write_end(), "module-unload\n"));
+    clear_stop_request();
+}
+
+// Whether SIGINT was blocked at each flush of the output.
+class MaskAtFlush : public std::stringbuf {
+public:
+    std::vector<bool> blocked;
+
+protected:
+    int sync() override
+    {
+        sigset_t mask;
+        sigprocmask(SIG_BLOCK, nullptr, &mask);
+        blocked.push_back(sigismember(&mask, SIGINT));
+        return 0;
+    }
+};
+
+// The foreground writes with SIGINT and SIGTERM let in, so that a stop
+// ends a write blocked on a pipe; they are blocked again for the rest.
+TEST(RunMonitor, WritesWithTheStopSignalsLetIn)
+{
+    MaskAtFlush buf;
+    std::ostream out(&buf);
+    std::ostringstream err;
+    int rc = run_monitor(MonitorOptions{}, OutputOptions{}, out, err, [] {
+        return std::make_unique<FakeSource>(std::deque<std::vector<Event>>{
+            {simple(EventType::ModuleUnload), simple(EventType::ModuleLoad)}});
+    });
+    EXPECT_EQ(rc, exit_ok);
+    EXPECT_EQ(buf.str(), "module-unload\nmodule-load\n");
+    EXPECT_EQ(buf.blocked, (std::vector<bool>{false, false}));
+    EXPECT_EQ(stop_wait_mask(), nullptr);
 }
 
 // ---- Draining the socket ----

@@ -145,4 +145,33 @@ TEST_F(StopSignalsTest, NestedRestoresTheOuter)
     EXPECT_TRUE(signal_pending(SIGINT));
 }
 
+TEST_F(StopSignalsTest, WindowLetsTheSignalsIn)
+{
+    StopSignals signals;
+    ASSERT_EQ(raise(SIGTERM), 0);
+    EXPECT_FALSE(stop_requested());
+    {
+        StopWindow window;
+        // The pending one was taken as the window opened.
+        EXPECT_TRUE(stop_requested());
+        EXPECT_FALSE(signal_blocked(SIGINT));
+        EXPECT_FALSE(signal_blocked(SIGTERM));
+    }
+    EXPECT_TRUE(signal_blocked(SIGINT));
+    EXPECT_TRUE(signal_blocked(SIGTERM));
+    EXPECT_FALSE(signal_pending(SIGTERM));
+}
+
+TEST_F(StopSignalsTest, NoWindowWithoutStopSignals)
+{
+    sigset_t before, inside;
+    sigprocmask(SIG_BLOCK, nullptr, &before);
+    {
+        StopWindow window;
+        sigprocmask(SIG_BLOCK, nullptr, &inside);
+    }
+    EXPECT_EQ(sigismember(&inside, SIGINT), sigismember(&before, SIGINT));
+    EXPECT_EQ(sigismember(&inside, SIGTERM), sigismember(&before, SIGTERM));
+}
+
 } // namespace
