@@ -766,6 +766,15 @@ TEST(PingSession, EachLineFlushed)
     }
 }
 
+// An interrupted session: what was sent, answered and lost.
+static void expect_interrupted(const Session &s, uint64_t sent, uint64_t received, uint64_t lost)
+{
+    EXPECT_EQ(s.stats.sent, sent);
+    EXPECT_EQ(s.stats.received, received);
+    EXPECT_EQ(s.stats.lost, lost);
+    EXPECT_TRUE(s.stats.interrupted);
+}
+
 // SIGINT while waiting for the third reply: no more calls, and that call
 // is lost without a "no reply within" line.
 TEST(PingSession, InterruptedWaitingForAReply)
@@ -774,10 +783,7 @@ TEST(PingSession, InterruptedWaitingForAReply)
     conn.script = [](size_t i) { return i == 2 ? Answer::Interrupt : Answer::Success; };
     Session s = run_session({"-c", "5", "-i", "0", "h"}, conn);
     EXPECT_EQ(conn.sent.size(), 3u);
-    EXPECT_EQ(s.stats.sent, 3u);
-    EXPECT_EQ(s.stats.received, 2u);
-    EXPECT_EQ(s.stats.lost, 1u);
-    EXPECT_TRUE(s.stats.interrupted);
+    expect_interrupted(s, 3, 2, 1);
     EXPECT_FALSE(s.stats.disconnected);
     EXPECT_EQ(s.out.find("no reply"), std::string::npos) << s.out;
     EXPECT_EQ(output_lines(s.out).size(), 2u) << s.out;
@@ -792,10 +798,7 @@ TEST(PingSession, InterruptedBetweenCalls)
     FakeConnection conn;
     conn.script = [](size_t i) { return i == 1 ? Answer::SuccessThenInterrupt : Answer::Success; };
     Session s = run_session({"-c", "5", "-i", "60", "h"}, conn);
-    EXPECT_EQ(s.stats.sent, 2u);
-    EXPECT_EQ(s.stats.received, 2u);
-    EXPECT_EQ(s.stats.lost, 0u);
-    EXPECT_TRUE(s.stats.interrupted);
+    expect_interrupted(s, 2, 2, 0);
     EXPECT_EQ(s.err, "");
 }
 
@@ -805,10 +808,7 @@ TEST(PingSession, InterruptedSending)
     FakeConnection conn;
     conn.interrupt_send = 2;
     Session s = run_session({"-c", "5", "-i", "0", "h"}, conn);
-    EXPECT_EQ(s.stats.sent, 2u);
-    EXPECT_EQ(s.stats.received, 2u);
-    EXPECT_EQ(s.stats.lost, 0u);
-    EXPECT_TRUE(s.stats.interrupted);
+    expect_interrupted(s, 2, 2, 0);
     EXPECT_EQ(s.err, "");
 }
 
@@ -819,10 +819,7 @@ TEST(PingSession, BurstInterrupted)
     FakeConnection conn;
     conn.script = [](size_t i) { return i == 4 ? Answer::Interrupt : Answer::Success; };
     Session s = run_session({"--burst", "-c", "10", "-t", "0.01", "h"}, conn);
-    EXPECT_EQ(s.stats.sent, 10u);
-    EXPECT_EQ(s.stats.received, 4u);
-    EXPECT_EQ(s.stats.lost, 6u);
-    EXPECT_TRUE(s.stats.interrupted);
+    expect_interrupted(s, 10, 4, 6);
     EXPECT_EQ(s.out.find("no reply"), std::string::npos) << s.out;
     EXPECT_EQ(output_lines(s.out).size(), 4u) << s.out;
 }
