@@ -53,6 +53,10 @@ struct PingOptions {
     // --no-receives: post no Receive, and have the server retry a Send to
     // us for ever (RNR retry count 7): a peer that takes no reply.
     bool no_receives = false;
+    // --hold-rtu: never send the RTU that completes the connection
+    // handshake (the queue pair is made ready by hand): a peer whose RTU
+    // the server never gets.
+    bool hold_rtu = false;
     // --repeat N: send the raw message N times, back to back.
     uint32_t repeat = 1;
 
@@ -158,6 +162,8 @@ struct ConnectParams {
     // How often the peer retries a Send we have no Receive posted for
     // (the connection request's RNR retry count; 7: for ever).
     uint8_t rnr_retry = 0;
+    // false: the connection manager's RTU is never sent (--hold-rtu).
+    bool send_rtu = true;
 };
 
 // Opens a connection; throws Error. Replaced by the tests.

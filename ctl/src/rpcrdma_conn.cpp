@@ -156,6 +156,11 @@ private:
     std::optional<CmEvent> next_cm_event();
     void resolve(Clock::time_point deadline);
     void create_queues();
+    void connect(rdma_conn_param &param, Clock::time_point deadline,
+                 std::vector<uint8_t> &peer_pdata);
+    void connect_holding_rtu(rdma_conn_param &param, Clock::time_point deadline,
+                             std::vector<uint8_t> &peer_pdata);
+    void ready_without_rtu();
     void post_recv(uint32_t slot);
     void poll_cq();
     void read_cm_events();
@@ -191,7 +196,9 @@ std::optional<RdmaConnection::CmEvent> RdmaConnection::next_cm_event()
     }
     CmEvent out{ev->event, ev->status, {}};
     const auto *pd = static_cast<const uint8_t *>(ev->param.conn.private_data);
-    if ((ev->event == RDMA_CM_EVENT_ESTABLISHED || ev->event == RDMA_CM_EVENT_REJECTED) && pd)
+    if ((ev->event == RDMA_CM_EVENT_ESTABLISHED || ev->event == RDMA_CM_EVENT_CONNECT_RESPONSE ||
+         ev->event == RDMA_CM_EVENT_REJECTED) &&
+        pd)
         out.private_data.assign(pd, pd + ev->param.conn.private_data_len);
     rdma_ack_cm_event(ev);
     return out;
@@ -336,12 +343,58 @@ void RdmaConnection::setup()
     // the server's protocol error, and must not stall silently (unless a
     // test asks for a peer that takes no reply: --no-receives).
     param.rnr_retry_count = params_.rnr_retry;
-    if (rdma_connect(id_, &param))
-        throw Error(errno_text("rdma_connect " + target()));
     std::vector<uint8_t> peer_pdata;
-    expect_cm_event(deadline, RDMA_CM_EVENT_ESTABLISHED, "the connection", &peer_pdata);
+    connect(param, deadline, peer_pdata);
     connected_ = true;
     peer_ = parse_private_data(peer_pdata.data(), peer_pdata.size());
+}
+
+void RdmaConnection::connect(rdma_conn_param &param, Clock::time_point deadline,
+                             std::vector<uint8_t> &peer_pdata)
+{
+    if (!params_.send_rtu)
+        return connect_holding_rtu(param, deadline, peer_pdata);
+    if (rdma_connect(id_, &param))
+        throw Error(errno_text("rdma_connect " + target()));
+    expect_cm_event(deadline, RDMA_CM_EVENT_ESTABLISHED, "the connection", &peer_pdata);
+}
+
+// librdmacm answers the server's REP with the RTU itself for an ID that
+// has a queue pair. Without one it reports the REP (CONNECT_RESPONSE)
+// and leaves the rest to us: the queue pair is hidden from it until
+// then, its number given in the request instead.
+void RdmaConnection::connect_holding_rtu(rdma_conn_param &param, Clock::time_point deadline,
+                                         std::vector<uint8_t> &peer_pdata)
+{
+    ibv_qp *qp = id_->qp;
+
+    param.qp_num = qp->qp_num;
+    id_->qp = nullptr;
+    try {
+        if (rdma_connect(id_, &param))
+            throw Error(errno_text("rdma_connect " + target()));
+        expect_cm_event(deadline, RDMA_CM_EVENT_CONNECT_RESPONSE, "the connection", &peer_pdata);
+    } catch (...) {
+        id_->qp = qp;
+        throw;
+    }
+    id_->qp = qp;
+    ready_without_rtu();
+}
+
+// Ready to receive, then to send, from the attributes the REP gave the
+// connection manager; rdma_establish() (the RTU) is never called.
+void RdmaConnection::ready_without_rtu()
+{
+    for (ibv_qp_state state : {IBV_QPS_RTR, IBV_QPS_RTS}) {
+        ibv_qp_attr attr{};
+        int mask = 0;
+        attr.qp_state = state;
+        if (rdma_init_qp_attr(id_, &attr, &mask))
+            throw Error(errno_text("rdma_init_qp_attr"));
+        if (int rc = ibv_modify_qp(id_->qp, &attr, mask))
+            throw Error(std::string("ibv_modify_qp: ") + std::strerror(rc));
+    }
 }
 
 // The end of the connection, reported once through wait().

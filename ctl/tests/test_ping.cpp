@@ -294,6 +294,12 @@ TEST(PingOptions, NoReceives)
     EXPECT_FALSE(ping_args({"--raw-hex", "00", "h"}).no_receives);
 }
 
+TEST(PingOptions, HoldRtu)
+{
+    EXPECT_TRUE(ping_args({"--raw-hex", "00", "--hold-rtu", "h"}).hold_rtu);
+    EXPECT_FALSE(ping_args({"--raw-hex", "00", "h"}).hold_rtu);
+}
+
 TEST(PingOptions, Targets)
 {
     struct T {
@@ -387,6 +393,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{{"--burst", "-i", "1", "h"}, "--burst sends every call at once: -i does not apply"},
         BadArgs{{"--region", "4096", "h"}, "--region needs --raw or --raw-hex"},
         BadArgs{{"--no-receives", "h"}, "--no-receives needs --raw or --raw-hex"},
+        BadArgs{{"--hold-rtu", "h"}, "--hold-rtu needs --raw or --raw-hex"},
         BadArgs{{"--repeat", "2", "h"}, "--repeat needs --raw or --raw-hex"},
         BadArgs{{"--raw-hex", "00", "--repeat", "0", "h"},
                 "invalid repeat '0': expected a whole number from 1 to 64"},
@@ -1166,6 +1173,18 @@ TEST(RunPing, RawNoReceives)
     r = run_fake({"--raw-hex", "11223344 00000002", "h"}, [](size_t) { return Answer::ErrChunk; });
     EXPECT_TRUE(r.params.post_receives);
     EXPECT_EQ(r.params.rnr_retry, 0u);
+}
+
+// A peer whose RTU never goes out; the message is sent all the same.
+TEST(RunPing, RawHoldRtu)
+{
+    Ran r = run_fake({"--raw-hex", "11223344 00000002", "--hold-rtu", "h"},
+                     [](size_t) { return Answer::ErrChunk; });
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.sent.size(), 1u);
+    EXPECT_FALSE(r.params.send_rtu);
+    r = run_fake({"--raw-hex", "11223344 00000002", "h"}, [](size_t) { return Answer::ErrChunk; });
+    EXPECT_TRUE(r.params.send_rtu);
 }
 
 TEST(RunPing, RawUnexpected)
