@@ -148,6 +148,44 @@ static void xr_ep_relisten_soon(struct xr_ep *ep)
 	mod_delayed_work(system_wq, &ep->ep_relisten, 0);
 }
 
+/*
+ * An accepted connection whose RTU has not arrived yet: the peer may
+ * have had our REP, counted the connection as up and sent calls on it.
+ * Torn down in that state, the connection manager answers with a REJ
+ * when the ID is destroyed, and a peer that takes a REJ after its
+ * ESTABLISHED keeps its endpoint for good (the in-tree client does, and
+ * uses it after its transport is freed when the device goes). So the
+ * connection manager is told the connection is established, as a device
+ * raising COMM_EST would (rxe raises none), and the disconnect waits for
+ * the ESTABLISHED event that follows: by then the REP is no longer
+ * retransmitted (a DREQ sent sooner would leave it going, and its
+ * reference would hold the ID's destruction until its retries ran out),
+ * and the disconnect goes out as a DREQ, which a peer that had the REP
+ * answers with its DISCONNECTED.
+ *
+ * Return: true if the ESTABLISHED event disconnects (also when an earlier
+ * call left it to it); false if the caller does (the connection was
+ * established already, or is not in the state this is about).
+ */
+static bool xr_ep_hold_disconnect(struct xr_ep *ep)
+{
+	if (ep->ep_active || ep->ep_listening)
+		return false;
+	if (test_and_set_bit(0, &ep->ep_disconnect_held))
+		return true;
+	if (!rdma_notify(ep->ep_id, IB_EVENT_COMM_EST))
+		return true;
+	/* Unless an ESTABLISHED event took it meanwhile. */
+	return !test_and_clear_bit(0, &ep->ep_disconnect_held);
+}
+
+/* The ESTABLISHED event on @id: the disconnect held for it goes out now. */
+static void xr_ep_release_disconnect(struct xr_ep *ep, struct rdma_cm_id *id)
+{
+	if (test_and_clear_bit(0, &ep->ep_disconnect_held))
+		rdma_disconnect(id);
+}
+
 static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	struct xr_ep *ep = id->context;
@@ -192,6 +230,7 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		}
 		trace_xrpcrdma_established(ep);
 		ep->ep_ops->eo_established(ep);
+		xr_ep_release_disconnect(ep, id);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
@@ -679,13 +718,16 @@ int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours)
 
 /**
  * xr_ep_disconnect - start an orderly disconnect
- * @ep: a connected endpoint
+ * @ep: a connected endpoint, or an accepted one still waiting for its RTU
+ *	(its disconnect then goes out from the connection manager's
+ *	ESTABLISHED event, which it asks for)
  */
 void xr_ep_disconnect(struct xr_ep *ep)
 {
 	trace_xrpcrdma_disconnect(ep, true);
-	if (ep->ep_id)
-		rdma_disconnect(ep->ep_id);
+	if (!ep->ep_id || xr_ep_hold_disconnect(ep))
+		return;
+	rdma_disconnect(ep->ep_id);
 }
 
 /**

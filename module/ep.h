@@ -100,6 +100,9 @@ enum xr_ep_drain_state {
  * @ep_relisten: a listener's: makes a new ID after an address change
  * @ep_relisten_tries: a listener's: failed tries of @ep_relisten since the
  *	address change, under @ep_listen_lock
+ * @ep_disconnect_held: an accepted connection's: set while its disconnect
+ *	waits for the ESTABLISHED event xr_ep_disconnect() asked for; who
+ *	clears it disconnects
  * @ep_scq_cids: completion IDs handed out on @ep_scq (xr_cid_assign())
  * @ep_rcq_cids: completion IDs handed out on @ep_rcq
  */
@@ -129,6 +132,7 @@ struct xr_ep {
 	bool			ep_listen_stopping;
 	struct delayed_work	ep_relisten;
 	unsigned int		ep_relisten_tries;
+	unsigned long		ep_disconnect_held;
 	atomic_t		ep_scq_cids;
 	atomic_t		ep_rcq_cids;
 };

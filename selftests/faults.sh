@@ -44,6 +44,9 @@ SUM=
 BLOCK=/etc/modprobe.d/xr-faults.conf
 # svc-xprt objects with no connection: nfsd's listeners (IPv4, IPv6).
 LISTENERS=2
+# References to rpcrdma with no mount: each connection endpoint of the
+# in-tree client holds one until its connection is torn down.
+RPCRDMA_REFS=0
 
 cleanup() {
 	"$RDMACTL" fault clear all >/dev/null 2>&1
@@ -66,6 +69,7 @@ reload_side_by_side() {
 server_up() {
 	nfs_server_start && nfs_listen xrdma $PORT || return 1
 	LISTENERS=$(live_objects svc-xprt)
+	RPCRDMA_REFS=$(rpcrdma_refs)
 	mkdir -p "$NFS_DATA"
 	SUM=$(nfs_random_file "$SRC" "$MIB") || fail "cannot make $SRC"
 }
@@ -79,6 +83,17 @@ fault_field() {
 # Every point disarmed.
 all_disarmed() {
 	"$RDMACTL" -j fault show | jq -e 'all(.[]; .trigger == "off")' >/dev/null
+}
+
+rpcrdma_refs() {
+	cat /sys/module/rpcrdma/refcnt
+}
+
+# The in-tree client let go of every endpoint it made to us: one it
+# keeps outlives its mount and, at a device removal, is used after its
+# transport is freed.
+client_released() {
+	[ "$(rpcrdma_refs)" -le "$RPCRDMA_REFS" ]
 }
 
 # Kernel messages since the case began that mean trouble.
@@ -151,6 +166,8 @@ fault_case() {
 	read_back "$name" || rc=1
 	wait_for 30 transports_released $LISTENERS ||
 		fail "live objects left after $point: $("$RDMACTL" -j module show)" || rc=1
+	wait_for 30 client_released ||
+		fail "the in-tree client holds $(rpcrdma_refs) references to rpcrdma after $point, $RPCRDMA_REFS before" || rc=1
 	log_clean "$point" || rc=1
 	return $rc
 }
