@@ -260,13 +260,14 @@ oversized_inline() {
 	send_oversized "$FUNCNAME"
 }
 
-# DREQs the device's connection manager has sent (retries included).
-dreqs_sent() {
-	cat "/sys/class/infiniband/$XR_RDMA_DEV/ports/1/cm_tx_msgs/dreq"
+# cm_sent KIND: messages of KIND (dreq, rtu, ...) the device's
+# connection manager has sent, retries included.
+cm_sent() {
+	cat "/sys/class/infiniband/$XR_RDMA_DEV/ports/1/cm_tx_msgs/$1"
 }
 
 dreqs_sent_since() {
-	[ "$(dreqs_sent)" -gt "$1" ]
+	[ "$(cm_sent dreq)" -gt "$1" ]
 }
 
 # The oversized message from a peer whose RTU never comes (rdmactl
@@ -276,14 +277,23 @@ dreqs_sent_since() {
 # not with the REJ a connection manager sends for a connect that never
 # completed (after a REJ following its ESTABLISHED the in-tree client
 # keeps its endpoint for good). rdmactl cannot send a DREQ before its
-# RTU: every DREQ counted meanwhile is the server's.
+# RTU (no RTU may be counted): every DREQ counted meanwhile is the
+# server's, sent while rdmactl still holds the connection (it waits the
+# timeout). The connection must then go at once: a DREQ sent over the
+# REP the connection manager still retransmits would hold the ID's
+# destruction until the REP's retries ran out.
 closed_before_rtu() {
-	local before
+	local dreqs rtus rc=0
 
-	before=$(dreqs_sent) || { fail "no DREQ counter for $XR_RDMA_DEV"; return 1; }
+	dreqs=$(cm_sent dreq) && rtus=$(cm_sent rtu) ||
+		{ fail "no connection manager counters for $XR_RDMA_DEV"; return 1; }
 	send_oversized "$FUNCNAME" --hold-rtu || return 1
-	wait_for 10 dreqs_sent_since "$before" ||
-		fail "the server ended the connection with no DREQ (sent: $before -> $(dreqs_sent))"
+	[ "$(cm_sent rtu)" -eq "$rtus" ] || fail "an RTU was sent: $rtus -> $(cm_sent rtu)" || rc=1
+	dreqs_sent_since "$dreqs" ||
+		fail "the server ended the connection with no DREQ (sent: $dreqs -> $(cm_sent dreq))" || rc=1
+	wait_for 10 transports_released "$BASE_XPRTS" ||
+		fail "the connection was not let go: $("$RDMACTL" -j module show)" || rc=1
+	return $rc
 }
 
 # Calls far over the credits granted (64), without waiting for replies

@@ -585,9 +585,16 @@ std::vector<uint8_t> RdmaConnection::region_contents() const
 void RdmaConnection::teardown()
 {
     if (id_ && connected_ && !cm_gone_) {
-        // An orderly disconnect, waited for a little; errors no longer matter.
+        // An orderly disconnect, waited for a little; errors no longer
+        // matter. Without the RTU nothing can be orderly: the connection
+        // manager drops the server's DREQ and sends a REJ when the ID
+        // goes, so the server is given the timeout to end the connection
+        // first, as it would if the RTU were lost.
+        auto linger = params_.send_rtu ? std::chrono::duration<double>(1)
+                                       : std::chrono::duration<double>(params_.timeout);
         if (!rdma_disconnect(id_)) {
-            Clock::time_point deadline = Clock::now() + std::chrono::seconds(1);
+            Clock::time_point deadline =
+                Clock::now() + std::chrono::duration_cast<Clock::duration>(linger);
             try {
                 while (!cm_gone_ && Clock::now() < deadline) {
                     read_cm_events();
