@@ -315,7 +315,14 @@ static int xr_svc_connect_request(struct xr_ep *lep, struct rdma_cm_id *id,
 	return 0;
 }
 
-/* The device under a bound listener went away. */
+/*
+ * The device under a bound listener went away (or it could not listen
+ * again after an address change). The removal waits until the listener's
+ * ID is destroyed, so the listener is closed at once, not left to a
+ * thread: nfsd may run none (its listeners are set before it starts),
+ * and svc_xprt_close() then deletes it here. A thread holding it closes
+ * it when it lets go.
+ */
 static void xr_svc_listener_disconnected(struct xr_ep *ep)
 {
 	struct xr_svc_xprt *listener = container_of(ep, struct xr_svc_xprt,
@@ -325,7 +332,7 @@ static void xr_svc_listener_disconnected(struct xr_ep *ep)
 	/* As for a request: before the svc_xprt is set up, create closes it. */
 	smp_mb__after_atomic();
 	if (test_bit(XR_SX_INITED, &listener->sx_flags))
-		svc_xprt_deferred_close(&listener->sx_xprt);
+		svc_xprt_close(&listener->sx_xprt);
 }
 
 /* Announced only while listed: a late event after the free is dropped. */

@@ -35,7 +35,7 @@ nfsd_ynl --do listener-get >/dev/null 2>&1 ||
 	skip_all "nfsd has no netlink listener-set on $(uname -r): no RDMA listener binds one address"
 modprobe bonding 2>/dev/null || skip_all "no bonding module"
 
-ktap_header 5
+ktap_header 6
 
 # The bond's two slaves are veths whose peers stay up, so both links are
 # up and the fail-over is ours to order.
@@ -87,7 +87,8 @@ sin += ipaddress.IPv4Address(addr).packed + bytes(8)
 cur.setdefault("addr", []).append({"transport-name": cls, "addr": sin.hex()})
 print(json.dumps(cur))
 PY
-	nfsd_ynl --do listener-set --json "$(cat "$OUT")" >/dev/null ||
+	cp "$OUT" "$OUT.set"
+	nfsd_ynl --do listener-set --json "$(cat "$OUT.set")" >/dev/null ||
 		{ fail "nfsd listener-set"; return 1; }
 	rpc.nfsd "$threads" || { fail "rpc.nfsd $threads"; return 1; }
 	nfs_portlist_has "$NFS_CLASS" "$BOND_PORT" ||
@@ -143,6 +144,41 @@ fail_over() {
 		{ diff "$OUT.before" "$OUT.after" | sed 's/^/# /'; fail "the listeners changed"; }
 }
 
+on_bond() {
+	"$RDMACTL" listener show | grep -q " local $BOND_ADDR:$BOND_PORT\( \|\$\)"
+}
+
+# The device under the bound listener goes while nfsd runs no thread
+# (as between setting its listeners and starting it): no thread takes a
+# close queued for one, so the listener must be closed at once, or the
+# device removal, which waits for every ID on the device, does not end
+# (until a thread starts: the threads are started again either way).
+removal_without_threads() {
+	local threads pid rc=0
+
+	threads=$(nfsd_threads)
+	rpc.nfsd 0 || { fail "rpc.nfsd 0"; return 1; }
+	nfsd_ynl --do listener-set --json "$(cat "$OUT.set")" >/dev/null ||
+		{ fail "nfsd listener-set"; rpc.nfsd "$threads"; return 1; }
+	on_bond || fail "no listener on $BOND_ADDR:$BOND_PORT before the removal" || rc=1
+	"$RDMA" link del "$BOND_DEV" &
+	pid=$!
+	wait_for 20 not_running "$pid" ||
+		fail "removing $BOND_DEV under a listener of nfsd without threads hangs" || rc=1
+	rpc.nfsd "$threads" || fail "rpc.nfsd $threads" || rc=1
+	wait "$pid" || fail "rdma link del $BOND_DEV failed" || rc=1
+	! on_bond || fail "the listener on the removed device is still there" || rc=1
+	return $rc
+}
+
+# not_running PID: PID has exited (a child not yet waited for is a zombie).
+not_running() {
+	local state
+
+	state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 0
+	[ -z "$state" ] || [ "$state" = Z ]
+}
+
 # After nfsd stops, every object is released.
 released() {
 	nfs_server_stop || fail "nfsd did not stop cleanly"
@@ -155,6 +191,7 @@ run_test bond_with_soft_roce bond_up
 run_test nfsd_listens_on_bond_address listen_on_bond
 run_test fail_over_keeps_accepting fail_over xrveth4
 run_test fail_back_keeps_accepting fail_over xrveth2
+run_test removal_without_threads removal_without_threads
 run_test listeners_released released
-rm -f "$OUT.before" "$OUT.after"
+rm -f "$OUT.before" "$OUT.after" "$OUT.set"
 ktap_finish
