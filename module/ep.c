@@ -148,90 +148,6 @@ static void xr_ep_relisten_soon(struct xr_ep *ep)
 	mod_delayed_work(system_wq, &ep->ep_relisten, 0);
 }
 
-/* The queue pair stops: every posted work request flushes. */
-static void xr_ep_qp_error(struct xr_ep *ep)
-{
-	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
-
-	if (ep->ep_qp)
-		ib_modify_qp(ep->ep_qp, &attr, IB_QP_STATE);
-}
-
-static bool xr_ep_claim_disconnect(struct xr_ep *ep);
-
-/*
- * An accepted connection whose RTU has not arrived yet: the peer may
- * have had our REP, counted the connection as up and sent calls on it.
- * Torn down in that state, the connection manager answers with a REJ
- * when the ID is destroyed, and a peer that takes a REJ after its
- * ESTABLISHED keeps its endpoint for good (the in-tree client does, and
- * uses it after its transport is freed when the device goes). So the
- * connection manager is told the connection is established, as a device
- * raising COMM_EST would (rxe raises none), and the disconnect waits for
- * the ESTABLISHED event that follows: by then the REP is no longer
- * retransmitted (a DREQ sent sooner would leave it going, and its
- * reference would hold the ID's destruction until its retries ran out),
- * and the disconnect goes out as a DREQ, which a peer that had the REP
- * answers with its DISCONNECTED. The queue pair stops at once all the
- * same. Only the IB connection manager (InfiniBand, RoCE) has this
- * state: for iWARP, rdma_notify() does nothing.
- *
- * Return: true if the ESTABLISHED event disconnects (also when an earlier
- * call left it to it); false if the caller does (the connection was
- * established already, or is not in the state this is about).
- */
-static bool xr_ep_hold_disconnect(struct xr_ep *ep)
-{
-	struct rdma_cm_id *id = ep->ep_id;
-
-	if (ep->ep_active || ep->ep_listening ||
-	    !rdma_cap_ib_cm(id->device, id->port_num))
-		return false;
-	if (test_and_set_bit(XR_EP_DISCONNECT_HELD, &ep->ep_disconnect_held))
-		return true;
-	if (!rdma_notify(id, IB_EVENT_COMM_EST)) {
-		xr_ep_qp_error(ep);
-		return true;
-	}
-	/* Unless an ESTABLISHED event took it meanwhile. */
-	return !xr_ep_claim_disconnect(ep);
-}
-
-/* Whoever clears the held bit disconnects; a teardown may wait for it. */
-static bool xr_ep_claim_disconnect(struct xr_ep *ep)
-{
-	if (!test_and_clear_bit(XR_EP_DISCONNECT_HELD, &ep->ep_disconnect_held))
-		return false;
-	wake_up_bit(&ep->ep_disconnect_held, XR_EP_DISCONNECT_HELD);
-	return true;
-}
-
-/*
- * The ESTABLISHED event on @id: the disconnect held for it goes out now.
- * Return: true if there was one (the owner is closing the connection).
- */
-static bool xr_ep_release_disconnect(struct xr_ep *ep, struct rdma_cm_id *id)
-{
-	if (!xr_ep_claim_disconnect(ep))
-		return false;
-	rdma_disconnect(id);
-	return true;
-}
-
-/*
- * Destroyed before the ESTABLISHED event a held disconnect asked for,
- * the ID would send its DREQ over the REP still retransmitted (see
- * xr_ep_hold_disconnect()). The event comes from the connection
- * manager's own work queue, at once; it does not come at all when the
- * peer's DREQ or REJ got in first, hence the bound.
- */
-static void xr_ep_wait_held_disconnect(struct xr_ep *ep)
-{
-	wait_on_bit_timeout(&ep->ep_disconnect_held, XR_EP_DISCONNECT_HELD,
-			    TASK_UNINTERRUPTIBLE,
-			    msecs_to_jiffies(XR_EP_HELD_WAIT_MS));
-}
-
 static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	struct xr_ep *ep = id->context;
@@ -275,9 +191,7 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			ep->ep_peer_rd_atom = ev->param.conn.initiator_depth;
 		}
 		trace_xrpcrdma_established(ep);
-		/* Asked for by a held disconnect: the owner is closing it. */
-		if (!xr_ep_release_disconnect(ep, id))
-			ep->ep_ops->eo_established(ep);
+		ep->ep_ops->eo_established(ep);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
@@ -765,16 +679,13 @@ int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours)
 
 /**
  * xr_ep_disconnect - start an orderly disconnect
- * @ep: a connected endpoint, or an accepted one still waiting for its RTU
- *	(its disconnect then goes out from the connection manager's
- *	ESTABLISHED event, which it asks for)
+ * @ep: a connected endpoint
  */
 void xr_ep_disconnect(struct xr_ep *ep)
 {
 	trace_xrpcrdma_disconnect(ep, true);
-	if (!ep->ep_id || xr_ep_hold_disconnect(ep))
-		return;
-	rdma_disconnect(ep->ep_id);
+	if (ep->ep_id)
+		rdma_disconnect(ep->ep_id);
 }
 
 /**
@@ -845,10 +756,8 @@ void xr_ep_destroy(struct xr_ep *ep)
 		ib_free_cq(ep->ep_scq);
 	if (ep->ep_pd)
 		ib_dealloc_pd(ep->ep_pd);
-	if (ep->ep_id) {
-		xr_ep_wait_held_disconnect(ep);
+	if (ep->ep_id)
 		rdma_destroy_id(ep->ep_id);
-	}
 	ep->ep_rcq = NULL;
 	ep->ep_scq = NULL;
 	ep->ep_pd = NULL;

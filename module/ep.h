@@ -69,11 +69,6 @@ enum xr_ep_drain_state {
 	XR_EP_DRAINED,
 };
 
-/* Bit of &xr_ep.ep_disconnect_held. */
-#define XR_EP_DISCONNECT_HELD	0
-/* Most a teardown waits for a held disconnect's ESTABLISHED event. */
-#define XR_EP_HELD_WAIT_MS	2000
-
 /**
  * struct xr_ep - an RDMA connection endpoint (or a listener)
  * @ep_id: the connection manager ID
@@ -105,9 +100,6 @@ enum xr_ep_drain_state {
  * @ep_relisten: a listener's: makes a new ID after an address change
  * @ep_relisten_tries: a listener's: failed tries of @ep_relisten since the
  *	address change, under @ep_listen_lock
- * @ep_disconnect_held: an accepted connection's: %XR_EP_DISCONNECT_HELD
- *	is set while its disconnect waits for the ESTABLISHED event
- *	xr_ep_disconnect() asked for; who clears it disconnects
  * @ep_scq_cids: completion IDs handed out on @ep_scq (xr_cid_assign())
  * @ep_rcq_cids: completion IDs handed out on @ep_rcq
  */
@@ -137,7 +129,6 @@ struct xr_ep {
 	bool			ep_listen_stopping;
 	struct delayed_work	ep_relisten;
 	unsigned int		ep_relisten_tries;
-	unsigned long		ep_disconnect_held;
 	atomic_t		ep_scq_cids;
 	atomic_t		ep_rcq_cids;
 };
