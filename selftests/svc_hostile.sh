@@ -490,16 +490,19 @@ read_behind_stuck_reply() {
 
 # The same peer, its reply unsignaled, while no send context can be had
 # (fault points sendctx-alloc and dma-map on its connection, armed once
-# the reply went out, for 1.2 s): the watchdog's first ask for a
-# completion, 1 s after the reply, finds no context for it, and it must
-# go on asking, not stop watching; the next, once the points are
-# cleared, gets one, and the watchdog breaks the connection (the kernel
-# log), before rxe gives up on the Send itself (about 5 s here).
+# the reply went out, for 1.7 s): the watchdog's first ask for a
+# completion, send-timeout (1500 ms) after the reply, finds no context
+# for it, and it must go on asking (a second later), not stop watching;
+# the next, once the points are cleared, gets one, and the watchdog
+# breaks the connection (the kernel log) 4 s after the reply at most,
+# before rxe gives up on the Send itself (about 5 s here).
 #
 # One try: 0 when the points refused the probe's context and the
 # connection was broken, 1 on a failure, 2 when the probe had its
-# context before the points were armed (a loaded host took over 1 s to
-# arm them after the reply): that try says nothing, and is made again.
+# context before the points were armed (a loaded host took over 1.5 s
+# to arm them after the reply): that try says nothing, and is made
+# again, up to 5 times.
+PROBE_TIMEOUT_MS=1500
 probe_without_context_try() {
 	local pid conn fired probes i rc=0
 	local replied='[.[] | select(.role == "server-connection" and .stats["replies-inline"] > 0) | .id] | first // empty'
@@ -517,7 +520,7 @@ probe_without_context_try() {
 		"$RDMACTL" fault set sendctx-alloc every 1 transport "$conn" &&
 			"$RDMACTL" fault set dma-map every 1 transport "$conn" ||
 			{ fail "arming"; rc=1; }
-		sleep 1.2
+		sleep 1.7
 		fired=$("$RDMACTL" -j fault show |
 			jq '[.[] | select(.point == "sendctx-alloc") | .fired] | add')
 		"$RDMACTL" fault clear all || rc=1
@@ -538,13 +541,13 @@ probe_without_context_try() {
 
 probe_retried_without_context() {
 	local sig timeout logged try rc
-	local msg='the send queue made no progress for 1000 ms'
+	local msg="the send queue made no progress for $PROBE_TIMEOUT_MS ms"
 
 	sig=$(config_value signal-interval)
 	timeout=$(config_value send-timeout)
 	logged=$(dmesg | grep -c "$msg")
-	"$RDMACTL" config set signal-interval 16 send-timeout 1000 || return 1
-	for try in 1 2 3; do
+	"$RDMACTL" config set signal-interval 16 send-timeout $PROBE_TIMEOUT_MS || return 1
+	for try in 1 2 3 4 5; do
 		probe_without_context_try
 		rc=$?
 		[ $rc -ne 2 ] && break
