@@ -77,7 +77,7 @@ listen_on_bond() {
 	cur=$(nfsd_ynl --do listener-get) || { fail "nfsd listener-get"; return 1; }
 	threads=$(nfsd_threads)
 	rpc.nfsd 0 || { fail "rpc.nfsd 0"; return 1; }
-	XR_CUR=$cur python3 - "$NFS_CLASS" "$BOND_ADDR" "$BOND_PORT" >"$OUT" <<'PY' || return 1
+	XR_CUR=$cur python3 - "$NFS_CLASS" "$BOND_ADDR" "$BOND_PORT" >"$OUT.set" <<'PY' || return 1
 import ipaddress, json, os, socket, struct, sys
 
 cls, addr, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -87,7 +87,6 @@ sin += ipaddress.IPv4Address(addr).packed + bytes(8)
 cur.setdefault("addr", []).append({"transport-name": cls, "addr": sin.hex()})
 print(json.dumps(cur))
 PY
-	cp "$OUT" "$OUT.set"
 	nfsd_ynl --do listener-set --json "$(cat "$OUT.set")" >/dev/null ||
 		{ fail "nfsd listener-set"; return 1; }
 	rpc.nfsd "$threads" || { fail "rpc.nfsd $threads"; return 1; }
@@ -163,20 +162,12 @@ removal_without_threads() {
 	on_bond || fail "no listener on $BOND_ADDR:$BOND_PORT before the removal" || rc=1
 	"$RDMA" link del "$BOND_DEV" &
 	pid=$!
-	wait_for 20 not_running "$pid" ||
+	wait_for 20 eval "! kill -0 $pid 2>/dev/null" ||
 		fail "removing $BOND_DEV under a listener of nfsd without threads hangs" || rc=1
 	rpc.nfsd "$threads" || fail "rpc.nfsd $threads" || rc=1
 	wait "$pid" || fail "rdma link del $BOND_DEV failed" || rc=1
 	! on_bond || fail "the listener on the removed device is still there" || rc=1
 	return $rc
-}
-
-# not_running PID: PID has exited (a child not yet waited for is a zombie).
-not_running() {
-	local state
-
-	state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 0
-	[ -z "$state" ] || [ "$state" = Z ]
 }
 
 # After nfsd stops, every object is released.
