@@ -148,6 +148,86 @@ static void xr_ep_relisten_soon(struct xr_ep *ep)
 	mod_delayed_work(system_wq, &ep->ep_relisten, 0);
 }
 
+/* The queue pair stops: every posted work request flushes. */
+static void xr_ep_qp_error(struct xr_ep *ep)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	if (ep->ep_qp)
+		ib_modify_qp(ep->ep_qp, &attr, IB_QP_STATE);
+}
+
+static bool xr_ep_claim_disconnect(struct xr_ep *ep);
+
+/*
+ * An accepted connection whose RTU has not arrived yet: the peer may
+ * have had our REP, counted the connection as up and sent calls on it.
+ * Destroyed in that state, an ID makes the connection manager send a
+ * REJ, and a peer that takes a REJ after its ESTABLISHED keeps its
+ * endpoint for good (the in-tree client does, and uses it after its
+ * transport is freed when the device goes); rdma_disconnect() sends
+ * nothing before ESTABLISHED. So the queue pair stops at once, and the
+ * disconnect waits for the connection manager's next word: the
+ * ESTABLISHED event (the RTU came; the DREQ goes out then) or an end
+ * (the peer's DREQ, which is answered, its REJ, a timeout, a removal).
+ * The destroy waits for it, a bounded time: a peer that never sends
+ * its RTU gets the REJ after all. Telling the connection manager the
+ * connection is established instead (rdma_notify()) leaves the REP
+ * retransmitted when the peer's DREQ crosses it, which holds the ID's
+ * destruction until the REP's retries run out. Only the IB connection
+ * manager (InfiniBand, RoCE) has this state.
+ *
+ * Return: true if an event disconnects (also when an earlier call left
+ * it to one); false if the caller does (established already, or not a
+ * connection this is about).
+ */
+static bool xr_ep_hold_disconnect(struct xr_ep *ep)
+{
+	struct rdma_cm_id *id = ep->ep_id;
+
+	if (ep->ep_active || ep->ep_listening ||
+	    !rdma_cap_ib_cm(id->device, id->port_num))
+		return false;
+	if (test_and_set_bit(XR_EP_DISCONNECT_HELD, &ep->ep_cm_flags))
+		return true;
+	/* Pairs with xr_ep_release_disconnect(): one of the two sees both. */
+	if (test_bit(XR_EP_ESTABLISHED, &ep->ep_cm_flags) &&
+	    xr_ep_claim_disconnect(ep))
+		return false;
+	xr_ep_qp_error(ep);
+	return true;
+}
+
+/* Whoever clears the held bit disconnects; a teardown may wait for it. */
+static bool xr_ep_claim_disconnect(struct xr_ep *ep)
+{
+	if (!test_and_clear_bit(XR_EP_DISCONNECT_HELD, &ep->ep_cm_flags))
+		return false;
+	wake_up_bit(&ep->ep_cm_flags, XR_EP_DISCONNECT_HELD);
+	return true;
+}
+
+/*
+ * An event on @id that ends the wait of a held disconnect (ESTABLISHED,
+ * or one that ends the connection): the disconnect goes out now, a DREQ
+ * or the answer to the peer's. Return: true if one was held.
+ */
+static bool xr_ep_release_disconnect(struct xr_ep *ep, struct rdma_cm_id *id)
+{
+	if (!xr_ep_claim_disconnect(ep))
+		return false;
+	rdma_disconnect(id);
+	return true;
+}
+
+/* Destroyed before the event a held disconnect waits for, the ID sends a REJ. */
+static void xr_ep_wait_held_disconnect(struct xr_ep *ep)
+{
+	wait_on_bit_timeout(&ep->ep_cm_flags, XR_EP_DISCONNECT_HELD,
+			    TASK_UNINTERRUPTIBLE,
+			    msecs_to_jiffies(XR_EP_HELD_WAIT_MS));
+}
+
 static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	struct xr_ep *ep = id->context;
@@ -191,7 +271,12 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			ep->ep_peer_rd_atom = ev->param.conn.initiator_depth;
 		}
 		trace_xrpcrdma_established(ep);
-		ep->ep_ops->eo_established(ep);
+		set_bit(XR_EP_ESTABLISHED, &ep->ep_cm_flags);
+		/* Pairs with xr_ep_hold_disconnect(). */
+		smp_mb__after_atomic();
+		/* With a disconnect held, the owner is closing it already. */
+		if (!xr_ep_release_disconnect(ep, id))
+			ep->ep_ops->eo_established(ep);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
@@ -208,6 +293,7 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		if (ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
 			trace_xrpcrdma_device_removal(ep);
 		trace_xrpcrdma_disconnect(ep, false);
+		xr_ep_release_disconnect(ep, id);
 		/* A resolver still waiting gives up. */
 		if (ep->ep_active)
 			xr_ep_resolved(ep, -ENETUNREACH);
@@ -679,13 +765,16 @@ int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours)
 
 /**
  * xr_ep_disconnect - start an orderly disconnect
- * @ep: a connected endpoint
+ * @ep: a connected endpoint, or an accepted one still waiting for its RTU
+ *	(its queue pair stops, and its disconnect goes out at the
+ *	connection manager's next event)
  */
 void xr_ep_disconnect(struct xr_ep *ep)
 {
 	trace_xrpcrdma_disconnect(ep, true);
-	if (ep->ep_id)
-		rdma_disconnect(ep->ep_id);
+	if (!ep->ep_id || xr_ep_hold_disconnect(ep))
+		return;
+	rdma_disconnect(ep->ep_id);
 }
 
 /**
@@ -756,8 +845,10 @@ void xr_ep_destroy(struct xr_ep *ep)
 		ib_free_cq(ep->ep_scq);
 	if (ep->ep_pd)
 		ib_dealloc_pd(ep->ep_pd);
-	if (ep->ep_id)
+	if (ep->ep_id) {
+		xr_ep_wait_held_disconnect(ep);
 		rdma_destroy_id(ep->ep_id);
+	}
 	ep->ep_rcq = NULL;
 	ep->ep_scq = NULL;
 	ep->ep_pd = NULL;

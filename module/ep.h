@@ -69,6 +69,12 @@ enum xr_ep_drain_state {
 	XR_EP_DRAINED,
 };
 
+/* Bits of &xr_ep.ep_cm_flags. */
+#define XR_EP_DISCONNECT_HELD	0	/* a disconnect waits for an event */
+#define XR_EP_ESTABLISHED	1	/* the ESTABLISHED event came */
+/* Most a teardown waits for a held disconnect's event. */
+#define XR_EP_HELD_WAIT_MS	4000
+
 /**
  * struct xr_ep - an RDMA connection endpoint (or a listener)
  * @ep_id: the connection manager ID
@@ -100,6 +106,10 @@ enum xr_ep_drain_state {
  * @ep_relisten: a listener's: makes a new ID after an address change
  * @ep_relisten_tries: a listener's: failed tries of @ep_relisten since the
  *	address change, under @ep_listen_lock
+ * @ep_cm_flags: an accepted connection's: %XR_EP_ESTABLISHED once the
+ *	connection manager said so; %XR_EP_DISCONNECT_HELD while a
+ *	disconnect waits for that, or for the end (whoever clears it
+ *	disconnects)
  * @ep_scq_cids: completion IDs handed out on @ep_scq (xr_cid_assign())
  * @ep_rcq_cids: completion IDs handed out on @ep_rcq
  */
@@ -129,6 +139,7 @@ struct xr_ep {
 	bool			ep_listen_stopping;
 	struct delayed_work	ep_relisten;
 	unsigned int		ep_relisten_tries;
+	unsigned long		ep_cm_flags;
 	atomic_t		ep_scq_cids;
 	atomic_t		ep_rcq_cids;
 };

@@ -231,9 +231,9 @@ rpc_version_mismatch() {
 		"^reply xid=$XID RDMA_MSG denied RPC_MISMATCH 2-2$"
 }
 
-# 8 KiB inline: more than the server's 4096-byte receive buffers. The
-# Receive cannot hold it, so the Send fails and the connection goes.
-oversized_inline() {
+# 8 KiB inline into $BIG: more than the server's 4096-byte receive
+# buffers.
+oversized_message() {
 	local size=8192
 
 	python3 -c "
@@ -241,10 +241,49 @@ import struct, sys
 x = $XID
 m = struct.pack('>7I', x, 1, 32, 0, 0, 0, 0)
 m += struct.pack('>10I', x, 0, 2, 100003, 3, 0, 0, 0, 0, 0)
-sys.stdout.buffer.write(m + bytes($size - len(m)))" >"$BIG" || return 1
-	"$RDMACTL" ping -t "$T" --raw "$BIG" --expect disconnect "$XR_ADDR:$PORT" >"$OUT" 2>"$ERR" ||
-		{ echo "# $FUNCNAME: $(cat "$OUT")"; sed 's/^/# stderr: /' "$ERR"; return 1; }
-	echo "# $FUNCNAME: $(cat "$OUT")"
+sys.stdout.buffer.write(m + bytes($size - len(m)))" >"$BIG"
+}
+
+# send_oversized NAME [RDMACTL_OPTION...]: the Receive cannot hold the
+# oversized message, so the Send fails and the connection goes.
+send_oversized() {
+	local name=$1
+
+	shift
+	oversized_message || return 1
+	"$RDMACTL" ping -t "$T" "$@" --raw "$BIG" --expect disconnect "$XR_ADDR:$PORT" >"$OUT" 2>"$ERR" ||
+		{ echo "# $name: $(cat "$OUT")"; sed 's/^/# stderr: /' "$ERR"; return 1; }
+	echo "# $name: $(cat "$OUT")"
+}
+
+oversized_inline() {
+	send_oversized "$FUNCNAME"
+}
+
+# cm_sent KIND: messages of KIND (rej, dreq, ...) the device's connection
+# manager has sent, retries included.
+cm_sent() {
+	cat "/sys/class/infiniband/$XR_RDMA_DEV/ports/1/cm_tx_msgs/$1"
+}
+
+# The oversized message from a peer whose RTU comes a second after the
+# server's REP (rdmactl --hold-rtu): the server closes the connection
+# before its connection manager counts it as up. A peer that had the REP
+# counts its connection as up, so it must not get the REJ an ID
+# destroyed in that state sends (after a REJ following its ESTABLISHED
+# the in-tree client keeps its endpoint for good): the server waits for
+# the RTU and disconnects then. No REJ may be counted (rdmactl sends
+# none), and the connection must go within seconds of the RTU.
+closed_before_rtu() {
+	local rejs rc=0
+
+	rejs=$(cm_sent rej) || { fail "no connection manager counters for $XR_RDMA_DEV"; return 1; }
+	send_oversized "$FUNCNAME" --hold-rtu 1000 || return 1
+	[ "$(cm_sent rej)" -eq "$rejs" ] ||
+		fail "a REJ ended the connection: REJs sent $rejs -> $(cm_sent rej)" || rc=1
+	wait_for 10 transports_released "$BASE_XPRTS" ||
+		fail "the connection was not let go: $("$RDMACTL" -j module show)" || rc=1
+	return $rc
 }
 
 # Calls far over the credits granted (64), without waiting for replies
@@ -765,7 +804,8 @@ CASES="valid_call bad_version truncated_fixed_part truncated_header client_rdma_
 	rdma_done read_list_bad_discriminator read_chunk_position_overflow read_list_truncated
 	read_chunk_invalid_rkey write_chunk_zero_segments write_chunk_count_beyond_message
 	reply_chunk_count_beyond_message nomsg_without_chunks nomsg_read_chunk_invalid_rkey
-	xid_mismatch msg_without_rpc_message rpc_version_mismatch oversized_inline credit_overrun
+	xid_mismatch msg_without_rpc_message rpc_version_mismatch oversized_inline closed_before_rtu
+	credit_overrun
 	corpus_replay compound_two_reads huge_write_reply_chunks read_chunk_budget_64k
 	read_chunk_budget_512k read_chunk_budget_1m read_chunk_budget_max block_size_restored
 	peer_takes_no_reply read_behind_stuck_reply probe_retried_without_context

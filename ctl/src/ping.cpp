@@ -200,7 +200,8 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
     CLI::Option *opt_repeat = app.add_option("--repeat", repeat);
     app.add_flag("--burst", o.burst);
     app.add_flag("--no-receives", o.no_receives);
-    app.add_flag("--hold-rtu", o.hold_rtu);
+    std::string hold_rtu;
+    CLI::Option *opt_hold_rtu = app.add_option("--hold-rtu", hold_rtu);
     app.add_flag("-j,--json", json);
     app.add_flag("-p,--pretty", pretty);
     app.add_flag("-h,--help", o.help);
@@ -265,13 +266,15 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
         throw UsageError("--region needs --raw or --raw-hex");
     } else if (o.no_receives) {
         throw UsageError("--no-receives needs --raw or --raw-hex");
-    } else if (o.hold_rtu) {
+    } else if (*opt_hold_rtu) {
         throw UsageError("--hold-rtu needs --raw or --raw-hex");
     } else if (*opt_repeat) {
         throw UsageError("--repeat needs --raw or --raw-hex");
     }
     if (*opt_repeat)
         o.repeat = uint32_t(parse_unsigned("repeat", repeat, 1, max_raw_repeat));
+    if (*opt_hold_rtu)
+        o.hold_rtu_ms = uint32_t(parse_unsigned("hold-rtu", hold_rtu, 1, max_hold_rtu_ms));
     if (*opt_region)
         o.region_size = parse_unsigned("region", region, 1, max_region_size);
     if (*opt_region_out) {
@@ -397,7 +400,7 @@ std::string ping_usage()
            "                          [-t SECONDS] [--burst] [--responder-resources N] ADDR[:PORT]\n"
            "       rdmactl [-j [-p]] ping { --raw FILE | --raw-hex HEX } [--expect OUTCOME]\n"
            "                          [--region BYTES [--region-out FILE]] [--no-receives]\n"
-           "                          [--hold-rtu] [--repeat N] [-t SECONDS]\n"
+           "                          [--hold-rtu MS] [--repeat N] [-t SECONDS]\n"
            "                          ADDR[:PORT]\n"
            "       rdmactl ping help\n"
            "Sends RPC NULL calls over RPC-over-RDMA version 1 (RFC 8166) and prints the\n"
@@ -428,12 +431,13 @@ std::string ping_usage()
            "  --no-receives         with --raw: post no Receive, and have the server\n"
            "                        retry a Send to us for ever (RNR retry count 7): a\n"
            "                        peer that takes no reply (for testing servers)\n"
-           "  --hold-rtu            with --raw: never send the RTU that completes the\n"
-           "                        connection handshake (the queue pair is made ready\n"
-           "                        without it): a peer whose RTU is lost, whose server\n"
-           "                        never learns the connection is up; rdmactl lets\n"
-           "                        go of it TIMEOUT seconds after the outcome (for\n"
-           "                        testing servers)\n"
+           "  --hold-rtu MS         with --raw: send the RTU that completes the\n"
+           "                        connection handshake no sooner than MS (1 to\n"
+           "                        60000) milliseconds after the server's REP, and\n"
+           "                        not before the outcome (the queue pair is made\n"
+           "                        ready without it): a peer whose RTU comes late;\n"
+           "                        then rdmactl waits up to the timeout for the\n"
+           "                        server to disconnect (for testing servers)\n"
            "  --repeat N            with --raw: send the message N times (at most 64),\n"
            "                        back to back; the outcome is the first event after\n"
            "                        the last\n"
@@ -970,7 +974,7 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
                 params.post_receives = false;
                 params.rnr_retry = 7;
             }
-            params.send_rtu = !opts.hold_rtu;
+            params.hold_rtu_ms = opts.hold_rtu_ms;
         }
         // A burst may have every call outstanding: a Receive for each reply.
         if (opts.burst)

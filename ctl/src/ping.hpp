@@ -53,10 +53,11 @@ struct PingOptions {
     // --no-receives: post no Receive, and have the server retry a Send to
     // us for ever (RNR retry count 7): a peer that takes no reply.
     bool no_receives = false;
-    // --hold-rtu: never send the RTU that completes the connection
-    // handshake (the queue pair is made ready by hand): a peer whose RTU
-    // the server never gets.
-    bool hold_rtu = false;
+    // --hold-rtu MS: send the RTU that completes the connection
+    // handshake no sooner than MS after the REP, and only once the
+    // outcome is known (the queue pair is made ready by hand): a peer
+    // whose RTU comes late. 0: at once, as usual.
+    uint32_t hold_rtu_ms = 0;
     // --repeat N: send the raw message N times, back to back.
     uint32_t repeat = 1;
 
@@ -84,6 +85,8 @@ constexpr uint32_t region_placeholder = 0xffffffff;
 constexpr uint64_t max_region_size = 64 * 1024 * 1024;
 // --repeat: most copies of a raw message (within the server's credits).
 constexpr uint32_t max_raw_repeat = 64;
+// --hold-rtu: at most a minute.
+constexpr uint32_t max_hold_rtu_ms = 60000;
 
 // What the region holds at offset before the server writes into it: the
 // offset modulo 251 (a prime, so a shift by any power of two shows).
@@ -162,8 +165,9 @@ struct ConnectParams {
     // How often the peer retries a Send we have no Receive posted for
     // (the connection request's RNR retry count; 7: for ever).
     uint8_t rnr_retry = 0;
-    // false: the connection manager's RTU is never sent (--hold-rtu).
-    bool send_rtu = true;
+    // Milliseconds from the REP to the RTU, which waits for the outcome
+    // as well (--hold-rtu); 0: the RTU goes at once.
+    uint32_t hold_rtu_ms = 0;
 };
 
 // Opens a connection; throws Error. Replaced by the tests.

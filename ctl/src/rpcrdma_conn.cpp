@@ -9,6 +9,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include <fcntl.h>
 #include <netdb.h>
@@ -161,6 +162,8 @@ private:
     void connect_holding_rtu(rdma_conn_param &param, Clock::time_point deadline,
                              std::vector<uint8_t> &peer_pdata);
     void ready_without_rtu();
+    void send_held_rtu();
+    void wait_cm_gone(Clock::time_point deadline);
     void post_recv(uint32_t slot);
     void poll_cq();
     void read_cm_events();
@@ -182,6 +185,8 @@ private:
     bool connected_ = false;    // rdma_connect() completed
     bool cm_gone_ = false;      // the connection manager reported the end
     bool down_ = false;         // no longer usable; Disconnected queued
+    bool rtu_held_ = false;     // --hold-rtu: the RTU has not gone yet
+    Clock::time_point rep_time_; // when the REP came
     std::string down_detail_;
     std::optional<PeerInline> peer_;
 };
@@ -352,7 +357,7 @@ void RdmaConnection::setup()
 void RdmaConnection::connect(rdma_conn_param &param, Clock::time_point deadline,
                              std::vector<uint8_t> &peer_pdata)
 {
-    if (!params_.send_rtu)
+    if (params_.hold_rtu_ms)
         return connect_holding_rtu(param, deadline, peer_pdata);
     if (rdma_connect(id_, &param))
         throw Error(errno_text("rdma_connect " + target()));
@@ -379,11 +384,13 @@ void RdmaConnection::connect_holding_rtu(rdma_conn_param &param, Clock::time_poi
         throw;
     }
     id_->qp = qp;
+    rep_time_ = Clock::now();
+    rtu_held_ = true;
     ready_without_rtu();
 }
 
 // Ready to receive, then to send, from the attributes the REP gave the
-// connection manager; rdma_establish() (the RTU) is never called.
+// connection manager; rdma_establish() (the RTU) comes later.
 void RdmaConnection::ready_without_rtu()
 {
     for (ibv_qp_state state : {IBV_QPS_RTR, IBV_QPS_RTS}) {
@@ -582,31 +589,44 @@ std::vector<uint8_t> RdmaConnection::region_contents() const
     return std::vector<uint8_t>(region_.base, region_.base + region_.size);
 }
 
+// The RTU held back (--hold-rtu) goes out no sooner than its time, and
+// the server, which may have been waiting for it to close the
+// connection, is given the timeout to disconnect first.
+void RdmaConnection::send_held_rtu()
+{
+    std::this_thread::sleep_until(rep_time_ + std::chrono::milliseconds(params_.hold_rtu_ms));
+    rtu_held_ = false;
+    if (rdma_establish(id_))
+        return;
+    wait_cm_gone(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(params_.timeout)));
+}
+
+// Until the connection manager reports the end, or deadline.
+void RdmaConnection::wait_cm_gone(Clock::time_point deadline)
+{
+    try {
+        while (!cm_gone_ && Clock::now() < deadline) {
+            read_cm_events();
+            if (cm_gone_)
+                break;
+            pollfd pfd = {ec_->fd, POLLIN, 0};
+            if (poll(&pfd, 1, remaining_ms(deadline)) <= 0)
+                break;
+        }
+    } catch (const Error &) {
+    }
+}
+
 void RdmaConnection::teardown()
 {
     if (id_ && connected_ && !cm_gone_) {
-        // An orderly disconnect, waited for a little; errors no longer
-        // matter. Without the RTU nothing can be orderly: the connection
-        // manager drops the server's DREQ and sends a REJ when the ID
-        // goes, so the server is given the timeout to end the connection
-        // first, as it would if the RTU were lost.
-        auto linger = params_.send_rtu ? std::chrono::duration<double>(1)
-                                       : std::chrono::duration<double>(params_.timeout);
-        if (!rdma_disconnect(id_)) {
-            Clock::time_point deadline =
-                Clock::now() + std::chrono::duration_cast<Clock::duration>(linger);
-            try {
-                while (!cm_gone_ && Clock::now() < deadline) {
-                    read_cm_events();
-                    if (cm_gone_)
-                        break;
-                    pollfd pfd = {ec_->fd, POLLIN, 0};
-                    if (poll(&pfd, 1, remaining_ms(deadline)) <= 0)
-                        break;
-                }
-            } catch (const Error &) {
-            }
-        }
+        // Errors no longer matter here.
+        if (rtu_held_)
+            send_held_rtu();
+        // An orderly disconnect, waited for a little.
+        if (!cm_gone_ && !rdma_disconnect(id_))
+            wait_cm_gone(Clock::now() + std::chrono::seconds(1));
     }
     if (id_ && id_->qp)
         rdma_destroy_qp(id_);

@@ -296,8 +296,10 @@ TEST(PingOptions, NoReceives)
 
 TEST(PingOptions, HoldRtu)
 {
-    EXPECT_TRUE(ping_args({"--raw-hex", "00", "--hold-rtu", "h"}).hold_rtu);
-    EXPECT_FALSE(ping_args({"--raw-hex", "00", "h"}).hold_rtu);
+    EXPECT_EQ(ping_args({"--raw-hex", "00", "--hold-rtu", "1000", "h"}).hold_rtu_ms, 1000u);
+    EXPECT_EQ(ping_args({"--raw-hex", "00", "--hold-rtu", "60000", "h"}).hold_rtu_ms,
+              max_hold_rtu_ms);
+    EXPECT_EQ(ping_args({"--raw-hex", "00", "h"}).hold_rtu_ms, 0u);
 }
 
 TEST(PingOptions, Targets)
@@ -393,7 +395,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{{"--burst", "-i", "1", "h"}, "--burst sends every call at once: -i does not apply"},
         BadArgs{{"--region", "4096", "h"}, "--region needs --raw or --raw-hex"},
         BadArgs{{"--no-receives", "h"}, "--no-receives needs --raw or --raw-hex"},
-        BadArgs{{"--hold-rtu", "h"}, "--hold-rtu needs --raw or --raw-hex"},
+        BadArgs{{"--hold-rtu", "5", "h"}, "--hold-rtu needs --raw or --raw-hex"},
+        BadArgs{{"--raw-hex", "00", "--hold-rtu", "0", "h"},
+                "invalid hold-rtu '0': expected a whole number from 1 to 60000"},
         BadArgs{{"--repeat", "2", "h"}, "--repeat needs --raw or --raw-hex"},
         BadArgs{{"--raw-hex", "00", "--repeat", "0", "h"},
                 "invalid repeat '0': expected a whole number from 1 to 64"},
@@ -1178,13 +1182,13 @@ TEST(RunPing, RawNoReceives)
 // A peer whose RTU never goes out; the message is sent all the same.
 TEST(RunPing, RawHoldRtu)
 {
-    Ran r = run_fake({"--raw-hex", "11223344 00000002", "--hold-rtu", "h"},
+    Ran r = run_fake({"--raw-hex", "11223344 00000002", "--hold-rtu", "700", "h"},
                      [](size_t) { return Answer::ErrChunk; });
     EXPECT_EQ(r.code, 0);
     EXPECT_EQ(r.sent.size(), 1u);
-    EXPECT_FALSE(r.params.send_rtu);
+    EXPECT_EQ(r.params.hold_rtu_ms, 700u);
     r = run_fake({"--raw-hex", "11223344 00000002", "h"}, [](size_t) { return Answer::ErrChunk; });
-    EXPECT_TRUE(r.params.send_rtu);
+    EXPECT_EQ(r.params.hold_rtu_ms, 0u);
 }
 
 TEST(RunPing, RawUnexpected)
