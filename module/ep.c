@@ -185,7 +185,8 @@ static bool xr_ep_hold_disconnect(struct xr_ep *ep)
 {
 	struct rdma_cm_id *id = ep->ep_id;
 
-	if (ep->ep_active || ep->ep_listening ||
+	/* Without our REP, the REJ is what the peer expects. */
+	if (ep->ep_active || !test_bit(XR_EP_ACCEPTED, &ep->ep_cm_flags) ||
 	    !rdma_cap_ib_cm(id->device, id->port_num))
 		return false;
 	if (test_and_set_bit(XR_EP_DISCONNECT_HELD, &ep->ep_cm_flags))
@@ -758,6 +759,8 @@ int xr_ep_accept(struct xr_ep *ep, const struct xr_cm_pdata *ours)
 		return len;
 	rdma_lock_handler(ep->ep_id);
 	err = rdma_accept(ep->ep_id, &param);
+	if (!err)
+		set_bit(XR_EP_ACCEPTED, &ep->ep_cm_flags);
 	rdma_unlock_handler(ep->ep_id);
 	trace_xrpcrdma_accept(ep, ours, err);
 	return err;

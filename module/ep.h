@@ -72,6 +72,7 @@ enum xr_ep_drain_state {
 /* Bits of &xr_ep.ep_cm_flags. */
 #define XR_EP_DISCONNECT_HELD	0	/* a disconnect waits for an event */
 #define XR_EP_ESTABLISHED	1	/* the ESTABLISHED event came */
+#define XR_EP_ACCEPTED		2	/* our REP went out (rdma_accept()) */
 /* Most a teardown waits for a held disconnect's event. */
 #define XR_EP_HELD_WAIT_MS	4000
 
@@ -106,8 +107,9 @@ enum xr_ep_drain_state {
  * @ep_relisten: a listener's: makes a new ID after an address change
  * @ep_relisten_tries: a listener's: failed tries of @ep_relisten since the
  *	address change, under @ep_listen_lock
- * @ep_cm_flags: an accepted connection's: %XR_EP_ESTABLISHED once the
- *	connection manager said so; %XR_EP_DISCONNECT_HELD while a
+ * @ep_cm_flags: a connection's: %XR_EP_ACCEPTED once our REP went out;
+ *	%XR_EP_ESTABLISHED once the connection manager said the connection
+ *	is up; %XR_EP_DISCONNECT_HELD while a
  *	disconnect waits for that, or for the end (whoever clears it
  *	disconnects)
  * @ep_scq_cids: completion IDs handed out on @ep_scq (xr_cid_assign())

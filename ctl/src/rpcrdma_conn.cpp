@@ -596,7 +596,12 @@ void RdmaConnection::send_held_rtu()
 {
     std::this_thread::sleep_until(rep_time_ + std::chrono::milliseconds(params_.hold_rtu_ms));
     rtu_held_ = false;
-    if (rdma_establish(id_))
+    // librdmacm sends the RTU only for an ID without a queue pair.
+    ibv_qp *qp = id_->qp;
+    id_->qp = nullptr;
+    int rc = rdma_establish(id_);
+    id_->qp = qp;
+    if (rc)
         return;
     wait_cm_gone(Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                     std::chrono::duration<double>(params_.timeout)));
