@@ -159,6 +159,13 @@ static void xr_ep_qp_error(struct xr_ep *ep)
 
 static bool xr_ep_claim_disconnect(struct xr_ep *ep);
 
+/* The connection manager said the connection is up, or that it is over. */
+static bool xr_ep_cm_spoke(struct xr_ep *ep)
+{
+	return test_bit(XR_EP_ESTABLISHED, &ep->ep_cm_flags) ||
+	       test_bit(XR_EP_CM_ENDED, &ep->ep_cm_flags);
+}
+
 /*
  * An accepted connection whose RTU has not arrived yet: the peer may
  * have had our REP, counted the connection as up and sent calls on it.
@@ -178,7 +185,7 @@ static bool xr_ep_claim_disconnect(struct xr_ep *ep);
  * manager (InfiniBand, RoCE) has this state.
  *
  * Return: true if an event disconnects (also when an earlier call left
- * it to one); false if the caller does (established already, or not a
+ * it to one); false if the caller does (the event came already, or not a
  * connection this is about).
  */
 static bool xr_ep_hold_disconnect(struct xr_ep *ep)
@@ -191,9 +198,11 @@ static bool xr_ep_hold_disconnect(struct xr_ep *ep)
 		return false;
 	if (test_and_set_bit(XR_EP_DISCONNECT_HELD, &ep->ep_cm_flags))
 		return true;
-	/* Pairs with xr_ep_release_disconnect(): one of the two sees both. */
-	if (test_bit(XR_EP_ESTABLISHED, &ep->ep_cm_flags) &&
-	    xr_ep_claim_disconnect(ep))
+	/*
+	 * Pairs with xr_ep_release_disconnect(): one of the two sees both.
+	 * After the event, nothing is left to wait for.
+	 */
+	if (xr_ep_cm_spoke(ep) && xr_ep_claim_disconnect(ep))
 		return false;
 	xr_ep_qp_error(ep);
 	return true;
@@ -294,6 +303,9 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		if (ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
 			trace_xrpcrdma_device_removal(ep);
 		trace_xrpcrdma_disconnect(ep, false);
+		set_bit(XR_EP_CM_ENDED, &ep->ep_cm_flags);
+		/* Pairs with xr_ep_hold_disconnect(). */
+		smp_mb__after_atomic();
 		xr_ep_release_disconnect(ep, id);
 		/* A resolver still waiting gives up. */
 		if (ep->ep_active)

@@ -73,6 +73,7 @@ enum xr_ep_drain_state {
 #define XR_EP_DISCONNECT_HELD	0	/* a disconnect waits for an event */
 #define XR_EP_ESTABLISHED	1	/* the ESTABLISHED event came */
 #define XR_EP_ACCEPTED		2	/* our REP went out (rdma_accept()) */
+#define XR_EP_CM_ENDED		3	/* an event ended the connection */
 /* Most a teardown waits for a held disconnect's event. */
 #define XR_EP_HELD_WAIT_MS	4000
 
@@ -109,7 +110,8 @@ enum xr_ep_drain_state {
  *	address change, under @ep_listen_lock
  * @ep_cm_flags: a connection's: %XR_EP_ACCEPTED once our REP went out;
  *	%XR_EP_ESTABLISHED once the connection manager said the connection
- *	is up; %XR_EP_DISCONNECT_HELD while a
+ *	is up; %XR_EP_CM_ENDED once one of its events ended the
+ *	connection; %XR_EP_DISCONNECT_HELD while a
  *	disconnect waits for that, or for the end (whoever clears it
  *	disconnects)
  * @ep_scq_cids: completion IDs handed out on @ep_scq (xr_cid_assign())

@@ -286,6 +286,31 @@ closed_before_rtu() {
 	return $rc
 }
 
+# A peer that had the REP, called and had its reply, then went away
+# without its RTU: its connection manager sends the REJ. The server,
+# told the connection is over, has no RTU left to wait for: it lets the
+# connection go at once (not after the 4 s a held disconnect waits for
+# an event that has come already) and sends no REJ of its own.
+rejected_before_rtu() {
+	local rejs pid rc=0
+
+	rejs=$(cm_sent rej) || { fail "no connection manager counters for $XR_RDMA_DEV"; return 1; }
+	"$RDMACTL" ping -t "$T" --hold-rtu 60000 --raw-hex "$(hdr 1 0)$NO_CHUNKS$(call)" \
+		--expect reply "$XR_ADDR:$PORT" >"$OUT" 2>"$ERR" &
+	pid=$!
+	wait_for 10 grep -q "^reply xid=$XID RDMA_MSG SUCCESS$" "$OUT" ||
+		fail "no reply: $(cat "$OUT" "$ERR")" || rc=1
+	# The process's end destroys its ID: the REJ.
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	wait_for 2 transports_released "$BASE_XPRTS" ||
+		fail "the connection was not let go at once: $("$RDMACTL" -j module show)" || rc=1
+	# One device carries both ends: the peer's REJ is counted too.
+	[ "$(cm_sent rej)" -eq $((rejs + 1)) ] ||
+		fail "REJs sent $rejs -> $(cm_sent rej), not the peer's one" || rc=1
+	return $rc
+}
+
 # Calls far over the credits granted (64), without waiting for replies
 # (rdmactl posts a Receive for each). Whatever the server does (let the
 # connection's receiver-not-ready retries hold the excess back and answer
@@ -805,7 +830,7 @@ CASES="valid_call bad_version truncated_fixed_part truncated_header client_rdma_
 	read_chunk_invalid_rkey write_chunk_zero_segments write_chunk_count_beyond_message
 	reply_chunk_count_beyond_message nomsg_without_chunks nomsg_read_chunk_invalid_rkey
 	xid_mismatch msg_without_rpc_message rpc_version_mismatch oversized_inline closed_before_rtu
-	credit_overrun
+	rejected_before_rtu credit_overrun
 	corpus_replay compound_two_reads huge_write_reply_chunks read_chunk_budget_64k
 	read_chunk_budget_512k read_chunk_budget_1m read_chunk_budget_max block_size_restored
 	peer_takes_no_reply read_behind_stuck_reply probe_retried_without_context
