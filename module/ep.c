@@ -177,8 +177,9 @@ static bool xr_ep_cm_spoke(struct xr_ep *ep)
  * disconnect waits for the connection manager's next word: the
  * ESTABLISHED event (the RTU came; the DREQ goes out then) or an end
  * (the peer's DREQ, which is answered, its REJ, a timeout, a removal).
- * The destroy waits for it, a bounded time: a peer that never sends
- * its RTU gets the REJ after all. Telling the connection manager the
+ * The destroy waits for it, a bounded time that covers an RTU lost and
+ * sent again for our REP's retransmission: a peer that never sends its
+ * RTU gets the REJ after all. Telling the connection manager the
  * connection is established instead (rdma_notify()) leaves the REP
  * retransmitted when the peer's DREQ crosses it, which holds the ID's
  * destruction until the REP's retries run out. Only the IB connection
@@ -228,6 +229,23 @@ static bool xr_ep_release_disconnect(struct xr_ep *ep, struct rdma_cm_id *id)
 		return false;
 	rdma_disconnect(id);
 	return true;
+}
+
+/*
+ * An event that ends the connection on @id releases a held disconnect,
+ * the peer's or the connection manager's word that it is over, or a
+ * device removal, which cannot wait. An address change can: its
+ * connection manager may still be waiting for the RTU.
+ */
+static void xr_ep_cm_ended(struct xr_ep *ep, struct rdma_cm_id *id,
+			   enum rdma_cm_event_type event)
+{
+	if (event == RDMA_CM_EVENT_ADDR_CHANGE)
+		return;
+	set_bit(XR_EP_CM_ENDED, &ep->ep_cm_flags);
+	/* Pairs with xr_ep_hold_disconnect(). */
+	smp_mb__after_atomic();
+	xr_ep_release_disconnect(ep, id);
 }
 
 /* Destroyed before the event a held disconnect waits for, the ID sends a REJ. */
@@ -285,7 +303,8 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		/* Pairs with xr_ep_hold_disconnect(). */
 		smp_mb__after_atomic();
 		/* With a disconnect held, the owner is closing it already. */
-		if (!xr_ep_release_disconnect(ep, id))
+		if (!xr_ep_release_disconnect(ep, id) &&
+		    !test_bit(XR_EP_DESTROYING, &ep->ep_cm_flags))
 			ep->ep_ops->eo_established(ep);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
@@ -303,14 +322,12 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		if (ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
 			trace_xrpcrdma_device_removal(ep);
 		trace_xrpcrdma_disconnect(ep, false);
-		set_bit(XR_EP_CM_ENDED, &ep->ep_cm_flags);
-		/* Pairs with xr_ep_hold_disconnect(). */
-		smp_mb__after_atomic();
-		xr_ep_release_disconnect(ep, id);
+		xr_ep_cm_ended(ep, id, ev->event);
 		/* A resolver still waiting gives up. */
 		if (ep->ep_active)
 			xr_ep_resolved(ep, -ENETUNREACH);
-		ep->ep_ops->eo_disconnected(ep);
+		if (!test_bit(XR_EP_DESTROYING, &ep->ep_cm_flags))
+			ep->ep_ops->eo_disconnected(ep);
 		break;
 	default:
 		break;
@@ -847,6 +864,8 @@ static void xr_ep_stop_listening(struct xr_ep *ep)
  */
 void xr_ep_destroy(struct xr_ep *ep)
 {
+	/* Events from now on are not the owner's: it is going. */
+	set_bit(XR_EP_DESTROYING, &ep->ep_cm_flags);
 	if (ep->ep_listening)
 		xr_ep_stop_listening(ep);
 	xr_ep_drain(ep);

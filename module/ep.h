@@ -74,8 +74,13 @@ enum xr_ep_drain_state {
 #define XR_EP_ESTABLISHED	1	/* the ESTABLISHED event came */
 #define XR_EP_ACCEPTED		2	/* our REP went out (rdma_accept()) */
 #define XR_EP_CM_ENDED		3	/* an event ended the connection */
-/* Most a teardown waits for a held disconnect's event. */
-#define XR_EP_HELD_WAIT_MS	4000
+#define XR_EP_DESTROYING	4	/* xr_ep_destroy() began: no owner calls */
+/*
+ * Most a teardown waits for a held disconnect's event: more than twice
+ * the 4096 ms after which a REP goes again (the response timeout of
+ * rdma_cm peers), which a peer whose RTU was lost answers with another.
+ */
+#define XR_EP_HELD_WAIT_MS	10000
 
 /**
  * struct xr_ep - an RDMA connection endpoint (or a listener)
@@ -108,12 +113,12 @@ enum xr_ep_drain_state {
  * @ep_relisten: a listener's: makes a new ID after an address change
  * @ep_relisten_tries: a listener's: failed tries of @ep_relisten since the
  *	address change, under @ep_listen_lock
- * @ep_cm_flags: a connection's: %XR_EP_ACCEPTED once our REP went out;
+ * @ep_cm_flags: %XR_EP_DESTROYING once the teardown began; a
+ *	connection's: %XR_EP_ACCEPTED once our REP went out;
  *	%XR_EP_ESTABLISHED once the connection manager said the connection
  *	is up; %XR_EP_CM_ENDED once one of its events ended the
- *	connection; %XR_EP_DISCONNECT_HELD while a
- *	disconnect waits for that, or for the end (whoever clears it
- *	disconnects)
+ *	connection; %XR_EP_DISCONNECT_HELD while a disconnect waits for
+ *	one of those (whoever clears it disconnects)
  * @ep_scq_cids: completion IDs handed out on @ep_scq (xr_cid_assign())
  * @ep_rcq_cids: completion IDs handed out on @ep_rcq
  */

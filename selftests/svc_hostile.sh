@@ -273,12 +273,22 @@ cm_sent() {
 # destroyed in that state sends (after a REJ following its ESTABLISHED
 # the in-tree client keeps its endpoint for good): the server waits for
 # the RTU and disconnects then. No REJ may be counted (rdmactl sends
-# none), and the connection must go within seconds of the RTU.
+# none), and the server's disconnect must come soon after the RTU:
+# rdmactl waits 10 s for it before it disconnects itself, so a run of
+# more than 8 s says the server never did.
 closed_before_rtu() {
-	local rejs rc=0
+	local rejs start secs rc=0
 
 	rejs=$(cm_sent rej) || { fail "no connection manager counters for $XR_RDMA_DEV"; return 1; }
-	send_oversized "$FUNCNAME" --hold-rtu 1000 || return 1
+	oversized_message || return 1
+	start=$(date +%s%N)
+	"$RDMACTL" ping -t 10 --hold-rtu 1000 --raw "$BIG" --expect disconnect \
+		"$XR_ADDR:$PORT" >"$OUT" 2>"$ERR" ||
+		{ echo "# $FUNCNAME: $(cat "$OUT")"; sed 's/^/# stderr: /' "$ERR"; return 1; }
+	secs=$((($(date +%s%N) - start) / 1000000000))
+	echo "# $FUNCNAME: $(cat "$OUT") (${secs} s)"
+	[ "$secs" -le 8 ] ||
+		fail "the server did not disconnect after the RTU: rdmactl ran ${secs} s" || rc=1
 	[ "$(cm_sent rej)" -eq "$rejs" ] ||
 		fail "a REJ ended the connection: REJs sent $rejs -> $(cm_sent rej)" || rc=1
 	wait_for 10 transports_released "$BASE_XPRTS" ||
