@@ -7,7 +7,8 @@
 # by a completion error, one refused (a client offering no RDMA Read), a
 # kernel-side benchmark over TCP to nfsd; then the
 # module is unloaded and loaded again, and the same daemon must say so and
-# go on logging. Every line logged, and rdmactl -j stats show, must be
+# go on logging, and on to a new FILE after a rotation (SIGHUP). Every
+# line logged, and rdmactl -j stats show, must be
 # valid under the published schemas (ctl/schema).
 #
 # A completion error comes from a Send larger than the server's receive
@@ -36,7 +37,7 @@ cleanup() {
 		"$RDMA" link add "$XR_RDMA_DEV" type rxe netdev "$XR_NETDEV"
 	fi
 	module_loaded || insmod "$XR_MODULE"
-	rm -f "$LOG" "$OUT"
+	rm -f "$LOG" "$LOG.1" "$OUT"
 }
 trap cleanup EXIT
 
@@ -250,6 +251,26 @@ logs_after_reload() {
 	expect_event 10 "e.event == \"device-add\" and e.ifname == \"$XR_RDMA_DEV\""
 }
 
+# A log rotation (logrotate's default): the file is moved away and the
+# daemon is sent SIGHUP; it opens FILE again at once, and what it logs
+# from then on goes there, none of it to the moved file.
+log_rotated_on_sighup() {
+	local before
+
+	mv "$LOG" "$LOG.1" || return 1
+	before=$(wc -l <"$LOG.1")
+	kill -HUP "$MON_PID" || fail "kill -HUP" || return 1
+	wait_for 5 test -e "$LOG" || fail "no new $LOG after SIGHUP" || return 1
+	monitor_alive || fail "the monitor died of SIGHUP" || return 1
+	FROM=0
+	"$RDMA" link delete "$XR_RDMA_DEV" || fail "rdma link delete" || return 1
+	expect_event 10 "e.event == \"device-del\" and e.ifname == \"$XR_RDMA_DEV\"" || return 1
+	readd_device || return 1
+	expect_event 10 "e.event == \"device-add\" and e.ifname == \"$XR_RDMA_DEV\"" || return 1
+	[ "$(wc -l <"$LOG.1")" -eq "$before" ] ||
+		fail "lines went to the moved file after SIGHUP: $before -> $(wc -l <"$LOG.1")"
+}
+
 every_line_json_with_time() {
 	local n
 
@@ -272,7 +293,7 @@ monitor_stops_on_sigterm() {
 	MON_PID=
 }
 
-ktap_header 11
+ktap_header 12
 run_test monitor_starts monitor_starts
 run_test device_remove_add device_remove_add
 run_test listener_add_del listener_add_del
@@ -282,6 +303,7 @@ run_test completion_error_oversized completion_error_oversized
 run_test bench_events bench_events
 run_test module_reload module_reload
 run_test logs_after_reload logs_after_reload
+run_test log_rotated_on_sighup log_rotated_on_sighup
 run_test every_line_json_with_time every_line_json_with_time
 run_test monitor_stops_on_sigterm monitor_stops_on_sigterm
 ktap_finish

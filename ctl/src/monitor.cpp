@@ -7,6 +7,7 @@
 #include <cstring>
 #include <ctime>
 #include <exception>
+#include <filesystem>
 #include <new>
 
 #include <fcntl.h>
@@ -312,8 +313,34 @@ bool write_line(int fd, const std::string &line)
 
 namespace {
 
-// The daemon's side of --log: detached from the terminal, lines to fd.
-int run_daemon(EventSource &source, int fd, const OutputOptions &output, bool timestamps)
+// The daemon's source: after each wait, a SIGHUP's reopen of the log, and
+// an "error" event (written to the file kept) when it failed.
+class ReopeningSource : public EventSource {
+public:
+    ReopeningSource(EventSource &inner, LogFile &log) : inner_(inner), log_(log) {}
+
+    std::vector<Event> wait(int timeout_ms) override
+    {
+        std::vector<Event> events = inner_.wait(timeout_ms);
+        if (take_hangup()) {
+            try {
+                log_.reopen();
+            } catch (const Error &e) {
+                Event ev = simple_event(EventType::Error);
+                ev.message = e.what();
+                events.push_back(std::move(ev));
+            }
+        }
+        return events;
+    }
+
+private:
+    EventSource &inner_;
+    LogFile &log_;
+};
+
+// The daemon's side of --log: detached from the terminal, lines to the log.
+int run_daemon(EventSource &source, LogFile &log, const OutputOptions &output, bool timestamps)
 {
     setsid();
     if (chdir("/") != 0) {
@@ -327,15 +354,16 @@ int run_daemon(EventSource &source, int fd, const OutputOptions &output, bool ti
         if (null > STDERR_FILENO)
             close(null);
     }
-    StopSignals signals;
+    StopSignals signals(true);
+    ReopeningSource reopening(source, log);
     try {
-        monitor_loop(source, output, timestamps,
-                     [fd](const std::string &line) { return write_line(fd, line); });
+        monitor_loop(reopening, output, timestamps,
+                     [&log](const std::string &line) { return log.write(line); });
     } catch (const std::exception &e) {
         Event ev = simple_event(EventType::Error);
         ev.time = now_text();
         ev.message = e.what();
-        write_line(fd, event_line(ev, output));
+        log.write(event_line(ev, output));
         return 1;
     }
     return 0;
@@ -399,11 +427,42 @@ std::string monitor_usage()
            "\n"
            "  -t, --timestamp   start each line with the time it was read (UTC)\n"
            "  --log FILE        run in the background: print the daemon's PID, then\n"
-           "                    append every line to FILE as it comes (with -t)\n"
+           "                    append every line to FILE as it comes (with -t);\n"
+           "                    SIGHUP opens FILE again (after a log rotation)\n"
            "  -d, --details     with a connection's disconnect, its final counters\n"
            "  -j, --json        one JSON object a line\n"
            "Exit status: 0 after SIGINT or SIGTERM, 1 when the module is not loaded\n"
            "at the start or netlink fails, 2 on usage errors.\n";
+}
+
+LogFile::LogFile(const std::string &name) : name_(name)
+{
+    std::error_code ec;
+    std::filesystem::path absolute = std::filesystem::absolute(name, ec);
+    if (!ec)
+        name_ = absolute.string();
+    fd_ = open_file(name_);
+}
+
+LogFile::~LogFile()
+{
+    if (fd_ >= 0)
+        close(fd_);
+}
+
+int LogFile::open_file(const std::string &name)
+{
+    int fd = open(name.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        throw Error("cannot open " + name + ": " + std::strerror(errno));
+    return fd;
+}
+
+void LogFile::reopen()
+{
+    int fd = open_file(name_);
+    close(fd_);
+    fd_ = fd;
 }
 
 std::unique_ptr<EventSource> make_netlink_event_source()
@@ -431,25 +490,18 @@ void monitor_loop(EventSource &source, const OutputOptions &output, bool timesta
 int run_monitor(const MonitorOptions &opts, const OutputOptions &output, std::ostream &out,
                 std::ostream &err, const EventSourceFactory &make_source)
 {
-    int fd = -1;
-    if (opts.log) {
-        fd = open(opts.log->c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-        if (fd < 0) {
-            err << "rdmactl: cannot open " << *opts.log << ": " << std::strerror(errno) << '\n';
-            return 1;
-        }
-    }
+    std::unique_ptr<LogFile> log;
     std::unique_ptr<EventSource> source;
     try {
+        if (opts.log)
+            log = std::make_unique<LogFile>(*opts.log);
         source = make_source();
     } catch (const Error &e) {
         err << "rdmactl: " << e.what() << '\n';
-        if (fd >= 0)
-            close(fd);
         return 1;
     }
 
-    if (opts.log) {
+    if (log) {
         out.flush();
         err.flush();
         std::fflush(nullptr);
@@ -457,18 +509,14 @@ int run_monitor(const MonitorOptions &opts, const OutputOptions &output, std::os
         if (pid < 0) {
             err << "rdmactl: cannot start the monitor in the background: "
                 << std::strerror(errno) << '\n';
-            close(fd);
             return 1;
         }
         if (pid > 0) {
-            close(fd);
             out << pid << '\n';
             out.flush();
             return 0;
         }
-        int rc = run_daemon(*source, fd, output, opts.timestamps);
-        close(fd);
-        return rc;
+        return run_daemon(*source, *log, output, opts.timestamps);
     }
 
     StopSignals signals;

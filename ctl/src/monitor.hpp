@@ -65,6 +65,33 @@ void drain_events(const std::function<int()> &read_one, std::vector<Event> &even
 // fd takes without waiting. False when the line was not written whole.
 bool write_line(int fd, const std::string &line);
 
+// --log's FILE: opened for appending (created 0644), each line written with
+// one write(2) (write_line()). The name is kept absolute, as the daemon
+// leaves its directory. reopen() opens it again, for a log rotation that
+// moved the file away (SIGHUP).
+class LogFile {
+public:
+    // Throws Error ("cannot open FILE: ...").
+    explicit LogFile(const std::string &name);
+    ~LogFile();
+    LogFile(const LogFile &) = delete;
+    LogFile &operator=(const LogFile &) = delete;
+
+    bool write(const std::string &line) const { return write_line(fd_, line); }
+
+    // Opens the name again and writes there from now on. When it cannot,
+    // the file open so far stays and the error is thrown (Error).
+    void reopen();
+
+    const std::string &name() const { return name_; }
+
+private:
+    static int open_file(const std::string &name);
+
+    std::string name_;
+    int fd_ = -1;
+};
+
 // Receives each line; returns false when it could not be written (which
 // ends monitor_loop() quietly when a stop was asked for meanwhile).
 using LineSink = std::function<bool(const std::string &)>;
@@ -78,8 +105,9 @@ void monitor_loop(EventSource &source, const OutputOptions &output, bool timesta
 // The whole command. Foreground: lines to out; --log: opens FILE and joins
 // the group first (errors go to err, exit 1), then forks; the parent prints
 // the daemon's PID and returns 0, the daemon appends every line to FILE
-// with one write(2) each and returns when signalled (0) or on an error,
-// which it logs as an "error" event (1).
+// with one write(2) each, opens FILE again on SIGHUP (an "error" event in
+// the file it has when it cannot), and returns when signalled (0) or on an
+// error, which it logs as an "error" event (1).
 int run_monitor(const MonitorOptions &opts, const OutputOptions &output, std::ostream &out,
                 std::ostream &err, const EventSourceFactory &make_source);
 

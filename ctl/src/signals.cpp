@@ -6,6 +6,7 @@ namespace rdmactl {
 namespace {
 
 volatile sig_atomic_t stop_flag = 0;
+volatile sig_atomic_t hangup_flag = 0;
 
 // The wait mask of the StopSignals that lives, if any.
 const sigset_t *active_wait_mask = nullptr;
@@ -15,12 +16,19 @@ void on_stop_signal(int)
     stop_flag = 1;
 }
 
-sigset_t stop_set()
+void on_hangup(int)
+{
+    hangup_flag = 1;
+}
+
+sigset_t stop_set(bool hangup)
 {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    if (hangup)
+        sigaddset(&set, SIGHUP);
     return set;
 }
 
@@ -41,12 +49,19 @@ void clear_stop_request()
     stop_flag = 0;
 }
 
+bool take_hangup()
+{
+    bool came = hangup_flag;
+    hangup_flag = 0;
+    return came;
+}
+
 const sigset_t *stop_wait_mask()
 {
     return active_wait_mask;
 }
 
-StopSignals::StopSignals() : outer_wait_mask_(active_wait_mask)
+StopSignals::StopSignals(bool hangup) : hangup_(hangup), outer_wait_mask_(active_wait_mask)
 {
     stop_flag = 0;
     struct sigaction sa = {};
@@ -55,12 +70,19 @@ StopSignals::StopSignals() : outer_wait_mask_(active_wait_mask)
     sa.sa_flags = 0; // no SA_RESTART: a signal must end the wait it interrupts
     sigaction(SIGINT, &sa, &old_int_);
     sigaction(SIGTERM, &sa, &old_term_);
+    if (hangup_) {
+        hangup_flag = 0;
+        sa.sa_handler = on_hangup;
+        sigaction(SIGHUP, &sa, &old_hup_);
+    }
 
-    sigset_t block = stop_set();
+    sigset_t block = stop_set(hangup_);
     sigprocmask(SIG_BLOCK, &block, &old_mask_);
     wait_mask_ = old_mask_;
     sigdelset(&wait_mask_, SIGINT);
     sigdelset(&wait_mask_, SIGTERM);
+    if (hangup_)
+        sigdelset(&wait_mask_, SIGHUP);
     active_wait_mask = &wait_mask_;
 }
 
@@ -70,6 +92,8 @@ StopSignals::~StopSignals()
     sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
+    if (hangup_)
+        sigaction(SIGHUP, &old_hup_, nullptr);
 }
 
 StopWindow::StopWindow()

@@ -3,7 +3,8 @@
 // interrupted (monitor, bench run's wait, ping): the handlers only set a
 // flag, and the signals are blocked except while waiting, so that a signal
 // ends a wait (ppoll(2) with stop_wait_mask() returns EINTR) and is never
-// seen in the middle of handling what a wait gave.
+// seen in the middle of handling what a wait gave. A daemon may take
+// SIGHUP the same way, as a request to reopen its log.
 #pragma once
 
 #include <signal.h>
@@ -19,6 +20,10 @@ bool stop_requested();
 
 void clear_stop_request();
 
+// Whether SIGHUP came, under a StopSignals made to take it, since the last
+// call; the request is cleared.
+bool take_hangup();
+
 // The signal mask to wait with while a StopSignals lives: the mask from
 // before it, without SIGINT and SIGTERM. nullptr when none lives (ppoll(2)
 // then keeps the mask as it is, and the signals do what they did before).
@@ -30,9 +35,11 @@ const sigset_t *stop_wait_mask();
 // mask back before the handlers: a signal still pending then is taken by
 // ours (a stop request) rather than ending the process on the way out.
 // One may live inside another; the inner one restores the outer's state.
+// Made with hangup set, it takes SIGHUP the same way, as a request
+// that take_hangup() reports, which also ends a wait.
 class StopSignals {
 public:
-    StopSignals();
+    explicit StopSignals(bool hangup = false);
     ~StopSignals();
     StopSignals(const StopSignals &) = delete;
     StopSignals &operator=(const StopSignals &) = delete;
@@ -40,7 +47,8 @@ public:
     const sigset_t &wait_mask() const { return wait_mask_; }
 
 private:
-    struct sigaction old_int_ = {}, old_term_ = {};
+    bool hangup_;
+    struct sigaction old_int_ = {}, old_term_ = {}, old_hup_ = {};
     sigset_t old_mask_;
     sigset_t wait_mask_;
     const sigset_t *outer_wait_mask_;

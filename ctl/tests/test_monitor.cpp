@@ -6,6 +6,8 @@
 
 #include <csignal>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include <fcntl.h>
@@ -890,6 +892,101 @@ TEST(RunMonitor, UnwritableLogIsExit1)
     EXPECT_EQ(rc, exit_error);
     EXPECT_FALSE(made);
     EXPECT_NE(err.str().find("cannot open /nonexistent/dir/log"), std::string::npos);
+}
+
+// ---- The --log file ----
+
+namespace fs = std::filesystem;
+
+class LogFileTest : public ::testing::Test {
+protected:
+    fs::path dir;
+
+    void SetUp() override
+    {
+        std::string tmpl = (fs::temp_directory_path() / "rdmactl-log-XXXXXX").string();
+        ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+        dir = tmpl;
+    }
+
+    void TearDown() override { fs::remove_all(dir); }
+
+    std::string read(const fs::path &file)
+    {
+        std::ifstream in(file);
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+};
+
+// A rotation moves the file away; the reopen writes to a new one by the
+// name, and the old file keeps what was written before.
+TEST_F(LogFileTest, ReopenFollowsARotation)
+{
+    fs::path name = dir / "monitor.log";
+    LogFile log(name.string());
+    EXPECT_TRUE(log.write("first\n"));
+    fs::rename(name, dir / "monitor.log.1");
+    EXPECT_TRUE(log.write("second\n"));
+    log.reopen();
+    EXPECT_TRUE(log.write("third\n"));
+    EXPECT_EQ(read(dir / "monitor.log.1"), "first\nsecond\n");
+    EXPECT_EQ(read(name), "third\n");
+    EXPECT_EQ(fs::status(name).permissions() & fs::perms::all,
+              fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                  fs::perms::others_read);
+}
+
+// Appends to what is there, never truncates.
+TEST_F(LogFileTest, Appends)
+{
+    fs::path name = dir / "monitor.log";
+    std::ofstream(name) << "before\n";
+    LogFile log(name.string());
+    EXPECT_TRUE(log.write("after\n"));
+    EXPECT_EQ(read(name), "before\nafter\n");
+}
+
+// When the name cannot be opened again, the file open so far stays.
+TEST_F(LogFileTest, AFailedReopenKeepsTheOldFile)
+{
+    fs::path name = dir / "monitor.log";
+    LogFile log(name.string());
+    fs::rename(name, dir / "old.log");
+    fs::create_directory(name); // O_WRONLY on a directory: EISDIR
+    try {
+        log.reopen();
+        ADD_FAILURE() << "reopen did not throw";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("cannot open " + name.string()), std::string::npos)
+            << e.what();
+    }
+    EXPECT_TRUE(log.write("kept\n"));
+    EXPECT_EQ(read(dir / "old.log"), "kept\n");
+}
+
+// The daemon leaves its directory: a relative name is kept absolute, so
+// that a reopen finds the same file.
+TEST_F(LogFileTest, ARelativeNameIsMadeAbsolute)
+{
+    fs::path cwd = fs::current_path();
+    fs::current_path(dir);
+    {
+        LogFile log("rel.log");
+        EXPECT_EQ(fs::path(log.name()), dir / "rel.log");
+        fs::current_path("/");
+        fs::rename(dir / "rel.log", dir / "rel.log.1");
+        log.reopen();
+        EXPECT_TRUE(log.write("x\n"));
+    }
+    fs::current_path(cwd);
+    EXPECT_EQ(read(dir / "rel.log"), "x\n");
+}
+
+TEST_F(LogFileTest, UnopenableThrows)
+{
+    EXPECT_THROW(LogFile((dir / "no" / "such.log").string()), Error);
 }
 
 TEST(RunMonitor, UsageErrorIsExit2)

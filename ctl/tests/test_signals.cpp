@@ -130,6 +130,45 @@ TEST_F(StopSignalsTest, ANewOneForgetsAnEarlierStop)
     EXPECT_FALSE(stop_requested());
 }
 
+// Made to take SIGHUP: blocked but in the wait, where it ends the wait as
+// a request that take_hangup() reports once, and is no stop.
+TEST_F(StopSignalsTest, HangupEndsAWaitAsAReopenRequest)
+{
+    struct sigaction hup_before = handler_of(SIGHUP);
+    bool hup_blocked = signal_blocked(SIGHUP);
+    {
+        StopSignals signals(true);
+        EXPECT_TRUE(signal_blocked(SIGHUP));
+        EXPECT_FALSE(sigismember(&signals.wait_mask(), SIGHUP));
+        EXPECT_FALSE(handler_of(SIGHUP).sa_flags & SA_RESTART);
+        EXPECT_FALSE(take_hangup());
+        ASSERT_EQ(raise(SIGHUP), 0);
+        EXPECT_TRUE(signal_pending(SIGHUP));
+
+        QuietPipe quiet;
+        pollfd pfd{quiet.read_end(), POLLIN, 0};
+        timespec ts{30, 0};
+        int n = ppoll(&pfd, 1, &ts, stop_wait_mask());
+        int saved_errno = errno;
+        EXPECT_EQ(n, -1);
+        EXPECT_EQ(saved_errno, EINTR);
+        EXPECT_TRUE(take_hangup());
+        EXPECT_FALSE(take_hangup());
+        EXPECT_FALSE(stop_requested());
+    }
+    EXPECT_EQ(handler_of(SIGHUP).sa_handler, hup_before.sa_handler);
+    EXPECT_EQ(signal_blocked(SIGHUP), hup_blocked);
+}
+
+// Made without it, SIGHUP is left alone.
+TEST_F(StopSignalsTest, HangupUntouchedByDefault)
+{
+    struct sigaction hup_before = handler_of(SIGHUP);
+    StopSignals signals;
+    EXPECT_EQ(handler_of(SIGHUP).sa_handler, hup_before.sa_handler);
+    EXPECT_EQ(sigismember(&signals.wait_mask(), SIGHUP), signal_blocked(SIGHUP));
+}
+
 TEST_F(StopSignalsTest, NestedRestoresTheOuter)
 {
     StopSignals outer;
