@@ -53,6 +53,17 @@ private:
     int fds_[2] = {-1, -1};
 };
 
+// A wait with the wait mask on a pipe that stays quiet ends with EINTR:
+// a signal pending came in.
+bool wait_ends_by_signal()
+{
+    QuietPipe quiet;
+    pollfd pfd{quiet.read_end(), POLLIN, 0};
+    timespec ts{30, 0};
+    int n = ppoll(&pfd, 1, &ts, stop_wait_mask());
+    return n == -1 && errno == EINTR;
+}
+
 // The stop request is the process's: none is left for the next test.
 class StopSignalsTest : public ::testing::Test {
 protected:
@@ -87,13 +98,7 @@ TEST_F(StopSignalsTest, ASignalEndsTheNextWait)
     EXPECT_FALSE(stop_requested());
     EXPECT_TRUE(signal_pending(SIGINT));
 
-    QuietPipe quiet;
-    pollfd pfd{quiet.read_end(), POLLIN, 0};
-    timespec ts{30, 0};
-    int n = ppoll(&pfd, 1, &ts, stop_wait_mask());
-    int saved_errno = errno;
-    EXPECT_EQ(n, -1);
-    EXPECT_EQ(saved_errno, EINTR);
+    EXPECT_TRUE(wait_ends_by_signal());
     EXPECT_TRUE(stop_requested());
     EXPECT_FALSE(signal_pending(SIGINT));
 }
@@ -145,13 +150,7 @@ TEST_F(StopSignalsTest, HangupEndsAWaitAsAReopenRequest)
         ASSERT_EQ(raise(SIGHUP), 0);
         EXPECT_TRUE(signal_pending(SIGHUP));
 
-        QuietPipe quiet;
-        pollfd pfd{quiet.read_end(), POLLIN, 0};
-        timespec ts{30, 0};
-        int n = ppoll(&pfd, 1, &ts, stop_wait_mask());
-        int saved_errno = errno;
-        EXPECT_EQ(n, -1);
-        EXPECT_EQ(saved_errno, EINTR);
+        EXPECT_TRUE(wait_ends_by_signal());
         EXPECT_TRUE(take_hangup());
         EXPECT_FALSE(take_hangup());
         EXPECT_FALSE(stop_requested());
