@@ -566,10 +566,12 @@ read_behind_stuck_reply() {
 # (fault points sendctx-alloc and dma-map on its connection, armed once
 # the reply went out, for 1.7 s): the watchdog's first ask for a
 # completion, send-timeout (1500 ms) after the reply, finds no context
-# for it, and it must go on asking (a second later), not stop watching;
-# the next, once the points are cleared, gets one, and the watchdog
-# breaks the connection (the kernel log) 4 s after the reply at most,
-# before rxe gives up on the Send itself (about 5 s here).
+# for it, and it must go on asking (a second later), not stop watching:
+# the next, once the points are cleared, gets one (a probe posted after
+# a context was refused), and the connection must end. Who ends it is
+# not asked: the watchdog breaks it send-timeout after the probe, and
+# rxe gives up on the Send about as soon (a loaded host has rxe first;
+# read_behind_stuck_reply checks the watchdog's word).
 #
 # One try: 0 when the points refused the probe's context and the
 # connection was broken, 1 on a failure, 2 when the probe had its
@@ -610,16 +612,15 @@ probe_without_context_try() {
 		return 2
 	fi
 	[ "${fired:-0}" -ge 1 ] || fail "no context was refused" || rc=1
+	[ "${probes:-0}" -ge 1 ] || fail "no probe after the refused context" || rc=1
 	return $rc
 }
 
 probe_retried_without_context() {
-	local sig timeout logged try rc
-	local msg="the send queue made no progress for $PROBE_TIMEOUT_MS ms"
+	local sig timeout try rc
 
 	sig=$(config_value signal-interval)
 	timeout=$(config_value send-timeout)
-	logged=$(dmesg | grep -c "$msg")
 	"$RDMACTL" config set signal-interval 16 send-timeout $PROBE_TIMEOUT_MS || return 1
 	for try in 1 2 3 4 5; do
 		probe_without_context_try
@@ -628,8 +629,6 @@ probe_retried_without_context() {
 	done
 	"$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
 	[ $rc -ne 2 ] || fail "no try armed the points in time" || rc=1
-	[ "$(dmesg | grep -c "$msg")" -gt "$logged" ] ||
-		fail "nothing in the kernel log about the send queue" || rc=1
 	return $rc
 }
 
