@@ -5,7 +5,8 @@
 # the module reloaded side by side with the in-tree rpcrdma, through both
 # servers at once. Every call must be answered, the summary must add up,
 # and RPC-level errors (an unknown program, a version nfsd lacks) must show
-# as errors, not as replies.
+# as errors, not as replies; SIGINT must end a ping whose output nobody
+# reads.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
@@ -47,6 +48,29 @@ ping_all() {
 	jq -r '.rtt_us as $r | "# -j: credits \(.credits), rtt min/avg/p50/p99/max = " +
 		([$r.min, $r.avg, $r.p50, $r.p99, $r.max] | map(. * 10 | round / 10 | tostring) |
 		join("/")) + " us"' "$OUT"
+}
+
+# A reader that never reads: once the pipe is full, ping blocks writing a
+# line, and SIGINT must still end it (at once, as in any wait of ping).
+stops_with_a_stuck_reader() {
+	local port fifo reader pid rc=0
+
+	port=$(our_listener | cut -d' ' -f2)
+	fifo=$(mktemp -u) && mkfifo "$fifo" || return 1
+	# shellcheck disable=SC2217 # it holds the pipe open and never reads
+	sleep 120 <"$fifo" &
+	reader=$!
+	"$RDMACTL" ping -c 1000000 -i 0 "$XR_ADDR:$port" >"$fifo" 2>"$ERR" &
+	pid=$!
+	wait_for 60 grep -qx pipe_write "/proc/$pid/wchan" ||
+		fail "ping never blocked on its output: $(cat "/proc/$pid/wchan" 2>&1)" || rc=1
+	kill -INT "$pid"
+	wait_for 5 eval "! kill -0 $pid 2>/dev/null" ||
+		fail "ping still runs 5 s after SIGINT, in $(cat "/proc/$pid/wchan" 2>&1)" || rc=1
+	kill -KILL "$pid" "$reader" 2>/dev/null
+	wait "$pid" "$reader" 2>/dev/null
+	rm -f "$fifo"
+	return $rc
 }
 
 server_start() {
@@ -116,10 +140,11 @@ no_transport_left() {
 		fail "live objects left: $("$RDMACTL" -j module show)"
 }
 
-ktap_header 8
+ktap_header 9
 run_test server_start server_start
 run_test ping_our_server ping_our_server
 run_test rpc_errors_reported rpc_errors_reported
+run_test stops_with_a_stuck_reader stops_with_a_stuck_reader
 run_test refused_port refused_port
 run_test reload_side_by_side reload_side_by_side
 run_test ping_in_tree_server ping_in_tree_server

@@ -729,11 +729,15 @@ private:
     }
 
     // Flushed, so that each line shows as it happens when out is a pipe
-    // or a file too (a ping's lines are read while it runs).
+    // or a file too (a ping's lines are read while it runs). A reader
+    // that does not read blocks the write: a stop ends it (the stream
+    // fails, and nothing more is printed).
     void line(const std::string &text)
     {
-        if (!io_.output.json)
-            io_.out << text << '\n' << std::flush;
+        if (io_.output.json)
+            return;
+        StopWindow window;
+        io_.out << text << '\n' << std::flush;
     }
 
     std::string prefix(uint32_t seq, uint32_t xid)
@@ -1003,11 +1007,14 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
     PingStats stats =
         ping_session(opts, *conn, SessionIo{out, err, output}, first_xid, params.recv_depth);
     conn.reset(); // disconnect before the summary
-    if (output.json)
-        print_json(out, ping_stats_json(stats), output);
-    else
-        out << ping_stats_text(stats);
-    out.flush();
+    {
+        StopWindow window; // as the lines: a stuck reader cannot hold it
+        if (output.json)
+            print_json(out, ping_stats_json(stats), output);
+        else
+            out << ping_stats_text(stats);
+        out.flush();
+    }
     // Interrupted, the calls not sent do not count against it (ping(8)).
     uint64_t wanted = stats.interrupted ? stats.sent : opts.count;
     return stats.received > 0 && stats.received == wanted ? 0 : 1;
