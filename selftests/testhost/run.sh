@@ -86,7 +86,6 @@ JOBDIR=
 LOGFILE=
 KEEP_LOG=1
 QEMU_PID=
-WATCHDOG_PID=
 STREAM_PID=
 OUTPUT_PID=
 FAILED=0
@@ -382,7 +381,6 @@ cleanup() {
 	local rc=$?
 
 	stop_pid "$QEMU_PID"
-	stop_pid "$WATCHDOG_PID"
 	stop_pid "$STREAM_PID"
 	stop_pid "$OUTPUT_PID"
 	[[ -z $JOBDIR ]] || rm -rf "$JOBDIR"
@@ -402,7 +400,7 @@ wait_streams() {
 
 # Boots the guest; returns 0, or 1 when the whole-run timeout hit.
 run_qemu() {
-	local image=$1 initrd=$2 fifo out done_pid=
+	local image=$1 initrd=$2 fifo out deadline
 	local -a q
 
 	mapfile -d '' q < <(qemu_command "$image" "$initrd")
@@ -417,21 +415,23 @@ run_qemu() {
 	echo "$EPOCHREALTIME" >"$JOBDIR/t-start"
 	"${q[@]}" </dev/null >"$fifo" 2>&1 3>"$out" &
 	QEMU_PID=$!
-	sleep "$TIMEOUT" &
-	WATCHDOG_PID=$!
+	deadline=$((SECONDS + TIMEOUT))
 
-	wait -n -p done_pid "$QEMU_PID" "$WATCHDOG_PID" || true
-	if [[ $done_pid == "$WATCHDOG_PID" ]]; then
-		WATCHDOG_PID=
-		say "timeout: ${TIMEOUT}s passed, killing QEMU (pid $QEMU_PID)"
-		stop_pid "$QEMU_PID"
-		QEMU_PID=
-		wait_streams
-		return 1
-	fi
+	# Polled: bash 5.2's `wait -n` on QEMU and a timer once missed
+	# QEMU's exit (its readers ended with it) and waited out the timer.
+	# bash reaps an exited child at once, so kill -0 fails from then on.
+	while kill -0 "$QEMU_PID" 2>/dev/null; do
+		if ((SECONDS >= deadline)); then
+			say "timeout: ${TIMEOUT}s passed, killing QEMU (pid $QEMU_PID)"
+			stop_pid "$QEMU_PID"
+			QEMU_PID=
+			wait_streams
+			return 1
+		fi
+		sleep 0.2
+	done
+	wait "$QEMU_PID" || true
 	QEMU_PID=
-	stop_pid "$WATCHDOG_PID"
-	WATCHDOG_PID=
 	wait_streams
 	return 0
 }

@@ -16,7 +16,7 @@ readonly HERE
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$HERE/lib.sh"
 readonly RUN=$HERE/run.sh PAIR=$HERE/pair.sh
-readonly PLAN=15
+readonly PLAN=16
 
 KVER=
 BUILD=
@@ -208,6 +208,12 @@ case_guest_died() {
 	expect_rc 124 && expect_err '^testhost: FAIL: guest died without reporting'
 }
 
+# A guest still running at --timeout is stopped and the run fails.
+case_timeout() {
+	run_host --no-rxe --timeout 30 -- sleep 600
+	expect_rc 124 && expect_err '^testhost: FAIL: timeout after 30s'
+}
+
 case_rmmod_failure() {
 	run_host --no-rxe --module "$1" -- true
 	expect_rc 125 && expect_err '^testhost: FAIL: rmmod .*cannot unload'
@@ -353,6 +359,7 @@ main() {
 	run_case "fails when rmmod fails" case_rmmod_failure "$pin_ko"
 	run_case "detects a kernel panic" case_crash_detected
 	run_case "fails when the guest dies silently" case_guest_died
+	run_case "stops a guest at --timeout" case_timeout
 	run_case "pair: network, barrier, pause; both statuses 0" case_pair_clean
 	run_case "pair: a failing command in guest A fails the run and ends B's wait" case_pair_fail_a
 	run_case "pair: a taint in guest B fails the run" case_pair_taint_b
