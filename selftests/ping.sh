@@ -6,7 +6,7 @@
 # servers at once. Every call must be answered, the summary must add up,
 # and RPC-level errors (an unknown program, a version nfsd lacks) must show
 # as errors, not as replies; SIGINT must end a ping whose output nobody
-# reads.
+# reads, and still give the summary to a reader that is only slow.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
@@ -16,6 +16,7 @@ nfs_need_server
 
 OUT=$(mktemp)
 ERR=$(mktemp)
+PING_PID=
 cleanup() {
 	nfs_server_stop >/dev/null 2>&1
 	rm -f "$OUT" "$ERR"
@@ -50,26 +51,67 @@ ping_all() {
 		join("/")) + " us"' "$OUT"
 }
 
-# A reader that never reads: once the pipe is full, ping blocks writing a
-# line, and SIGINT must still end it (at once, as in any wait of ping).
+# ping_into FIFO PORT: a ping of calls without end into FIFO, in the
+# background ($PING_PID), once its output fills the pipe and it blocks
+# writing a line.
+ping_into() {
+	"$RDMACTL" ping -c 1000000 -i 0 "$XR_ADDR:$2" >"$1" 2>"$ERR" &
+	PING_PID=$!
+	wait_for 60 grep -qx pipe_write "/proc/$PING_PID/wchan" ||
+		fail "ping never blocked on its output: $(cat "/proc/$PING_PID/wchan" 2>&1)"
+}
+
+ping_gone() {
+	! kill -0 "$PING_PID" 2>/dev/null
+}
+
+# A reader that never reads: SIGINT must still end ping blocked writing a
+# line; its summary then waits for the reader, and a second SIGINT ends
+# that (as a reader of ping(8) that takes nothing holds it).
 stops_with_a_stuck_reader() {
-	local port fifo reader pid rc=0
+	local port fifo reader rc=0
 
 	port=$(our_listener | cut -d' ' -f2)
 	fifo=$(mktemp -u) && mkfifo "$fifo" || return 1
 	# shellcheck disable=SC2217 # it holds the pipe open and never reads
 	sleep 120 <"$fifo" &
 	reader=$!
-	"$RDMACTL" ping -c 1000000 -i 0 "$XR_ADDR:$port" >"$fifo" 2>"$ERR" &
-	pid=$!
-	wait_for 60 grep -qx pipe_write "/proc/$pid/wchan" ||
-		fail "ping never blocked on its output: $(cat "/proc/$pid/wchan" 2>&1)" || rc=1
-	kill -INT "$pid"
-	wait_for 5 eval "! kill -0 $pid 2>/dev/null" ||
-		fail "ping still runs 5 s after SIGINT, in $(cat "/proc/$pid/wchan" 2>&1)" || rc=1
-	kill -KILL "$pid" "$reader" 2>/dev/null
-	wait "$pid" "$reader" 2>/dev/null
+	ping_into "$fifo" "$port" || rc=1
+	kill -INT "$PING_PID"
+	wait_for 3 ping_gone || kill -INT "$PING_PID"
+	wait_for 5 ping_gone ||
+		fail "ping still runs after SIGINT, in $(cat "/proc/$PING_PID/wchan" 2>&1)" || rc=1
+	kill -KILL "$PING_PID" "$reader" 2>/dev/null
+	wait "$PING_PID" "$reader" 2>/dev/null
 	rm -f "$fifo"
+	return $rc
+}
+
+# A reader that is slow, not gone: the line SIGINT cut short is lost, and
+# the summary still comes, once the reader reads.
+summary_for_a_slow_reader() {
+	local port fifo go reader rc=0
+
+	port=$(our_listener | cut -d' ' -f2)
+	fifo=$(mktemp -u) && mkfifo "$fifo" || return 1
+	go=$(mktemp -u)
+	(
+		until [ -e "$go" ]; do sleep 0.1; done
+		cat
+	) <"$fifo" >"$OUT" &
+	reader=$!
+	ping_into "$fifo" "$port" || rc=1
+	kill -INT "$PING_PID"
+	sleep 1
+	touch "$go"
+	wait_for 10 ping_gone || fail "ping still runs after SIGINT" || rc=1
+	wait_for 10 eval "! kill -0 $reader 2>/dev/null" || rc=1
+	grep -E '^[0-9]+ sent, [0-9]+ received, .*interrupted$' "$OUT" | sed 's/^/# /'
+	grep -qE '^[0-9]+ sent, [0-9]+ received, .*interrupted$' "$OUT" ||
+		fail "no summary after SIGINT: $(tail -n 2 "$OUT")" || rc=1
+	kill -KILL "$PING_PID" "$reader" 2>/dev/null
+	wait "$PING_PID" "$reader" 2>/dev/null
+	rm -f "$fifo" "$go"
 	return $rc
 }
 
@@ -140,11 +182,12 @@ no_transport_left() {
 		fail "live objects left: $("$RDMACTL" -j module show)"
 }
 
-ktap_header 9
+ktap_header 10
 run_test server_start server_start
 run_test ping_our_server ping_our_server
 run_test rpc_errors_reported rpc_errors_reported
 run_test stops_with_a_stuck_reader stops_with_a_stuck_reader
+run_test summary_for_a_slow_reader summary_for_a_slow_reader
 run_test refused_port refused_port
 run_test reload_side_by_side reload_side_by_side
 run_test ping_in_tree_server ping_in_tree_server

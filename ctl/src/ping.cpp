@@ -730,14 +730,21 @@ private:
 
     // Flushed, so that each line shows as it happens when out is a pipe
     // or a file too (a ping's lines are read while it runs). A reader
-    // that does not read blocks the write: a stop ends it (the stream
-    // fails, and nothing more is printed).
+    // that does not read blocks the write: a stop ends it. That line is
+    // lost, and the calls end; the stream is usable again for the
+    // summary.
     void line(const std::string &text)
     {
         if (io_.output.json)
             return;
-        StopWindow window;
-        io_.out << text << '\n' << std::flush;
+        {
+            StopWindow window;
+            io_.out << text << '\n' << std::flush;
+        }
+        if (!io_.out && stop_requested()) {
+            io_.out.clear();
+            interrupted();
+        }
     }
 
     std::string prefix(uint32_t seq, uint32_t xid)
@@ -1008,7 +1015,9 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
         ping_session(opts, *conn, SessionIo{out, err, output}, first_xid, params.recv_depth);
     conn.reset(); // disconnect before the summary
     {
-        StopWindow window; // as the lines: a stuck reader cannot hold it
+        // As the lines': a reader that takes nothing holds the summary
+        // until a signal (a second one after a stop) ends the write.
+        StopWindow window;
         if (output.json)
             print_json(out, ping_stats_json(stats), output);
         else

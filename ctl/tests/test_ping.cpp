@@ -612,6 +612,46 @@ TEST(PingSession, EveryCallAnswered)
     EXPECT_FALSE(std::getline(lines, line));
 }
 
+// Writes fail once @lines lines went through, as a write a stop signal
+// ended: the stop is asked for, as the signal's handler would.
+class StuckReaderBuf : public std::stringbuf {
+public:
+    explicit StuckReaderBuf(int lines) : left_(lines) {}
+
+protected:
+    int sync() override
+    {
+        if (left_ > 0) {
+            left_--;
+            return 0;
+        }
+        request_stop();
+        return -1;
+    }
+
+private:
+    int left_;
+};
+
+// A stop that ended a line's write ends the calls there, and leaves the
+// stream usable for the summary.
+TEST(PingSession, AStopEndingALineEndsTheCalls)
+{
+    FakeConnection conn;
+    OutputOptions output;
+    PingOptions opts = parse_ping_args({"-c", "10", "-i", "0", "h"}, output);
+    StuckReaderBuf buf(1);
+    std::ostream out(&buf);
+    std::ostringstream err;
+    PingStats st = ping_session(opts, conn, SessionIo{out, err, output}, 0x100, 32);
+    clear_stop_request();
+    EXPECT_TRUE(st.interrupted);
+    EXPECT_EQ(st.sent, 2u);
+    EXPECT_EQ(st.received, 2u);
+    EXPECT_EQ(st.lost, 0u);
+    EXPECT_TRUE(out.good());
+}
+
 TEST(PingSession, ProgramAndVersionInTheCalls)
 {
     FakeConnection conn;
