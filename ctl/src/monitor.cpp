@@ -319,22 +319,32 @@ class ReopeningSource : public EventSource {
 public:
     ReopeningSource(EventSource &inner, LogFile &log) : inner_(inner), log_(log) {}
 
+    // Before the wait too: a SIGHUP taken while a line was written ends
+    // no wait.
     std::vector<Event> wait(int timeout_ms) override
     {
-        std::vector<Event> events = inner_.wait(timeout_ms);
-        if (take_hangup()) {
-            try {
-                log_.reopen();
-            } catch (const Error &e) {
-                Event ev = simple_event(EventType::Error);
-                ev.message = e.what();
-                events.push_back(std::move(ev));
-            }
-        }
+        std::vector<Event> events;
+        reopen_if_asked(events);
+        for (Event &e : inner_.wait(timeout_ms))
+            events.push_back(std::move(e));
+        reopen_if_asked(events);
         return events;
     }
 
 private:
+    void reopen_if_asked(std::vector<Event> &events)
+    {
+        if (!take_hangup())
+            return;
+        try {
+            log_.reopen();
+        } catch (const Error &e) {
+            Event ev = simple_event(EventType::Error);
+            ev.message = e.what();
+            events.push_back(std::move(ev));
+        }
+    }
+
     EventSource &inner_;
     LogFile &log_;
 };
@@ -435,13 +445,14 @@ std::string monitor_usage()
            "at the start or netlink fails, 2 on usage errors.\n";
 }
 
-LogFile::LogFile(const std::string &name) : name_(name)
+LogFile::LogFile(const std::string &name)
 {
     std::error_code ec;
     std::filesystem::path absolute = std::filesystem::absolute(name, ec);
-    if (!ec)
-        name_ = absolute.string();
-    fd_ = open_file(name_);
+    if (ec)
+        throw Error("cannot open " + name + ": " + ec.message());
+    name_ = absolute.string();
+    fd_ = open_file(name_, 0);
 }
 
 LogFile::~LogFile()
@@ -450,17 +461,27 @@ LogFile::~LogFile()
         close(fd_);
 }
 
-int LogFile::open_file(const std::string &name)
+// Never the controlling terminal of the daemon, a session leader.
+int LogFile::open_file(const std::string &name, int flags)
 {
-    int fd = open(name.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    int fd = open(name.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | flags,
+                  0644);
     if (fd < 0)
         throw Error("cannot open " + name + ": " + std::strerror(errno));
     return fd;
 }
 
+// Without waiting, as SIGINT and SIGTERM cannot end the open here: a FIFO
+// that nobody reads is an error (ENXIO). The writes block again after.
 void LogFile::reopen()
 {
-    int fd = open_file(name_);
+    int fd = open_file(name_, O_NONBLOCK);
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+        int err = errno;
+        close(fd);
+        throw Error("cannot open " + name_ + ": " + std::strerror(err));
+    }
     close(fd_);
     fd_ = fd;
 }

@@ -71,7 +71,8 @@ bool write_line(int fd, const std::string &line);
 // moved the file away (SIGHUP).
 class LogFile {
 public:
-    // Throws Error ("cannot open FILE: ...").
+    // Throws Error ("cannot open FILE: ..."), also when a relative name
+    // cannot be made absolute.
     explicit LogFile(const std::string &name);
     ~LogFile();
     LogFile(const LogFile &) = delete;
@@ -79,14 +80,15 @@ public:
 
     bool write(const std::string &line) const { return write_line(fd_, line); }
 
-    // Opens the name again and writes there from now on. When it cannot,
-    // the file open so far stays and the error is thrown (Error).
+    // Opens the name again, without waiting for a FIFO's reader, and
+    // writes there from now on. When it cannot, the file open so far
+    // stays and the error is thrown (Error).
     void reopen();
 
     const std::string &name() const { return name_; }
 
 private:
-    static int open_file(const std::string &name);
+    static int open_file(const std::string &name, int flags);
 
     std::string name_;
     int fd_ = -1;

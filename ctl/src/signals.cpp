@@ -70,8 +70,8 @@ StopSignals::StopSignals(bool hangup) : hangup_(hangup), outer_wait_mask_(active
     sa.sa_flags = 0; // no SA_RESTART: a signal must end the wait it interrupts
     sigaction(SIGINT, &sa, &old_int_);
     sigaction(SIGTERM, &sa, &old_term_);
+    // hangup_flag stays: an outer one's SIGHUP may not be taken yet.
     if (hangup_) {
-        hangup_flag = 0;
         sa.sa_handler = on_hangup;
         sigaction(SIGHUP, &sa, &old_hup_);
     }
@@ -81,7 +81,8 @@ StopSignals::StopSignals(bool hangup) : hangup_(hangup), outer_wait_mask_(active
     wait_mask_ = old_mask_;
     sigdelset(&wait_mask_, SIGINT);
     sigdelset(&wait_mask_, SIGTERM);
-    if (hangup_)
+    // Inside one that takes SIGHUP, SIGHUP still ends the waits.
+    if (hangup_ || (outer_wait_mask_ && !sigismember(outer_wait_mask_, SIGHUP)))
         sigdelset(&wait_mask_, SIGHUP);
     active_wait_mask = &wait_mask_;
 }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -982,6 +983,32 @@ TEST_F(LogFileTest, ARelativeNameIsMadeAbsolute)
     }
     fs::current_path(cwd);
     EXPECT_EQ(read(dir / "rel.log"), "x\n");
+}
+
+// A FIFO nobody reads would block the reopen, where a stop cannot end
+// it: it is an error at once, and the old file stays.
+TEST_F(LogFileTest, AReopenDoesNotWaitForAFifoReader)
+{
+    fs::path name = dir / "monitor.log";
+    LogFile log(name.string());
+    fs::rename(name, dir / "old.log");
+    ASSERT_EQ(mkfifo(name.c_str(), 0644), 0);
+    EXPECT_THROW(log.reopen(), Error);
+    EXPECT_TRUE(log.write("kept\n"));
+    EXPECT_EQ(read(dir / "old.log"), "kept\n");
+}
+
+// A relative name in a directory that is gone cannot be made absolute:
+// an error, not a name that a later reopen takes from "/".
+TEST_F(LogFileTest, AnUnresolvableRelativeNameThrows)
+{
+    fs::path cwd = fs::current_path();
+    fs::path gone = dir / "gone";
+    fs::create_directory(gone);
+    fs::current_path(gone);
+    fs::remove(gone);
+    EXPECT_THROW(LogFile("x.log"), Error);
+    fs::current_path(cwd);
 }
 
 TEST_F(LogFileTest, UnopenableThrows)

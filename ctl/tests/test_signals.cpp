@@ -159,6 +159,23 @@ TEST_F(StopSignalsTest, HangupEndsAWaitAsAReopenRequest)
     EXPECT_EQ(signal_blocked(SIGHUP), hup_blocked);
 }
 
+// One inside a StopSignals that takes SIGHUP lets SIGHUP end its waits
+// too, and does not forget a SIGHUP taken but not yet asked about.
+TEST_F(StopSignalsTest, HangupThroughANestedOne)
+{
+    StopSignals outer(true);
+    ASSERT_EQ(raise(SIGHUP), 0);
+    EXPECT_TRUE(wait_ends_by_signal());
+    {
+        StopSignals inner;
+        EXPECT_FALSE(sigismember(&inner.wait_mask(), SIGHUP));
+        StopSignals inner_hangup(true);
+        EXPECT_FALSE(sigismember(&inner_hangup.wait_mask(), SIGHUP));
+    }
+    EXPECT_TRUE(take_hangup());
+    EXPECT_FALSE(take_hangup());
+}
+
 // Made without it, SIGHUP is left alone.
 TEST_F(StopSignalsTest, HangupUntouchedByDefault)
 {

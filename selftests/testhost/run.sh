@@ -86,6 +86,7 @@ JOBDIR=
 LOGFILE=
 KEEP_LOG=1
 QEMU_PID=
+TIMER_PID=
 STREAM_PID=
 OUTPUT_PID=
 FAILED=0
@@ -381,6 +382,7 @@ cleanup() {
 	local rc=$?
 
 	stop_pid "$QEMU_PID"
+	stop_pid "$TIMER_PID"
 	stop_pid "$STREAM_PID"
 	stop_pid "$OUTPUT_PID"
 	[[ -z $JOBDIR ]] || rm -rf "$JOBDIR"
@@ -400,7 +402,7 @@ wait_streams() {
 
 # Boots the guest; returns 0, or 1 when the whole-run timeout hit.
 run_qemu() {
-	local image=$1 initrd=$2 fifo out deadline
+	local image=$1 initrd=$2 fifo out
 	local -a q
 
 	mapfile -d '' q < <(qemu_command "$image" "$initrd")
@@ -415,13 +417,17 @@ run_qemu() {
 	echo "$EPOCHREALTIME" >"$JOBDIR/t-start"
 	"${q[@]}" </dev/null >"$fifo" 2>&1 3>"$out" &
 	QEMU_PID=$!
-	deadline=$((SECONDS + TIMEOUT))
+	# The timer sleeps on the monotonic clock: a step of the wall clock
+	# moves nothing.
+	sleep "$TIMEOUT" &
+	TIMER_PID=$!
 
-	# Polled: bash 5.2's `wait -n` on QEMU and a timer once missed
+	# Polled: bash 5.2's `wait -n` on QEMU and the timer once missed
 	# QEMU's exit (its readers ended with it) and waited out the timer.
 	# bash reaps an exited child at once, so kill -0 fails from then on.
 	while kill -0 "$QEMU_PID" 2>/dev/null; do
-		if ((SECONDS >= deadline)); then
+		if ! kill -0 "$TIMER_PID" 2>/dev/null; then
+			TIMER_PID=
 			say "timeout: ${TIMEOUT}s passed, killing QEMU (pid $QEMU_PID)"
 			stop_pid "$QEMU_PID"
 			QEMU_PID=
@@ -432,6 +438,8 @@ run_qemu() {
 	done
 	wait "$QEMU_PID" || true
 	QEMU_PID=
+	stop_pid "$TIMER_PID"
+	TIMER_PID=
 	wait_streams
 	return 0
 }
