@@ -57,7 +57,8 @@ ping_all() {
 ping_into() {
 	"$RDMACTL" ping -c 1000000 -i 0 "$XR_ADDR:$2" >"$1" 2>"$ERR" &
 	PING_PID=$!
-	wait_for 60 grep -qx pipe_write "/proc/$PING_PID/wchan" ||
+	# anon_pipe_write from 6.15 on
+	wait_for 60 grep -qxE '(anon_)?pipe_write' "/proc/$PING_PID/wchan" ||
 		fail "ping never blocked on its output: $(cat "/proc/$PING_PID/wchan" 2>&1)"
 }
 
