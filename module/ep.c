@@ -219,12 +219,16 @@ static bool xr_ep_claim_disconnect(struct xr_ep *ep)
 }
 
 /*
- * An event on @id that ends the wait of a held disconnect (ESTABLISHED,
- * or one that ends the connection): the disconnect goes out now, a DREQ
- * or the answer to the peer's. Return: true if one was held.
+ * The connection manager's word on @id, marked by @bit (%XR_EP_ESTABLISHED
+ * or %XR_EP_CM_ENDED), ends the wait of a held disconnect: it goes out
+ * now, a DREQ or the answer to the peer's. Return: true if one was held.
  */
-static bool xr_ep_release_disconnect(struct xr_ep *ep, struct rdma_cm_id *id)
+static bool xr_ep_release_disconnect(struct xr_ep *ep, struct rdma_cm_id *id,
+				     int bit)
 {
+	set_bit(bit, &ep->ep_cm_flags);
+	/* Pairs with xr_ep_hold_disconnect(). */
+	smp_mb__after_atomic();
 	if (!xr_ep_claim_disconnect(ep))
 		return false;
 	rdma_disconnect(id);
@@ -240,12 +244,8 @@ static bool xr_ep_release_disconnect(struct xr_ep *ep, struct rdma_cm_id *id)
 static void xr_ep_cm_ended(struct xr_ep *ep, struct rdma_cm_id *id,
 			   enum rdma_cm_event_type event)
 {
-	if (event == RDMA_CM_EVENT_ADDR_CHANGE)
-		return;
-	set_bit(XR_EP_CM_ENDED, &ep->ep_cm_flags);
-	/* Pairs with xr_ep_hold_disconnect(). */
-	smp_mb__after_atomic();
-	xr_ep_release_disconnect(ep, id);
+	if (event != RDMA_CM_EVENT_ADDR_CHANGE)
+		xr_ep_release_disconnect(ep, id, XR_EP_CM_ENDED);
 }
 
 /* Destroyed before the event a held disconnect waits for, the ID sends a REJ. */
@@ -299,11 +299,8 @@ static int xr_ep_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			ep->ep_peer_rd_atom = ev->param.conn.initiator_depth;
 		}
 		trace_xrpcrdma_established(ep);
-		set_bit(XR_EP_ESTABLISHED, &ep->ep_cm_flags);
-		/* Pairs with xr_ep_hold_disconnect(). */
-		smp_mb__after_atomic();
 		/* With a disconnect held, the owner is closing it already. */
-		if (!xr_ep_release_disconnect(ep, id) &&
+		if (!xr_ep_release_disconnect(ep, id, XR_EP_ESTABLISHED) &&
 		    !test_bit(XR_EP_DESTROYING, &ep->ep_cm_flags))
 			ep->ep_ops->eo_established(ep);
 		break;
