@@ -497,11 +497,17 @@ static int xr_fixup_stream(struct xdr_buf *buf, const u8 *src, u32 len)
  * the payload: inside the pages when they have room for it, else the
  * missing pad bytes (a page list exactly as long as an unaligned
  * payload, as an O_DIRECT read of an odd length has) start the tail.
+ *
+ * The buffer's capacity shrinks with it: what the decoder may grow the
+ * tail into when the reply counts less payload than the chunk received
+ * (it moves the surplus there) is the tail's own room, never the pages
+ * or head bytes the reply did not fill.
  */
 static int xr_fixup_write(struct xdr_buf *buf, const u8 *src, u32 len,
 			  u32 written)
 {
 	u32 head = min_t(u32, len, buf->head[0].iov_len);
+	u32 tail_room = buf->tail[0].iov_len;
 	u32 rest = len - head;
 	u32 padded = round_up(written, XR_XDR_UNIT);
 	u32 pad;
@@ -509,7 +515,7 @@ static int xr_fixup_write(struct xdr_buf *buf, const u8 *src, u32 len,
 	if (written > buf->page_len)
 		return -EBADMSG;
 	pad = padded - min_t(u32, padded, buf->page_len);
-	if (rest + pad > buf->tail[0].iov_len)
+	if (rest + pad > tail_room)
 		return -EBADMSG;
 	memcpy(buf->head[0].iov_base, src, head);
 	buf->head[0].iov_len = head;
@@ -517,6 +523,7 @@ static int xr_fixup_write(struct xdr_buf *buf, const u8 *src, u32 len,
 	memset(buf->tail[0].iov_base, 0, pad);
 	memcpy(buf->tail[0].iov_base + pad, src + head, rest);
 	buf->tail[0].iov_len = pad + rest;
+	buf->buflen = head + buf->page_len + tail_room;
 	buf->len = head + buf->page_len + pad + rest;
 	return 0;
 }
