@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ep.h - the RDMA endpoint (ep.c): one connection manager ID with its
+ * ep.h - the RDMA endpoint (ep.c, ep_qp.c): one connection manager ID with its
  * protection domain, completion queues and queue pair, or a listener.
  * Both roles build their connections on it.
  */
@@ -45,9 +45,12 @@ struct xr_cid {
  * @eo_disconnected: the connection is gone, or the device is going away;
  *	the owner must stop using the endpoint and destroy it soon, from
  *	another context
+ * @eo_qp_fatal: connections only: the device reported a fatal error on
+ *	the queue pair (an asynchronous event); the owner closes the
+ *	connection as for a failed completion. Called from a work item.
  *
- * All three are called from the connection manager's context and may
- * sleep; none may destroy the endpoint they are called for.
+ * The first three are called from the connection manager's context. All
+ * may sleep; none may destroy the endpoint they are called for.
  */
 struct xr_ep_ops {
 	int (*eo_connect_request)(struct xr_ep *listener, struct rdma_cm_id *id,
@@ -55,6 +58,7 @@ struct xr_ep_ops {
 				  u8 peer_rd_atom);
 	void (*eo_established)(struct xr_ep *ep);
 	void (*eo_disconnected)(struct xr_ep *ep);
+	void (*eo_qp_fatal)(struct xr_ep *ep);
 };
 
 /**
@@ -119,6 +123,8 @@ enum xr_ep_drain_state {
  *	is up; %XR_EP_CM_ENDED once one of its events ended the
  *	connection; %XR_EP_DISCONNECT_HELD while a disconnect waits for
  *	one of those (whoever clears it disconnects)
+ * @ep_qp_fatal: a connection's: calls eo_qp_fatal after a fatal
+ *	asynchronous event of @ep_qp
  * @ep_scq_cids: completion IDs handed out on @ep_scq (xr_cid_assign())
  * @ep_rcq_cids: completion IDs handed out on @ep_rcq
  */
@@ -149,6 +155,7 @@ struct xr_ep {
 	struct delayed_work	ep_relisten;
 	unsigned int		ep_relisten_tries;
 	unsigned long		ep_cm_flags;
+	struct work_struct	ep_qp_fatal;
 	atomic_t		ep_scq_cids;
 	atomic_t		ep_rcq_cids;
 };
@@ -199,6 +206,7 @@ static inline void xr_ep_check_wc(const struct xr_ep *ep)
 }
 
 void xr_ep_destroy(struct xr_ep *ep);
+void xr_ep_raise_qp_event(struct xr_ep *ep, enum ib_event_type event);
 
 /**
  * xr_ep_has_frwr - whether the endpoint's device has the memory management

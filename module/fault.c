@@ -65,6 +65,8 @@ static const char * const xr_fault_names[XR_FAULT_POINT_COUNT] = {
 	[XRPCRDMA_FAULT_POINT_RECV_DROP]	= "recv-drop",
 	[XRPCRDMA_FAULT_POINT_RW_CTX]		= "rw-ctx",
 	[XRPCRDMA_FAULT_POINT_ADDR_CHANGE]	= "addr-change",
+	[XRPCRDMA_FAULT_POINT_QP_FATAL]		= "qp-fatal",
+	[XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG]	= "write-chunk-long",
 };
 
 /**

@@ -14,7 +14,7 @@ struct ib_wc;
 struct xr_ep;
 
 /* Number of fault points (enum xrpcrdma_fault_point). */
-#define XR_FAULT_POINT_COUNT	(XRPCRDMA_FAULT_POINT_ADDR_CHANGE + 1)
+#define XR_FAULT_POINT_COUNT	(XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG + 1)
 
 /**
  * struct xr_fault_arm - how a fault point is armed

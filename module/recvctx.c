@@ -292,6 +292,8 @@ static void xr_recvctx_done(struct ib_cq *cq, struct ib_wc *wc)
 		xr_recvctx_put(rc);
 		return;
 	}
+	if (xr_fault_hit(XRPCRDMA_FAULT_POINT_QP_FATAL, rq->rcvq_ep))
+		xr_ep_raise_qp_event(rq->rcvq_ep, IB_EVENT_QP_FATAL);
 	rc->rctx_byte_len = wc->byte_len;
 	rc->rctx_remote_inv = wc->wc_flags & IB_WC_WITH_INVALIDATE;
 	rc->rctx_inv_rkey = wc->ex.invalidate_rkey;

@@ -20,6 +20,7 @@
 #include <linux/sunrpc/xdr.h>
 
 #include "core.h"
+#include "fault.h"
 #include "proto.h"
 #include "recvq.h"
 #include "rw.h"
@@ -141,6 +142,23 @@ static int xr_svc_add_payload(struct xr_rw *rw, const struct xr_recvctx *rc,
 }
 
 /*
+ * What the reply says a Write chunk received: @len, or with the
+ * write-chunk-long fault point, half the room beyond @len more.
+ */
+static u32 xr_svc_written(const struct xr_rw *rw, const struct xr_hdr *hdr,
+			  const struct xr_write_chunk *wc, u32 len)
+{
+	u32 room;
+
+	if (!xr_fault_hit(XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG,
+			  rw->rw_sq->sq_ep) ||
+	    xr_chunk_length(&hdr->hd_segs[wc->wc_first], wc->wc_nsegs, &room) ||
+	    room < len)
+		return len;
+	return len + round_down((room - len) / 2, XR_XDR_UNIT);
+}
+
+/*
  * Add the RDMA Writes of each result payload into its Write chunk to
  * @rw, then cut the payloads (with their XDR pad) out of the reply and
  * record in the header what each chunk receives.
@@ -175,7 +193,7 @@ static int xr_svc_write_payloads(struct xr_rw *rw, struct xr_recvctx *rc,
 				     res->len - pl->pl_off);
 		sr->sr_len -= hole->pl_len;
 		err = xr_chunk_fill(&hdr->hd_segs[wc->wc_first], wc->wc_nsegs,
-				    pl->pl_len);
+				    xr_svc_written(rw, hdr, wc, pl->pl_len));
 		if (err)
 			return err;
 	}

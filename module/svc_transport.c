@@ -361,6 +361,7 @@ static const struct xr_ep_ops xr_svc_listener_ep_ops = {
 static const struct xr_ep_ops xr_svc_conn_ep_ops = {
 	.eo_established		= xr_svc_established,
 	.eo_disconnected	= xr_svc_disconnected,
+	.eo_qp_fatal		= xr_svc_disconnected,
 };
 
 static void xr_svc_free_work(struct work_struct *work);

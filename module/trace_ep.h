@@ -52,6 +52,8 @@ TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_COMPLETION_DELAY);
 TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_RECV_DROP);
 TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_RW_CTX);
 TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_ADDR_CHANGE);
+TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_QP_FATAL);
+TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG);
 
 #define xr_show_fault_point(x)						\
 	__print_symbolic(x,						\
@@ -67,7 +69,10 @@ TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_ADDR_CHANGE);
 			   "completion-delay" },			\
 			 { XRPCRDMA_FAULT_POINT_RECV_DROP, "recv-drop" },	\
 			 { XRPCRDMA_FAULT_POINT_RW_CTX, "rw-ctx" },	\
-			 { XRPCRDMA_FAULT_POINT_ADDR_CHANGE, "addr-change" })
+			 { XRPCRDMA_FAULT_POINT_ADDR_CHANGE, "addr-change" }, \
+			 { XRPCRDMA_FAULT_POINT_QP_FATAL, "qp-fatal" },	\
+			 { XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG,	\
+			   "write-chunk-long" })
 
 TRACE_DEFINE_ENUM(XRPCRDMA_CLOSE_REASON_UNKNOWN);
 TRACE_DEFINE_ENUM(XRPCRDMA_CLOSE_REASON_LOCAL);
@@ -77,6 +82,8 @@ TRACE_DEFINE_ENUM(XRPCRDMA_CLOSE_REASON_SEND_ERROR);
 TRACE_DEFINE_ENUM(XRPCRDMA_CLOSE_REASON_RECV_ERROR);
 TRACE_DEFINE_ENUM(XRPCRDMA_CLOSE_REASON_CM_ERROR);
 TRACE_DEFINE_ENUM(XRPCRDMA_CLOSE_REASON_TIMEOUT);
+TRACE_DEFINE_ENUM(XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT);
+TRACE_DEFINE_ENUM(XRPCRDMA_CLOSE_REASON_QP_ERROR);
 
 #define xr_show_close_reason(x)						\
 	__print_symbolic(x,						\
@@ -88,7 +95,10 @@ TRACE_DEFINE_ENUM(XRPCRDMA_CLOSE_REASON_TIMEOUT);
 			 { XRPCRDMA_CLOSE_REASON_SEND_ERROR, "send-error" }, \
 			 { XRPCRDMA_CLOSE_REASON_RECV_ERROR, "recv-error" }, \
 			 { XRPCRDMA_CLOSE_REASON_CM_ERROR, "cm-error" },	\
-			 { XRPCRDMA_CLOSE_REASON_TIMEOUT, "timeout" })
+			 { XRPCRDMA_CLOSE_REASON_TIMEOUT, "timeout" },	\
+			 { XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT,		\
+			   "send-timeout" },				\
+			 { XRPCRDMA_CLOSE_REASON_QP_ERROR, "qp-error" })
 
 /* Connection lifecycle */
 
@@ -225,6 +235,27 @@ TRACE_EVENT(xrpcrdma_device_removal,
 	    TP_printk("xprt.id=%u %s device=%s",
 		      __entry->xprt_id, xr_show_role(__entry->role),
 		      __entry->device)
+);
+
+/* An asynchronous event of a connection's queue pair, from the device. */
+TRACE_EVENT(xrpcrdma_qp_event,
+	    TP_PROTO(const struct xr_ep *ep, const struct ib_qp *qp,
+		     unsigned int event),
+	    TP_ARGS(ep, qp, event),
+	    TP_STRUCT__entry(__field(u32, xprt_id)
+			     __field(unsigned int, role)
+			     __field(u32, qp_num)
+			     __field(unsigned int, event)
+	    ),
+	    TP_fast_assign(__entry->xprt_id = READ_ONCE(ep->ep_owner_id);
+			   __entry->role = xr_trace_role(ep);
+			   __entry->qp_num = qp->qp_num;
+			   __entry->event = event;
+	    ),
+	    TP_printk("xprt.id=%u %s qp=%u event=%s (%u)",
+		      __entry->xprt_id, xr_show_role(__entry->role),
+		      __entry->qp_num, rdma_show_ib_event(__entry->event),
+		      __entry->event)
 );
 
 /* A fault point fired (xr_fault_hit()). */

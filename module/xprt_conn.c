@@ -239,9 +239,15 @@ static void xr_xconn_disconnected(struct xr_ep *ep)
 	complete(&c->xc_up);
 }
 
+static void xr_xconn_qp_fatal(struct xr_ep *ep)
+{
+	xr_xconn_fail(container_of(ep, struct xr_xconn, xc_ep));
+}
+
 static const struct xr_ep_ops xr_xconn_ep_ops = {
 	.eo_established		= xr_xconn_established,
 	.eo_disconnected	= xr_xconn_disconnected,
+	.eo_qp_fatal		= xr_xconn_qp_fatal,
 };
 
 static struct xr_xconn *xr_xconn_alloc(struct xr_xprt *rx)

@@ -106,6 +106,13 @@ log_clean() {
 	[ -z "$bad" ] || fail "kernel log after $1: $bad"
 }
 
+# logged_since TAG REGEX: the kernel logged a line matching REGEX since
+# the case TAG began.
+logged_since() {
+	dmesg | awk -v tag="xr-faults: $1 begin" '$0 ~ tag { buf = "" } { buf = buf $0 "\n" }
+		END { printf "%s", buf }' | grep -Eq "$2"
+}
+
 # After the copy: FSSTAT is never answered from a cache, so the client
 # has a connection up (a new one if the last was closed), and its id is
 # compared with the one from before the fault: newer with reconnect,
@@ -201,8 +208,7 @@ recv_drop() { fault_case reconnect recv-drop nth 20; }
 # which the module logs: at least one must have.
 post_send_rw() {
 	fault_case reconnect post-send every 2 times 6 errno EIO || return 1
-	dmesg | awk '/xr-faults: post-send begin/ { buf = "" } { buf = buf $0 "\n" }
-		END { printf "%s", buf }' | grep -Eq "RDMA (Read|Write) post:" ||
+	logged_since post-send "RDMA (Read|Write) post:" ||
 		fail "no RDMA Read or Write chain post failed"
 }
 # An RDMA Read that cannot be set up (no memory region left in the pool:
@@ -247,6 +253,16 @@ addr_change() {
 	echo "# listeners: $before -> $after"
 	[ "$after" = "$before" ] || fail "the listeners changed: $before -> $after" || rc=1
 	return $rc
+}
+# The device reports a fatal error on the connection's queue pair, an
+# asynchronous event (a catastrophic error, an access error it could not
+# tie to a work request): the point raises one and leaves the queue pair
+# alone, so it is the module's handling of the event that closes the
+# connection, which it logs. The client reconnects and sends again.
+qp_fatal() {
+	fault_case reconnect qp-fatal every 10 times 2 || return 1
+	logged_since qp-fatal "xrpcrdma: queue pair [0-9]+: QP fatal error" ||
+		fail "nothing in the kernel log about the fatal event"
 }
 # Slow completions: nothing fails, the copy only waits.
 completion_delay() { fault_case same completion-delay every 20 times 3 delay 500; }
@@ -409,6 +425,48 @@ send_timeout_client() {
 	return $rc
 }
 
+# The same fatal event on our client's queue pair: the client closes the
+# connection and reconnects.
+qp_fatal_client() {
+	client_fault_case qp-fatal-client qp-fatal every 10 times 2 || return 1
+	logged_since qp-fatal-client "xrpcrdma: queue pair [0-9]+: QP fatal error" ||
+		fail "nothing in the kernel log about the fatal event"
+}
+
+# A server whose READ reply says its Write chunk holds more than the
+# payload it wrote (write-chunk-long: half the chunk's room beyond it):
+# the client takes no more than the reply's XDR counts, and nothing past
+# its receive buffer. A 1.5 MiB file read with O_DIRECT in 1 MiB blocks
+# makes the last READ short (1 MiB offered, 512 KiB written, 768 KiB
+# claimed); a client that trusted the claim overran its reply buffer by
+# 256 KiB as the XDR decoder moved the surplus into the buffer's tail.
+write_chunk_long_client() {
+	local name=faults-wlong.bin src=$NFS_DATA/faults-wlong.bin want got fired t0 rc=0
+
+	echo "xr-faults: write-chunk-long begin" >/dev/kmsg
+	dd if=/dev/urandom of="$src" bs=512K count=3 status=none || fail "cannot make $src" || return 1
+	want=$(nfs_sha256 "$src")
+	nfs_mount 3 $PORT "$MNT" || return 1
+	nfs_write_file "$src" "$MNT/$name" 2 || fail "copy" || rc=1
+	nfs_drop_caches
+	expect 0 "$RDMACTL" fault set write-chunk-long every 1 || rc=1
+	t0=$(date +%s)
+	read -r got _ < <(timeout -k 5 60 dd if="$MNT/$name" bs=1M iflag=direct status=none |
+		sha256sum)
+	[ "$got" = "$want" ] || fail "O_DIRECT read: sha256 $got, wrote $want" || rc=1
+	nfs_drop_caches
+	got=$(nfs_read_sha256 "$MNT/$name" 2)
+	[ "$got" = "$want" ] || fail "cached read: sha256 $got, wrote $want" || rc=1
+	fired=$(fault_field write-chunk-long fired)
+	echo "# $("$RDMACTL" fault show | grep "^write-chunk-long:"), copy $(($(date +%s) - t0)) s"
+	expect 0 "$RDMACTL" fault clear write-chunk-long || rc=1
+	[ "${fired:-0}" -ge 1 ] || fail "write-chunk-long never fired" || rc=1
+	rm -f "$MNT/$name" "$src"
+	nfs_umount "$MNT" || rc=1
+	log_clean write-chunk-long || rc=1
+	return $rc
+}
+
 # Back to side by side, as the later tests expect.
 restore_side_by_side() {
 	nfs_server_stop || { fail "stopping nfsd"; return 1; }
@@ -416,13 +474,13 @@ restore_side_by_side() {
 	reload_side_by_side
 }
 
-ALL_CASES="post_send post_send_rw post_recv dma_map dma_map_einval rw_ctx sendctx_alloc completion_error recv_drop completion_delay addr_change"
+ALL_CASES="post_send post_send_rw post_recv dma_map dma_map_einval rw_ctx sendctx_alloc completion_error recv_drop qp_fatal completion_delay addr_change"
 CASES=${XR_FAULTS_CASES:-$ALL_CASES}
 # The client's point, through our client in drop-in mode (0: leave out).
 CLIENT=${XR_FAULTS_CLIENT:-1}
 
 # shellcheck disable=SC2086 # a list of words
-ktap_header $((3 + $(echo $CASES | wc -w) + 6 * CLIENT))
+ktap_header $((3 + $(echo $CASES | wc -w) + 8 * CLIENT))
 run_test reload_side_by_side reload_side_by_side
 run_test nfs_server_up server_up
 for c in $CASES; do
@@ -435,6 +493,8 @@ if [ "$CLIENT" -eq 1 ]; then
 	run_test fault_frwr_reg_second_region_our_client frwr_reg_second_region
 	run_test fault_post_send_our_client post_send_client
 	run_test send_timeout_our_client send_timeout_client
+	run_test fault_qp_fatal_our_client qp_fatal_client
+	run_test fault_write_chunk_long_our_client write_chunk_long_client
 	run_test restore_side_by_side restore_side_by_side
 fi
 ktap_finish

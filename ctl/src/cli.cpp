@@ -251,8 +251,8 @@ constexpr uint32_t fault_delay_max_ms = 10000;
 uint32_t fault_point(const std::string &word)
 {
     std::vector<Name> names;
-    for (int p = 0; p <= XRPCRDMA_FAULT_POINT_ADDR_CHANGE; p++)
-        names.push_back({nullptr, p});
+    for (uint32_t p = 0; p <= fault_point_last; p++)
+        names.push_back({nullptr, static_cast<int>(p)});
     std::vector<std::string> texts;
     for (Name &name : names)
         texts.push_back(fault_point_name(name.id));
@@ -967,7 +967,7 @@ std::string usage(Object object)
                "       rdmactl fault help\n"
                "where  POINT := { post-send | post-recv | dma-map | sendctx-alloc | frwr-reg |\n"
                "                  completion-error | completion-delay | recv-drop | rw-ctx |\n"
-               "                  addr-change }\n"
+               "                  addr-change | qp-fatal | write-chunk-long }\n"
                "       TRIGGER := { nth N | every N | prob PPM }\n"
                "Fault injection, for testing: an armed point makes the module fail there\n"
                "as a real failure would. nth N fires once, at the N-th hit; every N at\n"

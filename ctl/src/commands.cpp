@@ -224,7 +224,7 @@ std::vector<std::string> lookup_values(const std::string &placeholder,
 {
     std::vector<std::string> values;
     if (placeholder == "POINT") {
-        for (uint32_t p = 0; p <= XRPCRDMA_FAULT_POINT_ADDR_CHANGE; p++)
+        for (uint32_t p = 0; p <= fault_point_last; p++)
             values.push_back(fault_point_name(p));
         return values;
     }

@@ -900,6 +900,10 @@ std::string fault_point_name(uint32_t point)
         return "rw-ctx";
     case XRPCRDMA_FAULT_POINT_ADDR_CHANGE:
         return "addr-change";
+    case XRPCRDMA_FAULT_POINT_QP_FATAL:
+        return "qp-fatal";
+    case XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG:
+        return "write-chunk-long";
     }
     return std::to_string(point);
 }
@@ -1195,6 +1199,8 @@ std::string close_reason_name(uint32_t reason)
         return "timeout";
     case XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT:
         return "send-timeout";
+    case XRPCRDMA_CLOSE_REASON_QP_ERROR:
+        return "qp-error";
     }
     return std::to_string(reason);
 }

@@ -69,6 +69,18 @@ TEST(FaultParse, SetProbabilityAndDelay)
     EXPECT_EQ(cmd.fault->delay_ms, 250u);
 }
 
+TEST(FaultParse, QpFatalByNameAndShown)
+{
+    Command cmd = parse({"fault", "set", "qp-fatal", "nth", "2", "transport", "4"});
+    ASSERT_TRUE(cmd.fault);
+    EXPECT_EQ(cmd.fault->point, uint32_t(XRPCRDMA_FAULT_POINT_QP_FATAL));
+    EXPECT_EQ(cmd.fault->transport_id, 4u);
+    EXPECT_EQ(fault_point_name(XRPCRDMA_FAULT_POINT_QP_FATAL), "qp-fatal");
+    EXPECT_EQ(parse({"fault", "set", "write", "every", "1"}).fault->point,
+              uint32_t(XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG));
+    EXPECT_EQ(fault_point_name(XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG), "write-chunk-long");
+}
+
 TEST(FaultParse, ClearOneOrAll)
 {
     Command cmd = parse({"fault", "clear", "recv-drop"});
@@ -100,6 +112,9 @@ INSTANTIATE_TEST_SUITE_P(
                "'times' goes with every and prob: nth fires once"},
         Refusal{{"fault", "set", "post-send", "every", "1", "times", "2", "times", "3"},
                "'times' given more than once"},
+        Refusal{{"fault", "set", "qp-fatal", "nth", "1", "errno", "EIO"},
+               "'errno' is for post-send, post-recv, dma-map, sendctx-alloc, frwr-reg and rw-ctx, "
+               "not qp-fatal"},
         Refusal{{"fault", "set", "post-send", "nth", "1", "errno", "EWHAT"},
                "invalid errno 'EWHAT': expected a name such as EIO or a number"},
         Refusal{{"fault", "set", "post-send", "nth", "1", "errno", "134"},

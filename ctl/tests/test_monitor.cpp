@@ -537,6 +537,7 @@ TEST(FormatEvent, ReasonsAndKindsByName)
     EXPECT_EQ(close_reason_name(XRPCRDMA_CLOSE_REASON_CM_ERROR), "cm-error");
     EXPECT_EQ(close_reason_name(XRPCRDMA_CLOSE_REASON_TIMEOUT), "timeout");
     EXPECT_EQ(close_reason_name(XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT), "send-timeout");
+    EXPECT_EQ(close_reason_name(XRPCRDMA_CLOSE_REASON_QP_ERROR), "qp-error");
     EXPECT_EQ(close_reason_name(99), "99");
     EXPECT_EQ(wc_kind_name(XRPCRDMA_WC_KIND_RECV), "recv");
     EXPECT_EQ(wc_kind_name(XRPCRDMA_WC_KIND_RDMA_READ), "rdma-read");

@@ -690,6 +690,8 @@ TEST_F(Run, CompleteFaultPointsAndTunablesWithoutTheKernel)
     EXPECT_EQ(r.out, "recv-drop\n");
     r = run_tool({"__complete", "2", "fault", "set", "rw"});
     EXPECT_EQ(r.out, "rw-ctx\n");
+    r = run_tool({"__complete", "2", "fault", "set", "qp"});
+    EXPECT_EQ(r.out, "qp-fatal\n");
     r = run_tool({"__complete", "2", "config", "set", "credits"});
     EXPECT_EQ(r.out, "credits\n");
     EXPECT_EQ(clients_made, 0);

@@ -77,7 +77,11 @@ enum xrpcrdma_transport_state {
  *   timeout: client only, an RPC timed out on the connection and the client
  *   disconnected to try a new one; send-timeout: the send queue made no
  *   progress for send-timeout milliseconds (a peer that takes no messages,
- *   whose connection had this side retry its Sends for ever).
+ *   whose connection had this side retry its Sends for ever); qp-error: the
+ *   device reported a fatal error on the connection's queue pair (an
+ *   asynchronous event: a catastrophic error, an invalid request or a remote
+ *   access error the device could not tie to a work request, a failed path
+ *   migration).
  */
 enum xrpcrdma_close_reason {
 	XRPCRDMA_CLOSE_REASON_UNKNOWN,
@@ -89,6 +93,7 @@ enum xrpcrdma_close_reason {
 	XRPCRDMA_CLOSE_REASON_CM_ERROR,
 	XRPCRDMA_CLOSE_REASON_TIMEOUT,
 	XRPCRDMA_CLOSE_REASON_SEND_TIMEOUT,
+	XRPCRDMA_CLOSE_REASON_QP_ERROR,
 };
 
 /**
@@ -209,7 +214,15 @@ enum xrpcrdma_bench_op {
  *   memory region from the connection's pool, or of a DMA mapping);
  *   addr-change: a connection request reaching a listener is refused and the
  *   listener handles an address change of its device, as when the connection
- *   manager reports one (RDMA_CM_EVENT_ADDR_CHANGE, on a bonding fail-over).
+ *   manager reports one (RDMA_CM_EVENT_ADDR_CHANGE, on a bonding fail-over);
+ *   qp-fatal: a received message is taken as the moment the device reports a
+ *   fatal error on the connection's queue pair (IB_EVENT_QP_FATAL, an
+ *   asynchronous event): the event is raised and the queue pair is left as it
+ *   was, so what stops the connection is the module's handling of the event;
+ *   write-chunk-long: the server's reply says its Write chunk holds more than
+ *   the payload it wrote there (half of the room the chunk has left beyond the
+ *   payload), as a faulty server might: a client must take no more of the
+ *   payload than the reply's XDR counts.
  */
 enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_POST_SEND,
@@ -222,6 +235,8 @@ enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_RECV_DROP,
 	XRPCRDMA_FAULT_POINT_RW_CTX,
 	XRPCRDMA_FAULT_POINT_ADDR_CHANGE,
+	XRPCRDMA_FAULT_POINT_QP_FATAL,
+	XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG,
 };
 
 /**
