@@ -393,6 +393,7 @@ int xr_marshal_send(struct xr_xprt *rx, struct xr_xconn *c,
 	if (err)
 		goto out_unlock;
 	req->rr_nwsegs = 0;
+	req->rr_answered = false;
 	memset(hdr, 0, offsetof(struct xr_hdr, hd_writes));
 	hdr->hd_xid = rqst->rq_xid;
 	hdr->hd_credits = rx->rx_max_reqs;
@@ -625,10 +626,26 @@ static void xr_reply_check_recvs(struct xr_xconn *c)
 }
 
 /*
+ * Claim the completion of @req's current transmission, under rr_mutex.
+ * Two messages with one XID (a broken or hostile server's) can each find
+ * the request before either completes it, one in the Receive handler and
+ * one in the reply worker: only the first to get here completes it.
+ * Returns true when an earlier message has.
+ */
+static bool xr_reply_take(struct xr_req *req)
+{
+	bool answered = req->rr_answered;
+
+	req->rr_answered = true;
+	return answered;
+}
+
+/*
  * RDMA_ERROR: the server could not take the call apart (ERR_CHUNK) or
  * speaks another version (ERR_VERS). Sending it again would fail again:
- * the RPC fails with -EIO. Returns true when @rc was handed back (its
- * Receive posted again before the RPC was completed).
+ * the RPC fails with -EIO, unless another message with its XID completed
+ * it first. Returns true when @rc was handed back (its Receive posted
+ * again before the RPC was completed).
  */
 static bool xr_reply_error(struct xr_xconn *c, struct xr_recvctx *rc)
 {
@@ -638,6 +655,7 @@ static bool xr_reply_error(struct xr_xconn *c, struct xr_recvctx *rc)
 	u32 credits = rc->rctx_hdr.hd_credits;
 	struct rpc_rqst *rqst;
 	struct xr_req *req;
+	bool answered;
 
 	trace_xrpcrdma_reply_rdma_error(rc);
 	xr_reply_bad(rx, xid, -EREMOTEIO);
@@ -648,17 +666,20 @@ static bool xr_reply_error(struct xr_xconn *c, struct xr_recvctx *rc)
 	}
 	req = xr_req_of(rqst);
 	mutex_lock(&req->rr_mutex);
-	if (req->rr_conn == c)
+	answered = xr_reply_take(req);
+	if (!answered && req->rr_conn == c)
 		xr_frwr_release(req);
 	mutex_unlock(&req->rr_mutex);
 
 	xr_xconn_recv_replace(c, rc, false);
 	xr_reply_release(c, credits, rqst);
 	spin_lock(&xprt->queue_lock);
-	/* Seen by call_status() when the task wakes. */
-	rqst->rq_task->tk_status = -EIO;
-	xr_reply_check_recvs(c);
-	xprt_complete_rqst(rqst->rq_task, 0);
+	if (!answered) {
+		/* Seen by call_status() when the task wakes. */
+		rqst->rq_task->tk_status = -EIO;
+		xr_reply_check_recvs(c);
+		xprt_complete_rqst(rqst->rq_task, 0);
+	}
 	xprt_unpin_rqst(rqst);
 	spin_unlock(&xprt->queue_lock);
 	return true;
@@ -688,7 +709,9 @@ static void xr_reply_finish(struct xr_xconn *c, struct xr_recvctx *rc,
 	u32 inline_len = rc->rctx_byte_len - rc->rctx_hdr.hd_hdr_len;
 	int len;
 
-	if (req->rr_conn && req->rr_conn != c) {
+	if (req->rr_answered) {
+		len = -EALREADY;
+	} else if (req->rr_conn && req->rr_conn != c) {
 		len = -EBADMSG;
 	} else {
 		/* Nobody may reach the memory once the RPC layer has it. */
@@ -696,6 +719,8 @@ static void xr_reply_finish(struct xr_xconn *c, struct xr_recvctx *rc,
 			xr_frwr_remote_inv(req, rc->rctx_inv_rkey);
 		xr_frwr_release(req);
 		len = xr_reply_fixup(req, rc, rqst);
+		if (len > 0)
+			xr_reply_take(req);
 	}
 	mutex_unlock(&req->rr_mutex);
 	trace_xrpcrdma_reply_done(rqst, req->rr_reply_kind, len);

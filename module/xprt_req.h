@@ -71,6 +71,8 @@ enum xr_reply_kind {
  * @rr_reply_kind: how the reply was asked to come back
  * @rr_wsegs: the Write chunk or Reply chunk offered
  * @rr_nwsegs: entries in @rr_wsegs
+ * @rr_answered: a reply or RDMA_ERROR completed the current
+ *	transmission: another message with its XID is dropped
  * @rr_buf: the buffers
  */
 struct xr_req {
@@ -81,6 +83,7 @@ struct xr_req {
 	enum xr_reply_kind	rr_reply_kind;
 	struct xr_seg		rr_wsegs[XR_REQ_MAX_WSEGS];
 	u32			rr_nwsegs;
+	bool			rr_answered;
 	u8			rr_buf[] __aligned(8);
 };
 
