@@ -58,6 +58,9 @@ RAW_OPTS=()
 # 5 MiB: the largest Read chunk of a 7.x server (4 MiB and a page).
 REGION=$((5 * 1024 * 1024))
 OURS=0xffffffff
+# The region's first word (bytes 0 1 2 3): the XID of a call pulled from
+# its start.
+REGION_XID=0x00010203
 
 # ---- Messages, as hex XDR words ----
 
@@ -483,6 +486,182 @@ read_chunk_budget_max() {
 	read_chunk_budget max
 }
 
+# ---- Chunk shapes and counts the server does not take ----
+#
+# The chunks lie in rdmactl's region, so a server that took one of these
+# calls would pull its Read chunk and answer: only a refusal passes, and
+# it comes before any transfer, the region left as rdmactl filled it.
+# Where a limit is tried, a call at the limit is answered first.
+
+# region_segs N LEN [OFF]: N segments of LEN bytes in rdmactl's region,
+# one after the other from OFF (0 unless given).
+region_segs() {
+	local i
+
+	for ((i = 0; i < $1; i++)); do
+		seg $OURS "$2" $((${3:-0} + i * $2))
+	done
+}
+
+# read_items POS N LEN [OFF]: N Read list items at Position POS, their
+# segments laid out as region_segs N LEN OFF does; the caller ends the
+# list.
+read_items() {
+	local i
+
+	for ((i = 0; i < $2; i++)); do
+		w 1 "$1"
+		seg $OURS "$3" $((${4:-0} + i * $3))
+	done
+}
+
+# write_chunks N NSEGS LEN: N Write list items, each a chunk of NSEGS
+# segments of LEN bytes, all one after the other in rdmactl's region;
+# the caller ends the list.
+write_chunks() {
+	local i
+
+	for ((i = 0; i < $1; i++)); do
+		w 1 "$2"
+		region_segs "$2" "$3" $((i * $2 * $3))
+	done
+}
+
+# refused NAME HEX [XID]: HEX, sent with rdmactl's region, gets ERR_CHUNK
+# to XID (the header's, $XID unless given), and the region is untouched.
+refused() {
+	with_region hostile "$1" error "$2" "^rdma_error ERR_CHUNK xid=${3:-$XID}$" || return 1
+	region_untouched || fail "$1: the server wrote into the region"
+}
+
+# taken NAME HEX: HEX, sent with rdmactl's region, gets the NULL call's
+# reply, and the region is untouched (a NULL reply fills no chunk).
+taken() {
+	with_region hostile "$1" reply "$2" "^reply xid=$XID RDMA_MSG SUCCESS$" || return 1
+	region_untouched || fail "$1: the server wrote into the region"
+}
+
+# A Read chunk's Position is an offset into the RPC message (RFC 8166,
+# Section 3.4.5): after a 40-byte call, Positions 44 and 4096 lie past
+# its end. (Position 40, the call's end, is taken: read_chunk_budget.)
+read_chunk_past_message() {
+	local pos
+
+	for pos in 44 4096; do
+		refused "${FUNCNAME[0]}: Position $pos" \
+			"$(hdr 1 0)$(read_items $pos 1 8)$(w 0)$(w 0 0)$(call)" || return 1
+	done
+}
+
+# The server takes one Read chunk per call: two, at Positions 40 and 48
+# of an RDMA_MSG, get ERR_CHUNK; so do a Position-zero chunk and another
+# at Position 8 in an RDMA_NOMSG, whose header carries the XID the
+# Position-zero chunk starts with, so that only the second chunk is
+# wrong with it.
+two_read_chunks() {
+	refused "${FUNCNAME[0]}: RDMA_MSG, Positions 40 and 48" \
+		"$(hdr 1 0)$(read_items 40 1 8)$(read_items 48 1 8 8)$(w 0)$(w 0 0)$(call)" ||
+		return 1
+	refused "${FUNCNAME[0]}: RDMA_NOMSG, Positions 0 and 8" \
+		"$(hdr 1 1 $REGION_XID)$(read_items 0 1 40)$(read_items 8 1 8 64)$(w 0)$(w 0 0)" \
+		$REGION_XID
+}
+
+# A Read chunk of zero-length segments has nothing to pull: one segment,
+# three, and the Position-zero chunk of an RDMA_NOMSG.
+read_chunk_zero_length() {
+	refused "${FUNCNAME[0]}: one segment" \
+		"$(hdr 1 0)$(read_items 40 1 0)$(w 0)$(w 0 0)$(call)" || return 1
+	refused "${FUNCNAME[0]}: three segments" \
+		"$(hdr 1 0)$(read_items 40 3 0)$(w 0)$(w 0 0)$(call)" || return 1
+	refused "${FUNCNAME[0]}: RDMA_NOMSG" "$(hdr 1 1)$(read_items 0 1 0)$(w 0)$(w 0 0)"
+}
+
+# RDMA_NOMSG: the call's XID, known once its Position-zero chunk is
+# pulled, must be the header's (RFC 8166, Section 4.2.1). The chunk, the
+# region's first 40 bytes, starts with 0x00010203: under the header XID
+# 0x11223344 the call gets ERR_CHUNK. Under 0x00010203 the same chunk
+# passes the transport, and svc drops it unanswered (its second word,
+# 0x04050607, is no CALL): the XID check alone tells the two apart.
+nomsg_xid_mismatch() {
+	refused "${FUNCNAME[0]}" "$(hdr 1 1)$(read_items 0 1 40)$(w 0)$(w 0 0)" || return 1
+	with_region hostile "${FUNCNAME[0]}: the XIDs equal" none \
+		"$(hdr 1 1 $REGION_XID)$(read_items 0 1 40)$(w 0)$(w 0 0)" || return 1
+	region_untouched || fail "the server wrote into the region"
+}
+
+# Read list Positions the header decoder refuses (proto.c): one that is
+# no multiple of 4, zero in an RDMA_MSG (whose call is inline), one
+# lower than the chunk's before, and one inside the chunk before.
+read_list_bad_positions() {
+	refused "${FUNCNAME[0]}: Position 42" \
+		"$(hdr 1 0)$(read_items 42 1 8)$(w 0)$(w 0 0)$(call)" || return 1
+	refused "${FUNCNAME[0]}: Position 0 in RDMA_MSG" \
+		"$(hdr 1 0)$(read_items 0 1 40)$(w 0)$(w 0 0)$(call)" || return 1
+	refused "${FUNCNAME[0]}: Position 48, then 40" \
+		"$(hdr 1 0)$(read_items 48 1 8)$(read_items 40 1 8 8)$(w 0)$(w 0 0)$(call)" ||
+		return 1
+	refused "${FUNCNAME[0]}: Position 40 for 16 bytes, then 48" \
+		"$(hdr 1 0)$(read_items 40 1 16)$(read_items 48 1 8 16)$(w 0)$(w 0 0)$(call)"
+}
+
+# RFC 8166, Section 3.5.3: in an RDMA_NOMSG the whole call is in the
+# chunk, and nothing follows the header: a call after it is an XDR
+# error. The header's XID is the chunk's, so only the trailing call is
+# wrong with it.
+nomsg_trailing_message() {
+	refused "${FUNCNAME[0]}" \
+		"$(hdr 1 1 $REGION_XID)$(read_items 0 1 40)$(w 0)$(w 0 0)$(call $REGION_XID)" \
+		$REGION_XID
+}
+
+# The server's limits on a call's chunk lists (recvq.h, checked by the
+# header decoder): 16 Read segments, 16 segments in a Write chunk or the
+# Reply chunk, 4 Write chunks, 32 segments in all. At each limit the
+# call is answered; one segment or chunk over it gets ERR_CHUNK.
+read_chunk_17_segments() {
+	taken "${FUNCNAME[0]}: 16" "$(hdr 1 0)$(read_items 40 16 256)$(w 0)$(w 0 0)$(call)" ||
+		return 1
+	refused "${FUNCNAME[0]}: 17" "$(hdr 1 0)$(read_items 40 17 256)$(w 0)$(w 0 0)$(call)"
+}
+
+chunk_17_segments() {
+	taken "${FUNCNAME[0]}: Write chunk of 16" \
+		"$(hdr 1 0)$(w 0)$(write_chunks 1 16 4096)$(w 0)$(w 0)$(call)" || return 1
+	refused "${FUNCNAME[0]}: Write chunk of 17" \
+		"$(hdr 1 0)$(w 0)$(write_chunks 1 17 4096)$(w 0)$(w 0)$(call)" || return 1
+	taken "${FUNCNAME[0]}: Reply chunk of 16" \
+		"$(hdr 1 0)$(w 0)$(w 0)$(w 1 16)$(region_segs 16 4096)$(call)" || return 1
+	refused "${FUNCNAME[0]}: Reply chunk of 17" \
+		"$(hdr 1 0)$(w 0)$(w 0)$(w 1 17)$(region_segs 17 4096)$(call)"
+}
+
+five_write_chunks() {
+	taken "${FUNCNAME[0]}: 4" "$(hdr 1 0)$(w 0)$(write_chunks 4 1 4096)$(w 0)$(w 0)$(call)" ||
+		return 1
+	refused "${FUNCNAME[0]}: 5" "$(hdr 1 0)$(w 0)$(write_chunks 5 1 4096)$(w 0)$(w 0)$(call)"
+}
+
+# 32 segments, each list within its own limit, then one more in the
+# Reply chunk or the Write list. The Read chunk lies at 1 MiB, the
+# Reply chunk at 2 MiB, apart from the Write chunks.
+header_33_segments() {
+	local mib=1048576 reads reply
+
+	reads=$(read_items 40 16 256 $mib)
+	reply=$(w 1 1)$(region_segs 1 4096 $((2 * mib)))
+	taken "${FUNCNAME[0]}: 32 in two Write chunks" \
+		"$(hdr 1 0)$(w 0)$(write_chunks 2 16 4096)$(w 0)$(w 0)$(call)" || return 1
+	refused "${FUNCNAME[0]}: 32 in two Write chunks, 1 in the Reply chunk" \
+		"$(hdr 1 0)$(w 0)$(write_chunks 2 16 4096)$(w 0)$reply$(call)" || return 1
+	taken "${FUNCNAME[0]}: 16 Read, 16 in a Write chunk" \
+		"$(hdr 1 0)$reads$(w 0)$(write_chunks 1 16 4096)$(w 0)$(w 0)$(call)" || return 1
+	refused "${FUNCNAME[0]}: 16 Read, 16 in a Write chunk, 1 in the Reply chunk" \
+		"$(hdr 1 0)$reads$(w 0)$(write_chunks 1 16 4096)$(w 0)$reply$(call)" || return 1
+	refused "${FUNCNAME[0]}: 16 Read, Write chunks of 16 and 1" \
+		"$(hdr 1 0)$reads$(w 0)$(write_chunks 1 16 4096)$(w 1 1)$(region_segs 1 4096 $((2 * mib)))$(w 0)$(w 0)$(call)"
+}
+
 # A peer that takes no reply: it posts no Receive, and its connection
 # request has the server retry its Sends for ever (RNR retry count 7).
 # With send-timeout at 10 minutes its call stays unanswered and the
@@ -838,7 +1017,11 @@ CASES="valid_call bad_version truncated_fixed_part truncated_header client_rdma_
 	rdma_done read_list_bad_discriminator read_chunk_position_overflow read_list_truncated
 	read_chunk_invalid_rkey write_chunk_zero_segments write_chunk_count_beyond_message
 	reply_chunk_count_beyond_message nomsg_without_chunks nomsg_read_chunk_invalid_rkey
-	xid_mismatch msg_without_rpc_message rpc_version_mismatch oversized_inline closed_before_rtu
+	xid_mismatch msg_without_rpc_message rpc_version_mismatch
+	read_chunk_past_message two_read_chunks read_chunk_zero_length nomsg_xid_mismatch
+	read_list_bad_positions nomsg_trailing_message read_chunk_17_segments chunk_17_segments
+	five_write_chunks header_33_segments
+	oversized_inline closed_before_rtu
 	rejected_before_rtu credit_overrun
 	corpus_replay compound_two_reads huge_write_reply_chunks read_chunk_budget_64k
 	read_chunk_budget_512k read_chunk_budget_1m read_chunk_budget_max block_size_restored
