@@ -672,7 +672,8 @@ static bool xr_reply_error(struct xr_xconn *c, struct xr_recvctx *rc)
 	mutex_unlock(&req->rr_mutex);
 
 	xr_xconn_recv_replace(c, rc, false);
-	xr_reply_release(c, credits, rqst);
+	/* A second message keeps the slot of a call sent again since. */
+	xr_reply_release(c, credits, answered ? NULL : rqst);
 	spin_lock(&xprt->queue_lock);
 	if (!answered) {
 		/* Seen by call_status() when the task wakes. */
@@ -727,7 +728,7 @@ static void xr_reply_finish(struct xr_xconn *c, struct xr_recvctx *rc,
 
 	/* Everything is copied out of @rc: not to be touched again. */
 	xr_xconn_recv_replace(c, rc, false);
-	xr_reply_release(c, credits, rqst);
+	xr_reply_release(c, credits, len == -EALREADY ? NULL : rqst);
 	spin_lock(&xprt->queue_lock);
 	if (len > 0) {
 		if (req->rr_reply_kind != XR_REPLY_INLINE)

@@ -71,8 +71,9 @@ enum xr_reply_kind {
  * @rr_reply_kind: how the reply was asked to come back
  * @rr_wsegs: the Write chunk or Reply chunk offered
  * @rr_nwsegs: entries in @rr_wsegs
- * @rr_answered: a reply or RDMA_ERROR completed the current
- *	transmission: another message with its XID is dropped
+ * @rr_answered: no message may complete the request: a reply or
+ *	RDMA_ERROR completed its current transmission, or it was never
+ *	sent; another message with its XID is dropped
  * @rr_buf: the buffers
  */
 struct xr_req {

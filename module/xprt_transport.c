@@ -329,6 +329,8 @@ static int xr_xprt_buf_alloc(struct rpc_task *task)
 	req->rr_nmrs = 0;
 	req->rr_nwsegs = 0;
 	req->rr_reply_kind = XR_REPLY_INLINE;
+	/* Nothing is sent yet: no message answers it. */
+	req->rr_answered = true;
 	rqst->rq_buffer = req->rr_buf;
 	rqst->rq_rbuffer = req->rr_buf + callsize;
 	xr_obj_get(XR_OBJ_REQ);
