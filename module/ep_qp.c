@@ -8,7 +8,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <rdma/rdma_cm.h>
-#include <rdma/rw.h>
 
 #include "ep.h"
 #include "trace_ep.h"

@@ -106,6 +106,10 @@ log_clean() {
 	[ -z "$bad" ] || fail "kernel log after $1: $bad"
 }
 
+# What the module logs when it closes a connection for a fatal event of
+# its queue pair.
+QP_FATAL_LOGGED="xrpcrdma: queue pair [0-9]+: QP fatal error"
+
 # logged_since TAG REGEX: the kernel logged a line matching REGEX since
 # the case TAG began.
 logged_since() {
@@ -261,7 +265,7 @@ addr_change() {
 # connection, which it logs. The client reconnects and sends again.
 qp_fatal() {
 	fault_case reconnect qp-fatal every 10 times 2 || return 1
-	logged_since qp-fatal "xrpcrdma: queue pair [0-9]+: QP fatal error" ||
+	logged_since qp-fatal "$QP_FATAL_LOGGED" ||
 		fail "nothing in the kernel log about the fatal event"
 }
 # Slow completions: nothing fails, the copy only waits.
@@ -429,7 +433,7 @@ send_timeout_client() {
 # connection and reconnects.
 qp_fatal_client() {
 	client_fault_case qp-fatal-client qp-fatal every 10 times 2 || return 1
-	logged_since qp-fatal-client "xrpcrdma: queue pair [0-9]+: QP fatal error" ||
+	logged_since qp-fatal-client "$QP_FATAL_LOGGED" ||
 		fail "nothing in the kernel log about the fatal event"
 }
 
