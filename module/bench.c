@@ -24,6 +24,7 @@
 #include <net/net_namespace.h>
 
 #include "bench.h"
+#include "compat.h"
 
 #define XR_BENCH_KEEP		8	/* finished benchmarks kept */
 #define XR_BENCH_TIMEOUT	(10 * HZ)	/* one RPC, and one slot wait */
@@ -494,7 +495,7 @@ int xr_bench_start(struct net *net, const struct xr_bench_params *p, u32 *id)
 	*id = b->xb_id;
 	list_add_tail(&b->xb_node, &xr_benches);
 	xr_bench_trim();
-	queue_work(system_unbound_wq, &b->xb_work);
+	queue_work(xr_dfl_wq, &b->xb_work);
 	mutex_unlock(&xr_bench_lock);
 	return 0;
 }

@@ -170,4 +170,20 @@ static inline void xr_compat_reply_pages_taken(struct svc_rqst *rqstp,
 #endif
 }
 
+/*
+ * The system workqueues. Newer kernels (Debian's 7.3 among them) name the
+ * per-CPU one system_percpu_wq and the unbound one system_dfl_wq, and mark
+ * the old names, system_wq and system_unbound_wq, deprecated: the first
+ * work item queued on one logs a warning naming its function. Debian's
+ * 6.12 has the new names beside the old ones, without the warning; 6.1
+ * has only the old ones. Probe: XR_HAVE_SYSTEM_DFL_WQ.
+ */
+#if XR_HAVE_SYSTEM_DFL_WQ
+#define xr_percpu_wq	system_percpu_wq
+#define xr_dfl_wq	system_dfl_wq
+#else
+#define xr_percpu_wq	system_wq
+#define xr_dfl_wq	system_unbound_wq
+#endif
+
 #endif /* _XRPCRDMA_COMPAT_H */

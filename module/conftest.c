@@ -68,3 +68,14 @@ static typeof(register_sysctl_sz) *xr_probe __maybe_unused = register_sysctl_sz;
 #include <linux/sunrpc/svc.h>
 static_assert(sizeof_field(struct svc_rqst, rq_pages_nfree));
 #endif
+
+/*
+ * The system workqueues under their new names, system_percpu_wq and
+ * system_dfl_wq (newer kernels warn once when work is queued on the old
+ * ones).
+ */
+#ifdef XR_PROBE_SYSTEM_DFL_WQ
+#include <linux/workqueue.h>
+static_assert(sizeof(system_percpu_wq) == sizeof(void *));
+static_assert(sizeof(system_dfl_wq) == sizeof(void *));
+#endif

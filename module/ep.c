@@ -145,7 +145,7 @@ enum xrpcrdma_close_reason xr_ep_close_reason(struct xr_ep *ep)
 static void xr_ep_relisten_soon(struct xr_ep *ep)
 {
 	pr_info("address change under a listener: listening again\n");
-	mod_delayed_work(system_wq, &ep->ep_relisten, 0);
+	mod_delayed_work(xr_percpu_wq, &ep->ep_relisten, 0);
 }
 
 /* The queue pair stops: every posted work request flushes. */

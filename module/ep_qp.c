@@ -53,7 +53,7 @@ static void xr_ep_qp_event(struct ib_event *event, void *context)
 	xr_ep_set_close_reason(ep, XRPCRDMA_CLOSE_REASON_QP_ERROR);
 	pr_err_ratelimited("queue pair %u: %s\n", event->element.qp->qp_num,
 			   ib_event_msg(event->event));
-	queue_work(system_wq, &ep->ep_qp_fatal);
+	queue_work(xr_percpu_wq, &ep->ep_qp_fatal);
 }
 
 /**

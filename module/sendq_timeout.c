@@ -105,7 +105,7 @@ void xr_sendq_timeout_arm(struct xr_sendq *sq, bool signaled)
 	if (signaled)
 		atomic_inc(&sq->sq_signaled_out);
 	if (first && sq->sq_timeout)
-		queue_delayed_work(system_wq, &sq->sq_timeout_work,
+		queue_delayed_work(xr_percpu_wq, &sq->sq_timeout_work,
 				   sq->sq_timeout);
 }
 
@@ -214,7 +214,7 @@ static void xr_sendq_timeout_check(struct work_struct *work)
 	smp_rmb();
 	deadline = READ_ONCE(sq->sq_progress) + sq->sq_timeout;
 	if (time_before(now, deadline)) {
-		queue_delayed_work(system_wq, &sq->sq_timeout_work,
+		queue_delayed_work(xr_percpu_wq, &sq->sq_timeout_work,
 				   deadline - now);
 		return;
 	}
@@ -225,12 +225,12 @@ static void xr_sendq_timeout_check(struct work_struct *work)
 	/* Its post stamped the time: the check looks again after that. */
 	switch (xr_sendq_probe(sq)) {
 	case 0:
-		queue_delayed_work(system_wq, &sq->sq_timeout_work,
+		queue_delayed_work(xr_percpu_wq, &sq->sq_timeout_work,
 				   sq->sq_timeout);
 		break;
 	case -ENOMEM:
 		/* The run is still out: it must not go unwatched. */
-		queue_delayed_work(system_wq, &sq->sq_timeout_work, HZ);
+		queue_delayed_work(xr_percpu_wq, &sq->sq_timeout_work, HZ);
 		break;
 	}
 }
