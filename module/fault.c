@@ -67,6 +67,7 @@ static const char * const xr_fault_names[XR_FAULT_POINT_COUNT] = {
 	[XRPCRDMA_FAULT_POINT_ADDR_CHANGE]	= "addr-change",
 	[XRPCRDMA_FAULT_POINT_QP_FATAL]		= "qp-fatal",
 	[XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG]	= "write-chunk-long",
+	[XRPCRDMA_FAULT_POINT_REPLY_DELAY]	= "reply-delay",
 };
 
 /**
@@ -99,6 +100,18 @@ bool xr_fault_takes_errno(enum xrpcrdma_fault_point point)
 	default:
 		return false;
 	}
+}
+
+/**
+ * xr_fault_takes_delay - whether a fired point holds its caller back
+ * @point: a fault point
+ *
+ * Return: true for the points armed with a delay in milliseconds.
+ */
+bool xr_fault_takes_delay(enum xrpcrdma_fault_point point)
+{
+	return point == XRPCRDMA_FAULT_POINT_COMPLETION_DELAY ||
+	       point == XRPCRDMA_FAULT_POINT_REPLY_DELAY;
 }
 
 /* Count a hit and decide whether it fires; the arming is @arm. */
@@ -142,7 +155,7 @@ static bool xr_fault_decide(struct xr_fault_state *fs,
  *
  * Return: 0 when the point does not fire; when it fires, its negative
  * errno for the points that take one, the delay in milliseconds for
- * completion-delay, -EIO for the others.
+ * those that take a delay, -EIO for the others.
  */
 int __xr_fault_hit(enum xrpcrdma_fault_point point, const struct xr_ep *ep)
 {
@@ -161,7 +174,7 @@ int __xr_fault_hit(enum xrpcrdma_fault_point point, const struct xr_ep *ep)
 		goto out;
 	if (xr_fault_takes_errno(point))
 		ret = -(int)cfg->fc_arm.fa_errno;
-	else if (point == XRPCRDMA_FAULT_POINT_COMPLETION_DELAY)
+	else if (xr_fault_takes_delay(point))
 		ret = cfg->fc_arm.fa_delay_ms;
 	else
 		ret = -EIO;
@@ -184,16 +197,28 @@ out:
  */
 void __xr_fault_wc(const struct xr_ep *ep, struct ib_wc *wc)
 {
-	int delay;
-
-	delay = __xr_fault_hit(XRPCRDMA_FAULT_POINT_COMPLETION_DELAY, ep);
-	if (delay > 0)
-		msleep(delay);
+	__xr_fault_delay(XRPCRDMA_FAULT_POINT_COMPLETION_DELAY, ep);
 	if (wc->status == IB_WC_SUCCESS &&
 	    __xr_fault_hit(XRPCRDMA_FAULT_POINT_COMPLETION_ERROR, ep)) {
 		wc->status = IB_WC_GENERAL_ERR;
 		wc->vendor_err = 0;
 	}
+}
+
+/**
+ * __xr_fault_delay - a point that holds its caller back was reached
+ * @point: a point for which xr_fault_takes_delay() is true
+ * @ep: the endpoint of the transport that reached it, or NULL
+ *
+ * Called through xr_fault_delay() only while some point is armed, and by
+ * __xr_fault_wc(). Sleeps the armed delay when the point fires.
+ */
+void __xr_fault_delay(enum xrpcrdma_fault_point point, const struct xr_ep *ep)
+{
+	int delay = __xr_fault_hit(point, ep);
+
+	if (delay > 0)
+		msleep(delay);
 }
 
 /* Point @fs at @cfg (NULL: disarm); frees the arming it replaces. */

@@ -83,9 +83,9 @@ static int xr_nl_fault_effect(struct genl_info *info, u32 point,
 	    xr_nl_fault_extra(info, XRPCRDMA_A_FAULT_ERRNO,
 			      "errno is only for points that fail an operation"))
 		return -EINVAL;
-	if (point != XRPCRDMA_FAULT_POINT_COMPLETION_DELAY &&
+	if (!xr_fault_takes_delay(point) &&
 	    xr_nl_fault_extra(info, XRPCRDMA_A_FAULT_DELAY_MS,
-			      "delay-ms is for completion-delay only"))
+			      "delay-ms is for completion-delay and reply-delay only"))
 		return -EINVAL;
 	arm->fa_errno = xr_nl_u32_or(info, XRPCRDMA_A_FAULT_ERRNO,
 				     XR_NL_FAULT_ERRNO);

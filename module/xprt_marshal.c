@@ -28,6 +28,7 @@
 #include <linux/sunrpc/xdr.h>
 #include <linux/sunrpc/xprt.h>
 
+#include "fault.h"
 #include "proto.h"
 #include "recvq.h"
 #include "sendq.h"
@@ -641,6 +642,17 @@ static bool xr_reply_take(struct xr_req *req)
 }
 
 /*
+ * The reply worker takes the lock of the call a message answers. The
+ * reply-delay fault point holds it back first, as a worker that was slow
+ * to run would be, while the Receive handler may complete the call.
+ */
+static void xr_reply_lock(struct xr_xconn *c, struct xr_req *req)
+{
+	xr_fault_delay(XRPCRDMA_FAULT_POINT_REPLY_DELAY, &c->xc_ep);
+	mutex_lock(&req->rr_mutex);
+}
+
+/*
  * RDMA_ERROR: the server could not take the call apart (ERR_CHUNK) or
  * speaks another version (ERR_VERS). Sending it again would fail again:
  * the RPC fails with -EIO, unless another message with its XID completed
@@ -665,11 +677,13 @@ static bool xr_reply_error(struct xr_xconn *c, struct xr_recvctx *rc)
 		return false;
 	}
 	req = xr_req_of(rqst);
-	mutex_lock(&req->rr_mutex);
+	xr_reply_lock(c, req);
 	answered = xr_reply_take(req);
 	if (!answered && req->rr_conn == c)
 		xr_frwr_release(req);
 	mutex_unlock(&req->rr_mutex);
+	trace_xrpcrdma_reply_done(rqst, req->rr_reply_kind,
+				  answered ? -EALREADY : -EIO);
 
 	xr_xconn_recv_replace(c, rc, false);
 	/* A second message keeps the slot of a call sent again since. */
@@ -803,7 +817,7 @@ bool xr_reply_handle(struct xr_xconn *c, struct xr_recvctx *rc)
 		xr_reply_credits(xprt, hdr->hd_credits, NULL);
 		return false;
 	}
-	mutex_lock(&xr_req_of(rqst)->rr_mutex);
+	xr_reply_lock(c, xr_req_of(rqst));
 	xr_reply_finish(c, rc, rqst);
 	return true;
 }

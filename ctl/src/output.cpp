@@ -904,6 +904,8 @@ std::string fault_point_name(uint32_t point)
         return "qp-fatal";
     case XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG:
         return "write-chunk-long";
+    case XRPCRDMA_FAULT_POINT_REPLY_DELAY:
+        return "reply-delay";
     }
     return std::to_string(point);
 }

@@ -81,6 +81,16 @@ TEST(FaultParse, QpFatalByNameAndShown)
     EXPECT_EQ(fault_point_name(XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG), "write-chunk-long");
 }
 
+TEST(FaultParse, ReplyDelayTakesADelay)
+{
+    Command cmd = parse({"fault", "set", "reply-delay", "every", "1", "delay", "20"});
+    ASSERT_TRUE(cmd.fault);
+    EXPECT_EQ(cmd.fault->point, uint32_t(XRPCRDMA_FAULT_POINT_REPLY_DELAY));
+    EXPECT_EQ(cmd.fault->delay_ms, 20u);
+    EXPECT_EQ(fault_point_name(XRPCRDMA_FAULT_POINT_REPLY_DELAY), "reply-delay");
+    EXPECT_EQ(fault_point_last, uint32_t(XRPCRDMA_FAULT_POINT_REPLY_DELAY));
+}
+
 TEST(FaultParse, ClearOneOrAll)
 {
     Command cmd = parse({"fault", "clear", "recv-drop"});
@@ -123,7 +133,7 @@ INSTANTIATE_TEST_SUITE_P(
                "'errno' is for post-send, post-recv, dma-map, sendctx-alloc, frwr-reg and rw-ctx, "
                "not recv-drop"},
         Refusal{{"fault", "set", "post-send", "nth", "1", "delay", "10"},
-               "'delay' is for completion-delay, not post-send"},
+               "'delay' is for completion-delay and reply-delay, not post-send"},
         Refusal{{"fault", "set", "completion-delay", "nth", "1", "delay", "10001"},
                "invalid delay (ms) '10001': expected 1 to 10000"},
         Refusal{{"fault", "set", "post-send", "nth", "1", "transport", "0"},

@@ -222,7 +222,11 @@ enum xrpcrdma_bench_op {
  *   write-chunk-long: the server's reply says its Write chunk holds more than
  *   the payload it wrote there (half of the room the chunk has left beyond the
  *   payload), as a faulty server might: a client must take no more of the
- *   payload than the reply's XDR counts.
+ *   payload than the reply's XDR counts; reply-delay: the client's reply
+ *   worker, having found the call a received message answers, waits delay-ms
+ *   before it takes the call's lock, which widens the window in which another
+ *   message with the same XID (a broken or hostile server's) is handled at the
+ *   same time.
  */
 enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_POST_SEND,
@@ -237,6 +241,7 @@ enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_ADDR_CHANGE,
 	XRPCRDMA_FAULT_POINT_QP_FATAL,
 	XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG,
+	XRPCRDMA_FAULT_POINT_REPLY_DELAY,
 };
 
 /**
