@@ -530,6 +530,24 @@ static int xr_fixup_write(struct xdr_buf *buf, const u8 *src, u32 len,
 	return 0;
 }
 
+/*
+ * RDMA_MSG carries the whole reply inline. A Reply chunk may come back in
+ * it only unused, every segment's length 0 (a server returns the chunk it
+ * did not need so): a server that claims to have written into one, ours
+ * or not, sent a reply that cannot be placed.
+ */
+static bool xr_reply_chunk_unused(const struct xr_hdr *hdr)
+{
+	u32 i;
+
+	if (!(hdr->hd_flags & XR_HDR_REPLY_CHUNK))
+		return true;
+	for (i = 0; i < hdr->hd_reply.wc_nsegs; i++)
+		if (hdr->hd_segs[hdr->hd_reply.wc_first + i].sg_length)
+			return false;
+	return true;
+}
+
 /* Put the reply where the RPC layer decodes it; return its length. */
 static int xr_reply_fixup(struct xr_req *req, struct xr_recvctx *rc,
 			  struct rpc_rqst *rqst)
@@ -549,6 +567,8 @@ static int xr_reply_fixup(struct xr_req *req, struct xr_recvctx *rc,
 		buf->len = written;
 		return written;
 	}
+	if (!xr_reply_chunk_unused(hdr))
+		return -EBADMSG;
 	if (hdr->hd_nwrites) {
 		if (req->rr_reply_kind != XR_REPLY_WRITE)
 			return -EBADMSG;

@@ -290,7 +290,7 @@ build_ctl() {
 # kernel line has its own sunrpc, nfsd, svcauth_gss and netlink, and its
 # users install the module with their own userland's dkms and dpkg.
 part2_tests=(svc_hostile.sh wire_fuzz.sh listener_failover.sh svc_nfs.sh svc_stats.sh
-	faults.sh stress.sh nfs_rdma.sh xprt_nfs.sh)
+	faults.sh stress.sh nfs_rdma.sh xprt_hostile.sh xprt_nfs.sh)
 
 # in_list WORD LIST...: WORD is one of LIST.
 in_list() {

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+// xr-hostile-server's scripts: the good reply decodes with the module's
+// own decoder as the reply to the call, and each hostile turn puts on the
+// wire what its script says (checked with the same decoder where it
+// decodes, word by word where it must not).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "hostile_server.hpp"
+#include "rpcrdma_msg.hpp"
+
+using namespace rdmactl;
+using namespace rdmactl::hostile;
+
+namespace {
+
+constexpr uint32_t hs_xid = 0x11223344;
+
+const Call hs_call = {hs_xid, 1, 32, 0};
+
+TransportReply hs_decode(const std::vector<uint8_t> &m)
+{
+    return decode_reply(m.data(), m.size());
+}
+
+uint32_t hs_word(const std::vector<uint8_t> &m, size_t i)
+{
+    return uint32_t(m.at(4 * i)) << 24 | uint32_t(m.at(4 * i + 1)) << 16 |
+           uint32_t(m.at(4 * i + 2)) << 8 | m.at(4 * i + 3);
+}
+
+// The reply to hs_call, granting credits.
+void hs_expect_reply(const std::vector<uint8_t> &m, uint32_t credits = 32)
+{
+    TransportReply r = hs_decode(m);
+    ASSERT_EQ(r.kind, TransportReply::Kind::Message) << r.describe();
+    EXPECT_EQ(r.xid, hs_xid);
+    EXPECT_EQ(r.credits, credits);
+    ASSERT_TRUE(r.rpc.has_value());
+    EXPECT_EQ(r.describe(), "RDMA_MSG SUCCESS");
+}
+
+Plan hs_plan(Script s, bool turn = true, Params p = {})
+{
+    return plan(s, turn, hs_call, p);
+}
+
+} // namespace
+
+TEST(HostileServer, NamesRoundTrip)
+{
+    std::set<std::string> names;
+    for (const ScriptInfo &i : scripts()) {
+        EXPECT_EQ(script_by_name(i.name), i.script);
+        EXPECT_STREQ(script_name(i.script), i.name);
+        names.insert(i.name);
+    }
+    EXPECT_EQ(names.size(), scripts().size());
+    EXPECT_FALSE(script_by_name("nonsense").has_value());
+}
+
+TEST(HostileServer, ParseCall)
+{
+    std::vector<uint8_t> m = null_reply(hs_xid, 7);
+    std::optional<Call> c = parse_call(m.data(), m.size());
+    ASSERT_TRUE(c.has_value());
+    EXPECT_EQ(c->xid, hs_xid);
+    EXPECT_EQ(c->vers, 1u);
+    EXPECT_EQ(c->credits, 7u);
+    EXPECT_EQ(c->proc, 0u);
+    EXPECT_FALSE(parse_call(m.data(), 15).has_value());
+}
+
+TEST(HostileServer, GoodAndOffTurnsAnswerOnce)
+{
+    for (const ScriptInfo &i : scripts()) {
+        Plan p = hs_plan(i.script, false);
+        ASSERT_EQ(p.messages.size(), 1u) << i.name;
+        hs_expect_reply(p.messages[0]);
+        EXPECT_FALSE(p.disconnect) << i.name;
+    }
+    Plan p = hs_plan(Script::Good, true);
+    ASSERT_EQ(p.messages.size(), 1u);
+    hs_expect_reply(p.messages[0]);
+}
+
+TEST(HostileServer, CreditsGranted)
+{
+    hs_expect_reply(hs_plan(Script::Good, true, Params{5, 1024}).messages.at(0), 5);
+    Call asks_none = hs_call;
+    asks_none.credits = 0;
+    Plan p = plan(Script::Good, true, asks_none, Params{});
+    EXPECT_EQ(hs_decode(p.messages.at(0)).credits, 1u);
+    hs_expect_reply(hs_plan(Script::CreditsZero).messages.at(0), 0);
+    hs_expect_reply(hs_plan(Script::CreditsHuge).messages.at(0), UINT32_MAX);
+}
+
+TEST(HostileServer, TwoAnswersOneXid)
+{
+    Plan p = hs_plan(Script::Dup);
+    ASSERT_EQ(p.messages.size(), 2u);
+    hs_expect_reply(p.messages[0]);
+    EXPECT_EQ(p.messages[0], p.messages[1]);
+
+    p = hs_plan(Script::ErrorThenReply);
+    ASSERT_EQ(p.messages.size(), 2u);
+    TransportReply e = hs_decode(p.messages[0]);
+    ASSERT_EQ(e.kind, TransportReply::Kind::Error);
+    EXPECT_EQ(e.xid, hs_xid);
+    EXPECT_EQ(e.error_text(), "ERR_VERS 1-1");
+    hs_expect_reply(p.messages[1]);
+
+    p = hs_plan(Script::ReplyThenError);
+    ASSERT_EQ(p.messages.size(), 2u);
+    hs_expect_reply(p.messages[0]);
+    e = hs_decode(p.messages[1]);
+    ASSERT_EQ(e.kind, TransportReply::Kind::Error);
+    EXPECT_EQ(e.xid, hs_xid);
+    EXPECT_EQ(e.error_text(), "ERR_CHUNK");
+}
+
+TEST(HostileServer, BadMessagesBeforeTheReply)
+{
+    Plan p = hs_plan(Script::StrayXid);
+    ASSERT_EQ(p.messages.size(), 2u);
+    EXPECT_EQ(hs_decode(p.messages[0]).xid, ~hs_xid);
+    hs_expect_reply(p.messages[1]);
+
+    for (Script s : {Script::BadVersion, Script::Short, Script::ShortError,
+                     Script::UnknownProc, Script::Msgp}) {
+        p = hs_plan(s);
+        ASSERT_EQ(p.messages.size(), 2u) << script_name(s);
+        TransportReply r = hs_decode(p.messages[0]);
+        EXPECT_EQ(r.kind, TransportReply::Kind::Malformed) << script_name(s);
+        hs_expect_reply(p.messages[1]);
+    }
+    EXPECT_EQ(hs_plan(Script::Short).messages[0].size(), 12u);
+    EXPECT_EQ(hs_word(hs_plan(Script::BadVersion).messages[0], 1), 2u);
+    EXPECT_EQ(hs_word(hs_plan(Script::UnknownProc).messages[0], 3), 7u);
+    EXPECT_EQ(hs_word(hs_plan(Script::Msgp).messages[0], 3), 2u);
+    EXPECT_EQ(hs_plan(Script::ShortError).messages[0].size(), 16u);
+}
+
+TEST(HostileServer, ChunksNeverOffered)
+{
+    // A Write chunk of one 4096-byte segment, then the RPC reply.
+    std::vector<uint8_t> m = hs_plan(Script::WriteList).messages.at(0);
+    TransportReply r = hs_decode(m);
+    ASSERT_EQ(r.kind, TransportReply::Kind::Message) << r.describe();
+    EXPECT_EQ(hs_word(m, 5), 1u); // a Write chunk
+    EXPECT_EQ(hs_word(m, 6), 1u); // of one segment
+    EXPECT_EQ(hs_word(m, 8), 4096u);
+    hs_expect_reply(hs_plan(Script::WriteList).messages.at(1));
+
+    m = hs_plan(Script::ReplyChunk).messages.at(0);
+    EXPECT_EQ(hs_word(m, 6), 1u); // a Reply chunk
+    EXPECT_EQ(hs_word(m, 7), 1u);
+
+    m = hs_plan(Script::NoMsg).messages.at(0);
+    r = hs_decode(m);
+    EXPECT_EQ(r.kind, TransportReply::Kind::NoMessage) << r.describe();
+    EXPECT_EQ(m.size(), 4u * 12);
+}
+
+TEST(HostileServer, OversizeAndDisconnect)
+{
+    Plan p = hs_plan(Script::Oversize, true, Params{0, 8192});
+    ASSERT_EQ(p.messages.size(), 1u);
+    EXPECT_EQ(p.messages[0].size(), oversize_length(8192));
+    EXPECT_GT(oversize_length(8192), 8192u + 4096);
+    EXPECT_GT(oversize_length(0), 1024u + 4096);
+    EXPECT_FALSE(p.disconnect);
+
+    p = hs_plan(Script::Disconnect);
+    ASSERT_EQ(p.messages.size(), 1u);
+    hs_expect_reply(p.messages[0]);
+    EXPECT_TRUE(p.disconnect);
+}
