@@ -195,7 +195,7 @@ static int xr_nl_fill_fault(struct sk_buff *msg, u32 point)
 	if (xr_fault_takes_errno(point) &&
 	    nla_put_u32(msg, XRPCRDMA_A_FAULT_ERRNO, arm.fa_errno))
 		return -EMSGSIZE;
-	if (point == XRPCRDMA_FAULT_POINT_COMPLETION_DELAY &&
+	if (xr_fault_takes_delay(point) &&
 	    nla_put_u32(msg, XRPCRDMA_A_FAULT_DELAY_MS, arm.fa_delay_ms))
 		return -EMSGSIZE;
 	if (arm.fa_transport_id &&

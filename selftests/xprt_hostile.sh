@@ -67,10 +67,14 @@ setup() {
 	DMESG_FROM=$(dmesg | wc -l)
 }
 
-# server_start SCRIPT EVERY: xr-hostile-server on $XR_ADDR:$PORT, listening.
+# server_start SCRIPT EVERY [OPTION...]: xr-hostile-server on
+# $XR_ADDR:$PORT, listening.
 server_start() {
+	local script=$1 every=$2
+
+	shift 2
 	rm -f "$RUN/ready"
-	"$HOSTILE" --script "$1" --every "$2" --ready "$RUN/ready" "$XR_ADDR" "$PORT" \
+	"$HOSTILE" --script "$script" --every "$every" --ready "$RUN/ready" "$@" "$XR_ADDR" "$PORT" \
 		>"$SRV_OUT" 2>"$RUN/server.err" &
 	SRV_PID=$!
 	wait_for 10 test -e "$RUN/ready" ||
@@ -92,15 +96,42 @@ srv() {
 
 trace_begin() {
 	: >"$TRACE/trace"
-	echo 1 >"$TRACE/events/xrpcrdma/xrpcrdma_bad_hdr/enable" &&
+	echo 1 >"$TRACE/tracing_on" &&
+		echo 1 >"$TRACE/events/xrpcrdma/xrpcrdma_bad_hdr/enable" &&
 		echo 1 >"$TRACE/events/xrpcrdma/xrpcrdma_reply_done/enable" &&
 		echo 1 >"$TRACE/events/xrpcrdma/xrpcrdma_reply_rdma_error/enable" ||
 		fail "cannot enable the reply trace events"
 }
 
+# trace_settle: wait, 5 s at most, until no event has been recorded for
+# 300 ms: the reply worker may still be handling a message the server
+# sent after the reply that completed the last call.
+trace_settle() {
+	local before after i
+
+	after=$(wc -l <"$TRACE/trace")
+	for i in $(seq 16); do
+		before=$after
+		sleep 0.3
+		after=$(wc -l <"$TRACE/trace")
+		[ "$after" != "$before" ] || return 0
+	done
+	echo "# trace still growing after ${i} rounds"
+}
+
+# trace_end: stop recording and keep the trace in $RUN/trace; fails when
+# the buffer lost events (the counts would not mean anything).
 trace_end() {
+	local cpu n
+
+	trace_settle
 	echo 0 >"$TRACE/events/xrpcrdma/enable"
 	cp "$TRACE/trace" "$RUN/trace"
+	for cpu in "$TRACE"/per_cpu/cpu*; do
+		n=$(awk '$1 == "overrun:" { print $2 }' "$cpu/stats")
+		[ "${n:-0}" = 0 ] || fail "trace buffer overrun on ${cpu##*/}: $n events lost" ||
+			return 1
+	done
 }
 
 # trace_count PATTERN: the recorded events whose line matches PATTERN.
@@ -124,15 +155,15 @@ no_client_left() {
 	[ "$n" = 0 ] || fail "$n client transport(s) left"
 }
 
-# run_script SCRIPT EVERY: one benchmark against the script, every EVERY-th
-# call hostile. Leaves the counters in $OUT (bench), $SRV_OUT (server)
-# and $RUN/trace.
+# run_script SCRIPT EVERY [OPTION...]: one benchmark against the script,
+# every EVERY-th call hostile, the server given OPTIONs. Leaves the
+# counters in $OUT (bench), $SRV_OUT (server) and $RUN/trace.
 run_script() {
 	local rc=0
 
-	server_start "$1" "$2" || { server_kill; return 1; }
+	server_start "$@" || { server_kill; return 1; }
 	trace_begin && bench || rc=1
-	trace_end
+	trace_end || rc=1
 	server_stop || return 1
 	[ "$rc" = 0 ] || return 1
 	wait_for 30 no_client_left || no_client_left || return 1
@@ -201,14 +232,15 @@ case_error_then_reply() {
 
 # The same with the reply worker slowed down (fault point reply-delay):
 # it finds the call the RDMA_ERROR names and waits, while the Receive
-# handler completes the call with the reply; the worker must then drop
-# the error (-EALREADY), not complete the call a second time.
+# handler completes the call with the reply, which the server sends 5 ms
+# after the error; the worker must then drop the error (-EALREADY), not
+# complete the call a second time.
 case_error_then_reply_slow_worker() {
 	local n
 
-	"$RDMACTL" fault set reply-delay every 1 delay 20 || fail "fault set reply-delay" ||
+	"$RDMACTL" fault set reply-delay every 1 delay 30 || fail "fault set reply-delay" ||
 		return 1
-	run_script error-then-reply 1
+	run_script error-then-reply 1 --gap-ms 5
 	local rc=$?
 	"$RDMACTL" fault clear reply-delay || fail "fault clear reply-delay" || return 1
 	[ "$rc" = 0 ] || return 1
@@ -278,9 +310,9 @@ case_oversize() {
 		fail "$(srv .connections) connections for $(srv .hostile) oversize replies"
 }
 
-# Each time the server closes the connection the client connects again,
-# but where the last call was the one after which it closed (no call
-# left to send).
+# Each time the server closes the connection (once the reply's Send has
+# completed) the client connects again, but where the last call was the
+# one after which it closed (no call left to send).
 case_disconnect() {
 	local conns disc
 

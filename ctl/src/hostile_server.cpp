@@ -171,7 +171,8 @@ uint32_t oversize_length(uint32_t peer_recv_size)
 
 Plan plan(Script s, bool hostile_turn, const Call &call, const Params &p)
 {
-    uint32_t credits = p.credits ? p.credits : std::max<uint32_t>(call.credits, 1);
+    uint32_t credits =
+        p.credits ? p.credits : std::clamp<uint32_t>(call.credits, 1, std::max<uint32_t>(p.max_credits, 1));
     Plan out;
 
     if (!hostile_turn)

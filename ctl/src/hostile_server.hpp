@@ -69,6 +69,9 @@ struct Params {
     // The requester's Receive size (its RFC 8797 private data; 1024
     // without it): Oversize goes past it.
     uint32_t peer_recv_size = 1024;
+    // The most a grant of what the call asked for may be: the Receives
+    // the responder keeps posted.
+    uint32_t max_credits = UINT32_MAX;
 };
 
 // What to send for one call, in order.

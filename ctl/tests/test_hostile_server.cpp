@@ -95,6 +95,10 @@ TEST(HostileServer, CreditsGranted)
     asks_none.credits = 0;
     Plan p = plan(Script::Good, true, asks_none, Params{});
     EXPECT_EQ(hs_decode(p.messages.at(0)).credits, 1u);
+    Call asks_many = hs_call;
+    asks_many.credits = 1000;
+    p = plan(Script::Good, true, asks_many, Params{0, 1024, 128});
+    EXPECT_EQ(hs_decode(p.messages.at(0)).credits, 128u);
     hs_expect_reply(hs_plan(Script::CreditsZero).messages.at(0), 0);
     hs_expect_reply(hs_plan(Script::CreditsHuge).messages.at(0), UINT32_MAX);
 }

@@ -6,8 +6,11 @@
 // client at it (`rdmactl bench run ADDR port PORT transport rdma`).
 //
 //   xr-hostile-server --script NAME [--every N] [--credits N]
-//                     [--ready FILE] ADDR PORT
+//                     [--gap-ms MS] [--ready FILE] ADDR PORT
 //
+// --gap-ms MS posts each message of a turn after the first MS
+// milliseconds after the one before it (0: all at once), so the
+// requester has handled the first before the next arrives.
 // It accepts any number of connections, one after another or at once,
 // and runs until SIGINT or SIGTERM; then it prints what it did as one
 // JSON object (connections, calls, hostile turns, messages sent,
@@ -16,10 +19,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -29,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 
@@ -52,6 +58,8 @@ constexpr uint32_t inline_size = 4096;     // what we advertise both ways
 constexpr uint32_t send_slot_size = 32768; // room for an Oversize message
 constexpr uint64_t send_tag = uint64_t(1) << 32;
 
+using Clock = std::chrono::steady_clock;
+
 volatile sig_atomic_t stop_asked;
 
 void on_stop(int)
@@ -64,6 +72,16 @@ std::runtime_error sys_error(const std::string &what)
     return std::runtime_error(what + ": " + std::strerror(errno));
 }
 
+// The event loop only reads a channel that poll() says is readable; non-
+// blocking, a spurious wake-up cannot stall it.
+void make_nonblocking(int fd)
+{
+    int flags = fcntl(fd, F_GETFL);
+
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+        throw sys_error("O_NONBLOCK");
+}
+
 struct Counters {
     uint64_t connections = 0, calls = 0, hostile = 0, messages = 0;
     uint64_t disconnects = 0, send_errors = 0, recv_errors = 0, unparsed = 0;
@@ -73,6 +91,7 @@ struct Options {
     Script script = Script::Good;
     uint64_t every = 1;
     uint32_t credits = 0;
+    uint32_t gap_ms = 0;
     std::string ready;
     std::string addr;
     std::string port;
@@ -117,11 +136,23 @@ public:
     int fd() const { return channel_->fd; }
     // Handles every completion; false when the connection is to be closed.
     bool poll_completions(const Options &opt, Counters &n);
+    // Posts the held-back messages that are due; false on a failure.
+    bool post_due(Clock::time_point now, Counters &n);
+    // When the next held-back message is due, if any.
+    std::optional<Clock::time_point> next_due() const;
     void close();
 
 private:
+    // A message of a turn held back by --gap-ms; disconnect: close the
+    // connection once its Send has completed.
+    struct Outgoing {
+        Clock::time_point due;
+        std::vector<uint8_t> msg;
+        bool disconnect = false;
+    };
+
     bool post_recv(uint32_t i);
-    bool post_send(const std::vector<uint8_t> &msg);
+    bool post_send(const std::vector<uint8_t> &msg, bool disconnect);
     bool on_call(uint32_t slot, uint32_t len, const Options &opt, Counters &n);
 
     rdma_cm_id *id_;
@@ -131,6 +162,9 @@ private:
     std::unique_ptr<Buffers> recvs_ = std::make_unique<Buffers>();
     std::unique_ptr<Buffers> sends_ = std::make_unique<Buffers>();
     std::vector<uint32_t> free_sends_;
+    std::deque<Outgoing> later_;
+    // The Send after whose completion the connection is closed.
+    std::optional<uint32_t> close_after_;
     bool closing_ = false;
 };
 
@@ -139,6 +173,7 @@ void Conn::setup()
     channel_ = ibv_create_comp_channel(id_->verbs);
     if (!channel_)
         throw sys_error("completion channel");
+    make_nonblocking(channel_->fd);
     cq_ = ibv_create_cq(id_->verbs, recv_depth + send_depth, nullptr, channel_, 0);
     if (!cq_)
         throw sys_error("completion queue");
@@ -190,7 +225,7 @@ bool Conn::post_recv(uint32_t i)
     return ibv_post_recv(id_->qp, &wr, &bad) == 0;
 }
 
-bool Conn::post_send(const std::vector<uint8_t> &msg)
+bool Conn::post_send(const std::vector<uint8_t> &msg, bool disconnect)
 {
     ibv_send_wr wr = {}, *bad = nullptr;
     ibv_sge sge;
@@ -211,7 +246,27 @@ bool Conn::post_send(const std::vector<uint8_t> &msg)
         free_sends_.push_back(slot);
         return false;
     }
+    if (disconnect)
+        close_after_ = slot;
     return true;
+}
+
+bool Conn::post_due(Clock::time_point now, Counters &n)
+{
+    while (!later_.empty() && later_.front().due <= now && !closing_) {
+        if (!post_send(later_.front().msg, later_.front().disconnect))
+            return false;
+        n.messages++;
+        later_.pop_front();
+    }
+    return true;
+}
+
+std::optional<Clock::time_point> Conn::next_due() const
+{
+    if (later_.empty() || closing_)
+        return std::nullopt;
+    return later_.front().due;
 }
 
 bool Conn::on_call(uint32_t slot, uint32_t len, const Options &opt, Counters &n)
@@ -228,18 +283,25 @@ bool Conn::on_call(uint32_t slot, uint32_t len, const Options &opt, Counters &n)
     turn = opt.script != Script::Good && n.calls % opt.every == 0;
     if (turn)
         n.hostile++;
-    p = plan(opt.script, turn, *call, Params{opt.credits, peer_recv_size_});
+    p = plan(opt.script, turn, *call, Params{opt.credits, peer_recv_size_, recv_depth});
     // The Receive goes back first: the reply lets another call come.
     if (!post_recv(slot))
         return false;
-    for (const std::vector<uint8_t> &m : p.messages) {
-        if (!post_send(m))
+    if (p.disconnect)
+        n.disconnects++;
+    Clock::time_point due = Clock::now();
+    for (size_t i = 0; i < p.messages.size(); i++) {
+        bool last = i + 1 == p.messages.size();
+        if (i)
+            due += std::chrono::milliseconds(opt.gap_ms);
+        // Behind a held-back message, every later one waits its turn too.
+        if ((i && opt.gap_ms) || !later_.empty()) {
+            later_.push_back({due, p.messages[i], last && p.disconnect});
+            continue;
+        }
+        if (!post_send(p.messages[i], last && p.disconnect))
             return false;
         n.messages++;
-    }
-    if (p.disconnect) {
-        n.disconnects++;
-        return false;
     }
     return true;
 }
@@ -263,6 +325,8 @@ bool Conn::poll_completions(const Options &opt, Counters &n)
 
             if (is_send)
                 free_sends_.push_back(slot);
+            if (is_send && close_after_ == slot)
+                ok = false;
             if (wc[i].status != IBV_WC_SUCCESS) {
                 if (wc[i].status != IBV_WC_WR_FLUSH_ERR)
                     (is_send ? n.send_errors : n.recv_errors)++;
@@ -293,6 +357,7 @@ public:
     const Counters &counters() const { return n_; }
 
 private:
+    int poll_timeout() const;
     void on_cm_event();
     void accept(rdma_cm_event *ev);
     void forget(rdma_cm_id *id);
@@ -321,6 +386,7 @@ void Server::listen()
     events_ = rdma_create_event_channel();
     if (!events_)
         throw sys_error("event channel");
+    make_nonblocking(events_->fd);
     if (rdma_create_id(events_, &listener_, nullptr, RDMA_PS_TCP))
         throw sys_error("rdma_create_id");
     hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
@@ -402,6 +468,21 @@ void Server::on_cm_event()
     rdma_ack_cm_event(ev);
 }
 
+// Milliseconds poll() may wait: at most 200, less when a held-back
+// message is due sooner.
+int Server::poll_timeout() const
+{
+    Clock::time_point until = Clock::now() + std::chrono::milliseconds(200);
+
+    for (const auto &c : conns_) {
+        std::optional<Clock::time_point> due = c.second->next_due();
+        if (due && *due < until)
+            until = *due;
+    }
+    auto ms = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now()).count();
+    return int(std::max<long long>(ms, 0));
+}
+
 void Server::run()
 {
     while (!stop_asked) {
@@ -412,19 +493,18 @@ void Server::run()
             fds.push_back({c.second->fd(), POLLIN, 0});
             ids.push_back(c.first);
         }
-        if (poll(fds.data(), fds.size(), 200) < 0) {
+        if (poll(fds.data(), fds.size(), poll_timeout()) < 0) {
             if (errno == EINTR)
                 continue;
             throw sys_error("poll");
         }
         for (size_t i = 1; i < fds.size(); i++) {
-            if (!(fds[i].revents & POLLIN))
-                continue;
             Conn &c = *conns_.at(ids[i - 1]);
-            if (!c.poll_completions(opt_, n_))
+            if ((fds[i].revents && !c.poll_completions(opt_, n_)) ||
+                !c.post_due(Clock::now(), n_))
                 c.close();
         }
-        if (fds[0].revents & POLLIN)
+        if (fds[0].revents)
             on_cm_event();
     }
 }
@@ -445,7 +525,10 @@ int main(int argc, char **argv)
     app.add_option("--every", opt.every, "every Nth call is a hostile turn (default 1)")
         ->check(CLI::Range(uint64_t(1), uint64_t(1000000)));
     app.add_option("--credits", opt.credits,
-                   "credits every reply grants (default: what the call asks for)");
+                   "credits every reply grants (default: what the call asks for, at most 128)");
+    app.add_option("--gap-ms", opt.gap_ms,
+                   "milliseconds between the messages of one turn (default 0)")
+        ->check(CLI::Range(0u, 10000u));
     app.add_option("--ready", opt.ready, "file written once the server listens");
     app.add_option("addr", opt.addr, "local address to listen on")->required();
     app.add_option("port", opt.port, "port")->required();
