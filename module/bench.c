@@ -55,6 +55,8 @@
  * @xb_max: longest
  * @xb_stats: the RPC client's statistics (rpc_create wants them)
  * @xb_counts: per-procedure call counts of the version
+ * @xb_proc: the NULL procedure, with room for @xb_params.reply_size bytes
+ *	of reply
  * @xb_version: the one procedure table
  * @xb_versions: the program's version table (only @xb_params.version set)
  * @xb_program: the RPC program
@@ -81,6 +83,7 @@ struct xr_bench {
 	u64			xb_max;
 	struct rpc_stat		xb_stats;
 	unsigned int		xb_counts[1];
+	struct rpc_procinfo	xb_proc;
 	struct rpc_version	xb_version;
 	const struct rpc_version *xb_versions[XR_BENCH_MAX_VERSION + 1];
 	struct rpc_program	xb_program;
@@ -107,14 +110,12 @@ static int xr_bench_decode_void(struct rpc_rqst *req, struct xdr_stream *xdr,
 	return 0;
 }
 
-static const struct rpc_procinfo xr_bench_procs[] = {
-	{
-		.p_proc		= 0,
-		.p_encode	= xr_bench_encode_void,
-		.p_decode	= xr_bench_decode_void,
-		.p_statidx	= 0,
-		.p_name		= "NULL",
-	},
+static const struct rpc_procinfo xr_bench_null = {
+	.p_proc		= 0,
+	.p_encode	= xr_bench_encode_void,
+	.p_decode	= xr_bench_decode_void,
+	.p_statidx	= 0,
+	.p_name		= "NULL",
 };
 
 /**
@@ -201,9 +202,12 @@ static struct rpc_clnt *xr_bench_client(struct xr_bench *b)
 				  RPC_CLNT_CREATE_NONPRIVPORT,
 	};
 
+	/* The reply buffer's room, in XDR words (p_replen's unit). */
+	b->xb_proc = xr_bench_null;
+	b->xb_proc.p_replen = DIV_ROUND_UP(p->reply_size, 4);
 	b->xb_version.number = p->version;
-	b->xb_version.nrprocs = ARRAY_SIZE(xr_bench_procs);
-	b->xb_version.procs = xr_bench_procs;
+	b->xb_version.nrprocs = 1;
+	b->xb_version.procs = &b->xb_proc;
 	b->xb_version.counts = b->xb_counts;
 	b->xb_versions[p->version] = &b->xb_version;
 	b->xb_program.name = "xrpcrdma-bench";
@@ -233,7 +237,7 @@ static bool xr_bench_wait_slot(struct xr_bench *b)
 
 static void xr_bench_start_call(struct xr_bench *b, struct rpc_clnt *clnt)
 {
-	struct rpc_message msg = { .rpc_proc = &xr_bench_procs[0] };
+	struct rpc_message msg = { .rpc_proc = &b->xb_proc };
 	struct rpc_task_setup setup = {
 		.rpc_client	= clnt,
 		.rpc_message	= &msg,

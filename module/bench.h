@@ -27,6 +27,8 @@ struct net;
  * @op: &enum xrpcrdma_bench_op
  * @size: bytes in each RDMA message (rdma-write, rdma-read)
  * @qps: queue pairs (rdma-write, rdma-read)
+ * @reply_size: room for reply each call asks for beyond the RPC reply
+ *	header, bytes (rpc-null)
  */
 struct xr_bench_params {
 	u32			transport;
@@ -39,6 +41,7 @@ struct xr_bench_params {
 	u32			op;
 	u32			size;
 	u32			qps;
+	u32			reply_size;
 };
 
 /**

@@ -53,7 +53,7 @@ const struct nla_policy xrpcrdma_stats_get_nl_policy[XRPCRDMA_A_STATS_STAT + 1] 
 };
 
 /* XRPCRDMA_CMD_BENCH_RUN - do */
-const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_QPS + 1] = {
+const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_REPLY_SIZE + 1] = {
 	[XRPCRDMA_A_BENCH_TRANSPORT] = NLA_POLICY_MAX(NLA_U32, 1),
 	[XRPCRDMA_A_BENCH_ADDR4] = { .type = NLA_U32, },
 	[XRPCRDMA_A_BENCH_ADDR6] = NLA_POLICY_EXACT_LEN(16),
@@ -65,6 +65,7 @@ const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_QPS + 1] =
 	[XRPCRDMA_A_BENCH_OP] = NLA_POLICY_MAX(NLA_U32, 2),
 	[XRPCRDMA_A_BENCH_SIZE] = NLA_POLICY_MIN(NLA_U32, 1),
 	[XRPCRDMA_A_BENCH_QPS] = NLA_POLICY_RANGE(NLA_U32, 1, XRPCRDMA_BENCH_MAX_QPS),
+	[XRPCRDMA_A_BENCH_REPLY_SIZE] = { .type = NLA_U32, },
 };
 
 /* XRPCRDMA_CMD_BENCH_GET - do */
@@ -166,7 +167,7 @@ const struct genl_ops xrpcrdma_nl_ops[13] = {
 		.cmd		= XRPCRDMA_CMD_BENCH_RUN,
 		.doit		= xrpcrdma_nl_bench_run_doit,
 		.policy		= xrpcrdma_bench_run_nl_policy,
-		.maxattr	= XRPCRDMA_A_BENCH_QPS,
+		.maxattr	= XRPCRDMA_A_BENCH_REPLY_SIZE,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{

@@ -28,7 +28,7 @@ extern const struct nla_policy xrpcrdma_listener_del_nl_policy[XRPCRDMA_A_TRANSP
 
 extern const struct nla_policy xrpcrdma_stats_get_nl_policy[XRPCRDMA_A_STATS_STAT + 1];
 
-extern const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_QPS + 1];
+extern const struct nla_policy xrpcrdma_bench_run_nl_policy[XRPCRDMA_A_BENCH_REPLY_SIZE + 1];
 
 extern const struct nla_policy xrpcrdma_bench_get_nl_policy[XRPCRDMA_A_BENCH_ID + 1];
 

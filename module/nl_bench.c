@@ -65,7 +65,8 @@ static int xr_nl_bench_misplaced(struct genl_info *info, u32 op)
 {
 	static const int rpc_only[] = { XRPCRDMA_A_BENCH_TRANSPORT,
 					XRPCRDMA_A_BENCH_PROGRAM,
-					XRPCRDMA_A_BENCH_VERSION };
+					XRPCRDMA_A_BENCH_VERSION,
+					XRPCRDMA_A_BENCH_REPLY_SIZE };
 	static const int rdma_only[] = { XRPCRDMA_A_BENCH_SIZE,
 					 XRPCRDMA_A_BENCH_QPS };
 	bool rpc = op == XRPCRDMA_BENCH_OP_RPC_NULL;
@@ -96,11 +97,20 @@ static int xr_nl_bench_op(struct genl_info *info, struct xr_bench_params *p)
 				    "size and qps apply to rdma-write and rdma-read only");
 	else if (misplaced)
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[misplaced],
-				    "transport, program and version apply to rpc-null only");
+				    "transport, program, version and reply-size apply to rpc-null only");
 	if (misplaced)
 		return -EINVAL;
-	if (p->op == XRPCRDMA_BENCH_OP_RPC_NULL)
+	if (p->op == XRPCRDMA_BENCH_OP_RPC_NULL) {
+		p->reply_size = xr_nl_u32_or(info, XRPCRDMA_A_BENCH_REPLY_SIZE, 0);
+		/* As for size: Linux 6.1 has no policy form for this range. */
+		if (p->reply_size > XRPCRDMA_BENCH_MAX_REPLY_SIZE) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[XRPCRDMA_A_BENCH_REPLY_SIZE],
+					    "reply-size: 0 to 64 KiB");
+			return -ERANGE;
+		}
 		return 0;
+	}
 	p->transport = XRPCRDMA_BENCH_TRANSPORT_RDMA;
 	p->size = xr_nl_u32_or(info, XRPCRDMA_A_BENCH_SIZE, SZ_1M);
 	p->qps = xr_nl_u32_or(info, XRPCRDMA_A_BENCH_QPS, 1);
@@ -122,14 +132,14 @@ static int xr_nl_bench_op(struct genl_info *info, struct xr_bench_params *p)
  * @info: the request's attributes and extended ack
  *
  * Requires CAP_NET_ADMIN. The policy bounds version, count,
- * concurrency, size and qps; the op, the transport, the address, the port
- * and which attributes go with the op are checked here.
+ * concurrency, size and qps; the op, the transport, the address, the
+ * port, reply-size and which attributes go with the op are checked here.
  *
  * Return values:
  *   %0: started; the reply carries its id
  *   %-EINVAL: no address, both addresses, port 0 for NULL calls, unknown
  *	transport or op, an attribute given with an op it does not apply to
- *   %-ERANGE: count or size out of range
+ *   %-ERANGE: count, size or reply-size out of range
  *   %-EBUSY: another benchmark runs
  *   %-ENOMEM: no memory for it
  */
@@ -204,6 +214,9 @@ static int xr_nl_fill_bench(struct sk_buff *msg,
 	if (p->op != XRPCRDMA_BENCH_OP_RPC_NULL &&
 	    (nla_put_u32(msg, XRPCRDMA_A_BENCH_SIZE, p->size) ||
 	     nla_put_u32(msg, XRPCRDMA_A_BENCH_QPS, p->qps)))
+		return -EMSGSIZE;
+	if (p->reply_size &&
+	    nla_put_u32(msg, XRPCRDMA_A_BENCH_REPLY_SIZE, p->reply_size))
 		return -EMSGSIZE;
 	if (r->running)
 		return 0;

@@ -85,6 +85,18 @@ rdmactl_bench_rdma() {
 	bench_result rdma 20049
 }
 
+# Calls that make room for 16 KiB of reply offer a Reply chunk each (our
+# client in drop-in mode), which our server returns unused with the NULL
+# reply inline: every call succeeds, and the result names the setting.
+rdmactl_bench_reply_chunk() {
+	expect 0 "$RDMACTL" -j bench run "$XR_ADDR" transport rdma port 20049 count 400 \
+		concurrency 8 reply-size 16K || return 1
+	sed 's/^/# /' "$OUT"
+	json_check '.status == 0 and .done == 400 and .errors == 0 and .["reply-size"] == 16384' ||
+		return 1
+	json_check '(keys_unsorted | index("reply-size")) == (keys_unsorted | index("version")) + 1'
+}
+
 # monitor_saw ID: the monitor's log has the bench-done event of benchmark ID.
 monitor_saw() {
 	jq -e -s --argjson id "$1" 'any(.[]; .event == "bench-done" and .id == $id and
@@ -166,11 +178,12 @@ in_tree_kept_out() {
 	[ ! -d /sys/module/rpcrdma ] || fail "rpcrdma was loaded: the rdma bench was not ours"
 }
 
-ktap_header 8
+ktap_header 9
 run_test setup_dropin_nfsd setup
 run_test bench_test bench
 run_test rdmactl_bench_tcp rdmactl_bench_tcp
 run_test rdmactl_bench_rdma rdmactl_bench_rdma
+run_test rdmactl_bench_reply_chunk rdmactl_bench_reply_chunk
 run_test rdmactl_bench_ceiling rdmactl_bench_ceiling
 run_test rdmactl_bench_monitored rdmactl_bench_monitored
 run_test rdmactl_bench_interrupted rdmactl_bench_interrupted

@@ -487,6 +487,22 @@ TEST_F(bench, rdma_bad_requests)
 	ASSERT_EQ(0, genl_run(c->fd, &c->req, NULL, NULL, &c->res));
 	EXPECT_EQ(-EINVAL, c->res.err);
 	EXPECT_NE(NULL, strstr(c->res.msg, "rdma-write and rdma-read only"));
+
+	/* reply-size goes with NULL calls, and up to 64 KiB. */
+	genl_req_init(&c->req, c->family, XRPCRDMA_CMD_BENCH_RUN, 0);
+	put_u32(&c->req, XRPCRDMA_A_BENCH_OP, XRPCRDMA_BENCH_OP_RDMA_READ);
+	genl_req_put(&c->req, XRPCRDMA_A_BENCH_ADDR4, &c->addr, 4);
+	put_u32(&c->req, XRPCRDMA_A_BENCH_REPLY_SIZE, 4096);
+	ASSERT_EQ(0, genl_run(c->fd, &c->req, NULL, NULL, &c->res));
+	EXPECT_EQ(-EINVAL, c->res.err);
+	EXPECT_NE(NULL, strstr(c->res.msg, "rpc-null only"));
+	genl_req_init(&c->req, c->family, XRPCRDMA_CMD_BENCH_RUN, 0);
+	genl_req_put(&c->req, XRPCRDMA_A_BENCH_ADDR4, &c->addr, 4);
+	put_u32(&c->req, XRPCRDMA_A_BENCH_REPLY_SIZE,
+		XRPCRDMA_BENCH_MAX_REPLY_SIZE + 1);
+	ASSERT_EQ(0, genl_run(c->fd, &c->req, NULL, NULL, &c->res));
+	EXPECT_EQ(-ERANGE, c->res.err);
+	EXPECT_NE(NULL, strstr(c->res.msg, "reply-size"));
 }
 
 /*

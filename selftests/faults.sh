@@ -15,8 +15,9 @@
 # in drop-in mode (rpcrdma unloaded) for the client's point, frwr-reg,
 # through our client against our server: under the copy, and failing at
 # the second region of READDIR calls (the first region, never posted,
-# must be let go without a LOCAL_INV); and post-send limited to our
-# client's transport under the copy; then reloaded side by side again.
+# must be let go without a LOCAL_INV); reply-delay under the copy and a
+# listing; and post-send limited to our client's transport under the
+# copy; then reloaded side by side again.
 #
 # Knobs: XR_FAULTS_MB (MiB per copy, default 16), XR_FAULTS_CASES (the
 # server's points to run, default all of them), XR_FAULTS_CLIENT (0: leave
@@ -326,17 +327,24 @@ frwr_reg() { fault_case same frwr-reg every 5 times 3 errno ENOMEM; }
 # and every region posted must have been invalidated once.
 DIR_ENTRIES=200
 
+# uncached_listing DIR: DIR made on the mount with DIR_ENTRIES entries,
+# then the mount made again, so that listing DIR needs READDIRs.
+uncached_listing() {
+	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
+	rm -rf "$1"
+	if ! nfs_make_entries "$1" $DIR_ENTRIES; then
+		fail "creating $DIR_ENTRIES entries"
+		nfs_umount "$MNT"
+		return 1
+	fi
+	nfs_umount "$MNT" && nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS"
+}
+
 frwr_reg_second_region() {
 	local dir=$MNT/faults-dir n fired conns recons rc=0 before
 
 	echo "xr-faults: frwr-reg-second begin" >/dev/kmsg
-	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
-	rm -rf "$dir"
-	nfs_make_entries "$dir" $DIR_ENTRIES || fail "creating $DIR_ENTRIES entries" || rc=1
-	nfs_umount "$MNT" || rc=1
-	[ "$rc" -eq 0 ] || return 1
-	# A fresh mount: the listing is not cached, it needs READDIRs.
-	nfs_mount 3 $PORT "$MNT" "$MOUNT_OPTS" || return 1
+	uncached_listing "$dir" || return 1
 	before=$(nfs_newest_conn)
 	conns=$(nfs_xprt_field "$MNT" 5)
 	recons=$(nfs_client_eval "$XR_ADDR" $PORT .stats.reconnects) ||
@@ -361,6 +369,41 @@ frwr_reg_second_region() {
 	wait_for 30 transports_released $LISTENERS ||
 		fail "live objects left: $("$RDMACTL" -j module show)" || rc=1
 	log_clean frwr-reg-second || rc=1
+	return $rc
+}
+
+# Our client's reply worker held back 200 ms before it takes a call's
+# lock: a slow worker is no failure. The worker has the replies the
+# Receive handler cannot complete at once, those whose regions need a
+# LOCAL_INV: a listing's READDIRs (a Reply chunk of two regions) while
+# the file is copied. Every reply is taken late, on the same
+# connection, none is lost or matched twice (well inside the 10 s RPC
+# timeout, nothing is sent again), the listing is whole and the file
+# reads back intact.
+reply_delay() {
+	local dir=$MNT/faults-rdelay name=faults-reply-delay.bin n fired t0 took before rc=0
+
+	echo "xr-faults: reply-delay begin" >/dev/kmsg
+	uncached_listing "$dir" || return 1
+	before=$(nfs_newest_conn)
+	expect 0 "$RDMACTL" fault set reply-delay every 1 times 10 delay 200 || rc=1
+	t0=$(date +%s)
+	nfs_write_file "$SRC" "$MNT/$name" "$MIB" &
+	n=$(nfs_count_entries "$dir") || fail "listing with reply-delay armed" || rc=1
+	wait $! || fail "copy with reply-delay armed" || rc=1
+	took=$(($(date +%s) - t0))
+	fired=$(fault_field reply-delay fired)
+	echo "# $("$RDMACTL" fault show | grep "^reply-delay:"), copy $took s"
+	expect 0 "$RDMACTL" fault clear reply-delay || rc=1
+	[ "${fired:-0}" -ge 1 ] || fail "reply-delay never fired" || rc=1
+	[ "${n:-0}" -eq $DIR_ENTRIES ] || fail "listed ${n:-none} entries, expected $DIR_ENTRIES" || rc=1
+	check_conn same "$before" || rc=1
+	rm -rf "$dir"
+	nfs_umount "$MNT" || rc=1
+	[ "$rc" -eq 0 ] || return 1
+
+	read_back "$name" || rc=1
+	log_clean reply-delay || rc=1
 	return $rc
 }
 
@@ -484,7 +527,7 @@ CASES=${XR_FAULTS_CASES:-$ALL_CASES}
 CLIENT=${XR_FAULTS_CLIENT:-1}
 
 # shellcheck disable=SC2086 # a list of words
-ktap_header $((3 + $(echo $CASES | wc -w) + 8 * CLIENT))
+ktap_header $((3 + $(echo $CASES | wc -w) + 9 * CLIENT))
 run_test reload_side_by_side reload_side_by_side
 run_test nfs_server_up server_up
 for c in $CASES; do
@@ -495,6 +538,7 @@ if [ "$CLIENT" -eq 1 ]; then
 	run_test reload_dropin_our_client reload_dropin
 	run_test fault_frwr_reg_under_nfs_load_our_client frwr_reg
 	run_test fault_frwr_reg_second_region_our_client frwr_reg_second_region
+	run_test fault_reply_delay_under_nfs_load_our_client reply_delay
 	run_test fault_post_send_our_client post_send_client
 	run_test send_timeout_our_client send_timeout_client
 	run_test fault_qp_fatal_our_client qp_fatal_client

@@ -7,7 +7,12 @@
 # header of another version, cut short or of an unknown or obsolete
 # procedure, chunks the call never offered (a Write chunk, a Reply chunk,
 # RDMA_NOMSG), credit grants of 0 and 2^32-1, a reply longer than the
-# client's Receive, and the connection closed under it. The module, in
+# client's Receive, and the connection closed under it; and, with calls
+# that offer a Reply chunk (bench's reply-size), the reply written into
+# the chunk (as the in-tree server answers), the chunk returned unused in
+# an RDMA_MSG (as ours does), an RDMA_MSG that says it used the chunk,
+# results that claim more than the chunk holds, name another handle or
+# nothing at all, and an RDMA Write past the chunk's end. The module, in
 # drop-in mode, drives its own RPC client at it (`rdmactl bench run ...
 # transport rdma`).
 #
@@ -140,10 +145,12 @@ trace_count() {
 }
 
 # bench: the module's RPC client sends $COUNT NULL calls to the server,
-# $CONCURRENCY at a time; $OUT has the JSON result.
+# $CONCURRENCY at a time, with the settings in $BENCH_EXTRA; $OUT has the
+# JSON result.
 bench() {
+	# shellcheck disable=SC2086 # BENCH_EXTRA: settings, split
 	expect 0 "$RDMACTL" -j bench run "$XR_ADDR" port "$PORT" transport rdma \
-		count "$COUNT" concurrency "$CONCURRENCY" || return 1
+		count "$COUNT" concurrency "$CONCURRENCY" ${BENCH_EXTRA:-} || return 1
 	jq -c '{done, errors, status, "ops-per-sec"}' "$OUT" | sed 's/^/# bench: /'
 }
 
@@ -324,10 +331,71 @@ case_disconnect() {
 		fail "$conns connections for $disc disconnects"
 }
 
+# ---- Calls that offer a Reply chunk ----
+
+# The calls make room for 16 KiB of reply: more than the client receives
+# inline, so each offers a Reply chunk.
+CHUNK="reply-size 16K"
+
+# chunk_used: every call was completed by a reply in its Reply chunk (24
+# bytes), and the server wrote each.
+chunk_used() {
+	local n
+
+	n=$(trace_count 'xrpcrdma_reply_done: .* reply chunk len=24$')
+	[ "$n" = "$COUNT" ] || fail "$n replies came through a Reply chunk, of $COUNT" || return 1
+	[ "$(srv .writes)" -ge "$COUNT" ] || fail "the server wrote $(srv .writes) replies"
+}
+
+# The server answers as the in-tree server does: the reply written into
+# the chunk, RDMA_NOMSG.
+case_chunk_good() {
+	BENCH_EXTRA=$CHUNK clean_completions good 1 || return 1
+	chunk_used
+}
+
+# Our server's way: RDMA_MSG with the reply inline, the chunk returned
+# with every length 0. Valid: nothing may be refused.
+case_msg_unused_chunk() {
+	BENCH_EXTRA=$CHUNK clean_completions msg-unused-chunk 4 || return 1
+	[ "$(trace_count 'xrpcrdma_reply_done: .* len=-')" = 0 ] ||
+		fail "$(trace_count 'xrpcrdma_reply_done: .* len=-') valid replies refused"
+}
+
+# Results the client must refuse (-EBADMSG), each followed by the real
+# reply in the chunk.
+case_msg_used_chunk() {
+	BENCH_EXTRA=$CHUNK refused msg-used-chunk 'xrpcrdma_reply_done: .* len=-74$'
+}
+
+case_chunk_overclaim() {
+	BENCH_EXTRA=$CHUNK refused chunk-overclaim 'xrpcrdma_reply_done: .* len=-74$'
+}
+
+case_chunk_wrong_handle() {
+	BENCH_EXTRA=$CHUNK refused chunk-wrong-handle 'xrpcrdma_reply_done: .* len=-74$'
+}
+
+case_chunk_empty() {
+	BENCH_EXTRA=$CHUNK refused chunk-empty 'xrpcrdma_reply_done: .* len=-74$'
+}
+
+# An RDMA Write past the chunk's end: the client's device refuses it
+# (remote access error), the connection breaks, the client connects
+# again and sends its calls again, and every one completes.
+case_write_past_chunk() {
+	BENCH_EXTRA=$CHUNK run_script write-past-chunk 60 || return 1
+	json_check '.errors == 0' || return 1
+	[ "$(srv .connections)" -gt "$(srv .hostile)" ] ||
+		fail "$(srv .connections) connections for $(srv .hostile) Writes past a chunk"
+}
+
 # Bad replies are logged (rate limited), so are the Receives the oversize
-# replies break; anything else the module says, and any kernel warning,
-# is a finding.
-EXPECTED='xrpcrdma: (bad reply \(xid [0-9a-f]+\): -?[0-9]+|receive completion.*|fault point reply-delay (armed|disarmed))$'
+# replies break, and the access errors the Writes past a chunk raise on
+# the client's queue pair (rxe of 7.3 raises an asynchronous event for
+# them, 6.12's only fails the Receive); anything else the module says,
+# and any kernel warning, is a finding.
+EXPECTED='xrpcrdma: (bad reply \(xid [0-9a-f]+\): -?[0-9]+|receive completion.*|queue pair [0-9]+: QP access error|fault point reply-delay (armed|disarmed))$'
 kernel_log_clean() {
 	local new bad
 
@@ -346,7 +414,9 @@ module_unloads_clean() {
 }
 
 CASES="good dup error_then_reply error_then_reply_slow_worker reply_then_error stray_xid bad_version short short_error
-unknown_proc msgp write_list reply_chunk nomsg credits_zero credits_huge oversize disconnect"
+unknown_proc msgp write_list reply_chunk nomsg credits_zero credits_huge oversize disconnect
+chunk_good msg_unused_chunk msg_used_chunk chunk_overclaim chunk_wrong_handle chunk_empty
+write_past_chunk"
 if [ -n "${XR_XPRT_HOSTILE_CASES:-}" ]; then
 	CASES=$XR_XPRT_HOSTILE_CASES
 fi

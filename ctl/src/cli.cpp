@@ -463,7 +463,8 @@ enum BenchWord {
     BenchVersion,
     BenchOp,
     BenchSize,
-    BenchQps
+    BenchQps,
+    BenchReplySize
 };
 
 uint32_t bench_transport(const std::string &word)
@@ -480,8 +481,10 @@ uint32_t bench_op(const std::string &word)
     throw UsageError("invalid op '" + word + "': expected rpc-null, rdma-write or rdma-read");
 }
 
-// SIZE: bytes, or a number with K or KiB (1024 bytes), M or MiB (1048576).
-uint32_t bench_size(const std::string &word)
+// SIZE: bytes, or a number with K or KiB (1024 bytes), M or MiB (1048576),
+// from min to max.
+uint32_t bench_size(const std::string &word, const char *what = "size", uint32_t min = 1,
+                    uint32_t max = XRPCRDMA_BENCH_MAX_SIZE)
 {
     static const struct {
         const char *suffix;
@@ -492,15 +495,15 @@ uint32_t bench_size(const std::string &word)
         if (word.size() < len || word.compare(word.size() - len, len, u.suffix) != 0)
             continue;
         std::string digits = word.substr(0, word.size() - len);
-        unsigned long long n = 0;
-        if (all_digits(digits) && digits.size() <= 10)
-            n = std::stoull(digits) * u.scale;
-        if (n >= 1 && n <= XRPCRDMA_BENCH_MAX_SIZE)
+        if (!all_digits(digits) || digits.size() > 10)
+            break;
+        unsigned long long n = std::stoull(digits) * u.scale;
+        if (n >= min && n <= max)
             return static_cast<uint32_t>(n);
         break;
     }
-    throw UsageError("invalid size '" + word + "': expected 1 to " +
-                     std::to_string(XRPCRDMA_BENCH_MAX_SIZE) +
+    throw UsageError("invalid " + std::string(what) + " '" + word + "': expected " +
+                     std::to_string(min) + " to " + std::to_string(max) +
                      " bytes, or a number with K, KiB, M or MiB (1K = 1024 bytes)");
 }
 
@@ -511,6 +514,7 @@ void bench_word(BenchRequest &req, Words &words, const std::string &key, std::se
         {"transport", BenchTransport},     {"port", BenchPort},       {"count", BenchCount},
         {"concurrency", BenchConcurrency}, {"program", BenchProgram}, {"version", BenchVersion},
         {"op", BenchOp},                   {"size", BenchSize},       {"qps", BenchQps},
+        {"reply-size", BenchReplySize},
     };
     int id = lookup(keys, key, "bench setting");
     // A port in ADDR:PORT counts as given.
@@ -545,12 +549,15 @@ void bench_word(BenchRequest &req, Words &words, const std::string &key, std::se
     case BenchQps:
         req.qps = number(value, XRPCRDMA_BENCH_MAX_QPS, "qps");
         break;
+    case BenchReplySize:
+        req.reply_size = bench_size(value, "reply-size", 0, XRPCRDMA_BENCH_MAX_REPLY_SIZE);
+        break;
     }
 }
 
 // The same rules as the kernel's, for a message before anything is sent:
-// transport, program and version are for rpc-null (the default op), size
-// and qps for the RDMA ops.
+// transport, program, version and reply-size are for rpc-null (the default
+// op), size and qps for the RDMA ops.
 void check_bench(const BenchRequest &req)
 {
     uint32_t op = req.op.value_or(XRPCRDMA_BENCH_OP_RPC_NULL);
@@ -563,7 +570,8 @@ void check_bench(const BenchRequest &req)
     }
     for (const auto &[key, given] : {std::pair{"transport", req.transport.has_value()},
                                      std::pair{"program", req.program.has_value()},
-                                     std::pair{"version", req.version.has_value()}}) {
+                                     std::pair{"version", req.version.has_value()},
+                                     std::pair{"reply-size", req.reply_size.has_value()}}) {
         if (given)
             throw UsageError("'" + std::string(key) + "' is for op rpc-null, not " +
                              bench_op_name(op));
@@ -572,6 +580,7 @@ void check_bench(const BenchRequest &req)
 
 // bench run ADDR[:PORT] [op OP] [transport T] [port P] [count N]
 //           [concurrency N] [program P] [version V] [size SIZE] [qps N]
+//           [reply-size SIZE]
 void bench_run_args(Command &cmd, Words &words, const std::string &where)
 {
     if (words.empty())
@@ -669,7 +678,8 @@ const std::vector<ObjectSpec> &grammar()
             {"program", {}},
             {"version", {}},
             {"size", {}},
-            {"qps", {}}}},
+            {"qps", {}},
+            {"reply-size", {}}}},
           {"show", Verb::Show, bench_show_args, {{"BENCH"}}},
           {"help", Verb::Help, no_args}},
          true},
@@ -879,7 +889,8 @@ std::string bench_usage()
 {
     return "Usage: rdmactl [OPTIONS] bench [run] ADDR[:PORT] [transport { tcp | rdma }]\n"
            "                              [port PORT] [count N] [concurrency N]\n"
-           "                              [program P] [version V] [op rpc-null]\n"
+           "                              [program P] [version V] [reply-size SIZE]\n"
+           "                              [op rpc-null]\n"
            "       rdmactl [OPTIONS] bench [run] ADDR[:PORT] op { rdma-write | rdma-read }\n"
            "                              [size SIZE] [qps N] [port PORT] [count N]\n"
            "                              [concurrency N]\n"
@@ -894,7 +905,11 @@ std::string bench_usage()
            "transport registered as \"rdma\": xrpcrdma's client in drop-in mode, the\n"
            "in-tree rpcrdma otherwise; port 20049); :PORT or port PORT gives another\n"
            "port. program and version are the RPC program (default 100003, NFS) and\n"
-           "its version (1 to 31, default 3). One benchmark runs at a time; run needs\n"
+           "its version (1 to 31, default 3). reply-size SIZE (0 to 64K, default 0)\n"
+           "makes each call ask for room for SIZE bytes of reply beyond the RPC\n"
+           "header: over RDMA, more than the client receives inline makes it offer\n"
+           "a Reply chunk with each call, for testing how a server treats Reply\n"
+           "chunks (a NULL reply leaves it unused). One benchmark runs at a time; run needs\n"
            "CAP_NET_ADMIN. run waits for it, with a progress bar on a terminal, and\n"
            "prints its result: the calls done and failed, the status (0, or the error\n"
            "that stopped it early, such as ECONNREFUSED), the time taken, the calls a\n"
@@ -909,16 +924,19 @@ std::string bench_usage()
            "4M, default 1M; K is 1024 bytes, M 1048576) over them with RDMA Writes or\n"
            "RDMA Reads, concurrency at a time on each queue pair; at the end the data\n"
            "is checked (status EIO when it differs). size and qps are for these ops\n"
-           "only, transport, program and version for rpc-null only. The result adds\n"
+           "only, transport, program, version and reply-size for rpc-null only. The\n"
+           "result adds\n"
            "MiB/s, the payload moved a second; ops/s counts messages, and the\n"
            "latencies are those of one message, from its post to its completion.\n"
            "\n"
            "With -j, run prints one object with the keys id, op, transport, addr,\n"
-           "port, program, version, size, qps, count, concurrency, running, done,\n"
+           "port, program, version, reply-size, size, qps, count, concurrency,\n"
+           "running, done,\n"
            "errors, status (0 or the errno's name), elapsed-ns, ops-per-sec,\n"
            "bytes-per-sec, lat-p50-ns, lat-p99-ns, lat-p999-ns and lat-max-ns\n"
-           "(transport, program and version for op rpc-null only; size, qps and\n"
-           "bytes-per-sec for the RDMA ops only); show an array of such objects, or\n"
+           "(transport, program and version for op rpc-null only, reply-size when it\n"
+           "is not 0; size, qps and bytes-per-sec for the RDMA ops only); show an\n"
+           "array of such objects, or\n"
            "one for ID (status and what follows it absent while a benchmark runs).\n"
            "\n"
            "Exit status of run: 0 when the benchmark ran with status 0, 1 when the\n"

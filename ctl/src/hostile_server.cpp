@@ -2,7 +2,13 @@
 #include "hostile_server.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <initializer_list>
+#include <memory>
+
+extern "C" {
+#include "proto.h"
+}
 
 namespace rdmactl::hostile {
 
@@ -68,7 +74,96 @@ const std::vector<ScriptInfo> all_scripts = {
     {Script::CreditsHuge, "credits-huge", "the reply, granting 2^32-1 credits"},
     {Script::Oversize, "oversize", "a reply longer than the requester's Receive"},
     {Script::Disconnect, "disconnect", "the reply, then the connection closed"},
+    {Script::MsgUnusedChunk, "msg-unused-chunk",
+     "with a Reply chunk: RDMA_MSG, the chunk returned unused (valid)"},
+    {Script::MsgUsedChunk, "msg-used-chunk",
+     "with a Reply chunk: RDMA_MSG saying 24 bytes went into it, then the reply"},
+    {Script::ChunkOverclaim, "chunk-overclaim",
+     "with a Reply chunk: 4096 bytes claimed past its first segment, then the reply"},
+    {Script::ChunkWrongHandle, "chunk-wrong-handle",
+     "with a Reply chunk: its segment under another handle, then the reply"},
+    {Script::ChunkEmpty, "chunk-empty", "with a Reply chunk: nothing written, then the reply"},
+    {Script::WritePastChunk, "write-past-chunk",
+     "with a Reply chunk: an RDMA Write 4096 bytes past its first segment"},
 };
+
+// The 24-byte RPC reply to a NULL call.
+std::vector<uint8_t> rpc_null_success(uint32_t xid)
+{
+    return Words().rpc_success(xid).take();
+}
+
+// A header whose Reply chunk is the call's, each segment saying it
+// received lengths[i] bytes (0 past the vector's end), under handle ^
+// flip.
+std::vector<uint8_t> reply_chunk_header(const Call &call, uint32_t credits, uint32_t proc,
+                                        const std::vector<uint32_t> &lengths,
+                                        uint32_t flip = 0)
+{
+    Words w;
+    w.add({call.xid, 1, credits, proc, 0, 0, 1, uint32_t(call.reply_chunk.size())});
+    for (size_t i = 0; i < call.reply_chunk.size(); i++) {
+        const Segment &s = call.reply_chunk[i];
+        w.segment(s.handle ^ flip, i < lengths.size() ? lengths[i] : 0, s.offset);
+    }
+    return w.take();
+}
+
+// The reply in the call's Reply chunk: the Write of the RPC reply into the
+// first segment, and the RDMA_NOMSG that says so.
+void reply_in_chunk(const Call &call, uint32_t credits, Plan &out)
+{
+    const Segment &first = call.reply_chunk.front();
+
+    out.writes.push_back({first.handle, first.offset, rpc_null_success(call.xid)});
+    out.messages.push_back(reply_chunk_header(call, credits, rdma_nomsg, {24}));
+}
+
+// The scripts for a call that offers a Reply chunk; false for the others.
+bool plan_chunk(Script s, const Call &call, uint32_t credits, Plan &out)
+{
+    const Segment &first = call.reply_chunk.front();
+    std::vector<uint8_t> m;
+
+    switch (s) {
+    case Script::MsgUnusedChunk:
+    case Script::MsgUsedChunk: {
+        std::vector<uint8_t> rpc = rpc_null_success(call.xid);
+        std::vector<uint32_t> lengths;
+
+        if (s == Script::MsgUsedChunk)
+            lengths.push_back(24);
+        m = reply_chunk_header(call, credits, rdma_msg, lengths);
+        m.insert(m.end(), rpc.begin(), rpc.end());
+        out.messages.push_back(m);
+        if (s == Script::MsgUnusedChunk)
+            return true;
+        break;
+    }
+    case Script::ChunkOverclaim:
+        out.messages.push_back(
+            reply_chunk_header(call, credits, rdma_nomsg, {first.length + 4096}));
+        break;
+    case Script::ChunkWrongHandle:
+        out.messages.push_back(reply_chunk_header(call, credits, rdma_nomsg, {24}, 0xffff));
+        break;
+    case Script::ChunkEmpty:
+        out.messages.push_back(reply_chunk_header(call, credits, rdma_nomsg, {}));
+        break;
+    case Script::WritePastChunk:
+        out.writes.push_back({first.handle, first.offset,
+                              std::vector<uint8_t>(size_t(first.length) + 4096, 0x5a)});
+        return true;
+    default:
+        return false;
+    }
+    // The bad message first, then the reply where it belongs.
+    Plan good;
+    reply_in_chunk(call, credits, good);
+    out.writes = good.writes;
+    out.messages.push_back(good.messages.front());
+    return true;
+}
 
 // The reply to call with chunk lists of our making between the header's
 // fixed words and the RPC message.
@@ -152,12 +247,55 @@ const char *script_name(Script s)
     return "?";
 }
 
+// What a responder accepts in a call: the codec's maxima.
+constexpr xr_limits call_limits = {
+    XR_MAX_SEGS,         // lm_max_read_segs
+    XR_MAX_WRITE_CHUNKS, // lm_max_write_chunks
+    XR_MAX_SEGS,         // lm_max_chunk_segs
+    XR_MAX_SEGS,         // lm_max_segs
+    UINT32_MAX,          // lm_max_chunk_len
+    0,                   // lm_flags: a call
+};
+
 std::optional<Call> parse_call(const uint8_t *msg, size_t len)
 {
     if (len < 16)
         return std::nullopt;
-    return Call{word_at(msg), word_at(msg + 4), word_at(msg + 8), word_at(msg + 12)};
+    Call call{word_at(msg), word_at(msg + 4), word_at(msg + 8), word_at(msg + 12), {}};
+
+    // The decoder reads whole aligned words: its own copy.
+    std::vector<uint32_t> words((len + 3) / 4 + 1, 0);
+    std::memcpy(words.data(), msg, len);
+    auto storage = std::make_unique<xr_hdr_buf>();
+    xr_hdr *hdr = xr_hdr_buf_init(storage.get());
+    if (xr_hdr_decode(words.data(), len, &call_limits, hdr) ||
+        !(hdr->hd_flags & XR_HDR_REPLY_CHUNK))
+        return call;
+    for (uint32_t i = 0; i < hdr->hd_reply.wc_nsegs; i++) {
+        const xr_seg &s = hdr->hd_segs[hdr->hd_reply.wc_first + i];
+        call.reply_chunk.push_back({s.sg_handle, s.sg_length, s.sg_offset});
+    }
+    return call;
 }
+
+namespace {
+
+bool needs_chunk(Script s)
+{
+    switch (s) {
+    case Script::MsgUnusedChunk:
+    case Script::MsgUsedChunk:
+    case Script::ChunkOverclaim:
+    case Script::ChunkWrongHandle:
+    case Script::ChunkEmpty:
+    case Script::WritePastChunk:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
 
 std::vector<uint8_t> null_reply(uint32_t xid, uint32_t credits, uint32_t vers, uint32_t proc)
 {
@@ -177,6 +315,16 @@ Plan plan(Script s, bool hostile_turn, const Call &call, const Params &p)
 
     if (!hostile_turn)
         s = Script::Good;
+    if (!call.reply_chunk.empty()) {
+        if (s == Script::Good) {
+            reply_in_chunk(call, credits, out);
+            return out;
+        }
+        if (plan_chunk(s, call, credits, out))
+            return out;
+    } else if (needs_chunk(s)) {
+        s = Script::Good;
+    }
     switch (s) {
     case Script::Good:
         out.messages.push_back(null_reply(call.xid, credits));

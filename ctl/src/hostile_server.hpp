@@ -5,8 +5,14 @@
 // server would (two replies with one XID, an RDMA_ERROR and a reply, a
 // reply to no call, chunk lists the call never offered, credit grants of
 // 0 and 2^32-1, a reply larger than the requester's Receive, a dropped
-// connection). It is the peer the client transport's selftests need
-// (selftests/xprt_hostile.sh): the module's own server never misbehaves.
+// connection; and for calls that offer a Reply chunk, results that
+// disagree with it and an RDMA Write past its end). It is the peer the
+// client transport's selftests need (selftests/xprt_hostile.sh): the
+// module's own server never misbehaves.
+//
+// A call that offers a Reply chunk is answered as the in-tree server
+// answers it: the RPC reply is written into the chunk with an RDMA Write
+// and an RDMA_NOMSG says how much went where.
 //
 // Nothing here touches RDMA: this file decides what goes on the wire for
 // one received call, the tool sends it.
@@ -38,6 +44,13 @@ enum class Script {
     CreditsHuge,    // the reply, granting 2^32 - 1 credits
     Oversize,       // the reply padded past the requester's Receive buffer
     Disconnect,     // the reply, then the connection closed by us
+    // These need a call that offers a Reply chunk (else: the reply alone).
+    MsgUnusedChunk,   // RDMA_MSG, the Reply chunk returned unused: valid
+    MsgUsedChunk,     // RDMA_MSG whose Reply chunk says 24 bytes went there
+    ChunkOverclaim,   // RDMA_NOMSG claiming 4096 bytes past the first segment
+    ChunkWrongHandle, // RDMA_NOMSG naming a segment by another handle
+    ChunkEmpty,       // RDMA_NOMSG with nothing written
+    WritePastChunk,   // an RDMA Write 4096 bytes past the first segment's end
 };
 
 struct ScriptInfo {
@@ -51,15 +64,25 @@ const std::vector<ScriptInfo> &scripts();
 std::optional<Script> script_by_name(const std::string &name);
 const char *script_name(Script s);
 
-// The fixed words of a received call's transport header, host order.
+struct Segment {
+    uint32_t handle = 0;
+    uint32_t length = 0;
+    uint64_t offset = 0;
+};
+
+// A received call: the fixed words of its transport header, host order,
+// and its Reply chunk when it offers one.
 struct Call {
     uint32_t xid = 0; // as it is on the wire, read as a big-endian word
     uint32_t vers = 0;
     uint32_t credits = 0;
     uint32_t proc = 0;
+    std::vector<Segment> reply_chunk; // empty: none offered
 };
 
-// nullopt when msg is shorter than the four fixed words.
+// nullopt when msg is shorter than the four fixed words. The chunk lists
+// are read with the module's decoder; where they do not decode, the call
+// offers no Reply chunk.
 std::optional<Call> parse_call(const uint8_t *msg, size_t len);
 
 struct Params {
@@ -74,8 +97,16 @@ struct Params {
     uint32_t max_credits = UINT32_MAX;
 };
 
-// What to send for one call, in order.
+// An RDMA Write into the requester's memory.
+struct Write {
+    uint32_t handle = 0;
+    uint64_t offset = 0;
+    std::vector<uint8_t> data;
+};
+
+// What to send for one call: the Writes, then the messages, in order.
 struct Plan {
+    std::vector<Write> writes;
     std::vector<std::vector<uint8_t>> messages;
     bool disconnect = false; // close the connection once they are posted
 };

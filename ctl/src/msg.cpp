@@ -200,6 +200,7 @@ MsgPtr bench_run_request(int family, const BenchRequest &req)
     put(XRPCRDMA_A_BENCH_OP, req.op);
     put(XRPCRDMA_A_BENCH_SIZE, req.size);
     put(XRPCRDMA_A_BENCH_QPS, req.qps);
+    put(XRPCRDMA_A_BENCH_REPLY_SIZE, req.reply_size);
     return msg;
 }
 

@@ -362,6 +362,8 @@ const std::vector<BenchItem> &bench_head_items()
         EndField<Bench>{"addr", "port", "local", bench_local},
         F{"program", "program", rpc_setting<&Bench::program>},
         F{"version", "version", rpc_setting<&Bench::version>},
+        F{"reply-size", "reply-size", optional_setting<&Bench::reply_size>, false,
+          [](const Bench &b) { return bench_size_text(*b.reply_size); }},
         F{"size", "size", optional_setting<&Bench::size>, false,
           [](const Bench &b) { return bench_size_text(*b.size); }},
         F{"qps", "qps", optional_setting<&Bench::qps>},

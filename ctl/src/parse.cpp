@@ -591,7 +591,8 @@ const Policy<XRPCRDMA_A_BENCH_MAX> &bench_policy()
                          XRPCRDMA_A_BENCH_PROGRAM, XRPCRDMA_A_BENCH_VERSION, XRPCRDMA_A_BENCH_COUNT,
                          XRPCRDMA_A_BENCH_CONCURRENCY, XRPCRDMA_A_BENCH_DONE,
                          XRPCRDMA_A_BENCH_ERRORS, XRPCRDMA_A_BENCH_STATUS, XRPCRDMA_A_BENCH_OP,
-                         XRPCRDMA_A_BENCH_SIZE, XRPCRDMA_A_BENCH_QPS})
+                         XRPCRDMA_A_BENCH_SIZE, XRPCRDMA_A_BENCH_QPS,
+                         XRPCRDMA_A_BENCH_REPLY_SIZE})
             p[type] = u32_attr;
         p[XRPCRDMA_A_BENCH_ADDR6] = in6_attr;
         p[XRPCRDMA_A_BENCH_PORT] = u16_attr;
@@ -654,6 +655,9 @@ template <size_t N> void parse_bench_op(const std::array<nlattr *, N> &tb, Bench
 {
     b.op = tb[XRPCRDMA_A_BENCH_OP] ? nla_get_u32(tb[XRPCRDMA_A_BENCH_OP])
                                    : uint32_t{XRPCRDMA_BENCH_OP_RPC_NULL};
+    // Sent only when not 0.
+    if (tb[XRPCRDMA_A_BENCH_REPLY_SIZE])
+        b.reply_size = nla_get_u32(tb[XRPCRDMA_A_BENCH_REPLY_SIZE]);
     if (!rdma_op(b.op))
         return;
     b.size = bench_u32(tb, XRPCRDMA_A_BENCH_SIZE, "size");

@@ -104,7 +104,7 @@ struct Fault {
     std::optional<uint32_t> probability; // per million
     std::optional<uint32_t> times;       // every, probability; 0: no limit
     std::optional<uint32_t> error;       // a positive errno
-    std::optional<uint32_t> delay_ms;    // completion-delay
+    std::optional<uint32_t> delay_ms;    // completion-delay, reply-delay
     std::optional<uint32_t> transport_id;
     uint64_t hits = 0;
     uint64_t fired = 0;
@@ -133,6 +133,7 @@ struct BenchRequest {
     std::optional<uint32_t> version;     // rpc-null only
     std::optional<uint32_t> size;        // RDMA ops only: bytes a message
     std::optional<uint32_t> qps;         // RDMA ops only: queue pairs
+    std::optional<uint32_t> reply_size;  // rpc-null only: reply room a call asks for
     std::optional<uint32_t> count;       // RDMA ops: messages over all queue pairs
     std::optional<uint32_t> concurrency; // RDMA ops: on each queue pair
 };
@@ -160,6 +161,7 @@ struct Bench {
     uint32_t version = 0;         // rpc-null only
     std::optional<uint32_t> size; // RDMA ops only: bytes a message
     std::optional<uint32_t> qps;  // RDMA ops only: queue pairs
+    std::optional<uint32_t> reply_size; // rpc-null: reply room a call asks for, when not 0
     uint32_t count = 0;
     uint32_t concurrency = 0; // RDMA ops: on each queue pair
     bool running = false;

@@ -258,6 +258,14 @@ INSTANTIATE_TEST_SUITE_P(
                "'transport' is for op rpc-null, not rdma-write"},
         Refusal{{"bench", "run", "10.0.0.1", "transport", "tcp", "op", "rdma-read"},
                "'transport' is for op rpc-null, not rdma-read"},
+        Refusal{{"bench", "run", "10.0.0.1", "reply-size", "65537"},
+               "invalid reply-size '65537': expected 0 to 65536 bytes, or a number with K, KiB, "
+               "M or MiB (1K = 1024 bytes)"},
+        Refusal{{"bench", "run", "10.0.0.1", "reply-size", "1M"},
+               "invalid reply-size '1M': expected 0 to 65536 bytes, or a number with K, KiB, "
+               "M or MiB (1K = 1024 bytes)"},
+        Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-write", "reply-size", "8K"},
+               "'reply-size' is for op rpc-null, not rdma-write"},
         Refusal{{"bench", "run", "10.0.0.1", "op", "rdma-read", "program", "100003"},
                "'program' is for op rpc-null, not rdma-read"},
         Refusal{{"bench", "run", "10.0.0.1", "version", "3", "op", "rdma-write"},
@@ -291,6 +299,18 @@ TEST(BenchRequestMsg, EverythingGiven)
               uint32_t(XRPCRDMA_BENCH_TRANSPORT_RDMA));
     EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_BENCH_COUNT)), 2000u);
     EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_BENCH_CONCURRENCY)), 16u);
+}
+
+TEST(BenchRequestMsg, ReplySize)
+{
+    Command cmd = parse({"bench", "run", "10.99.0.1", "transport", "rdma", "reply-size", "16K"});
+    ASSERT_TRUE(cmd.bench);
+    EXPECT_EQ(cmd.bench->reply_size, 16384u);
+    EXPECT_EQ(parse({"bench", "run", "10.99.0.1", "reply-size", "0"}).bench->reply_size, 0u);
+    EXPECT_EQ(parse({"bench", "run", "10.99.0.1", "reply-size", "64KiB"}).bench->reply_size,
+              uint32_t(XRPCRDMA_BENCH_MAX_REPLY_SIZE));
+    MsgPtr msg = bench_run_request(test_family, *cmd.bench);
+    EXPECT_EQ(nla_get_u32(find_attr(msg, XRPCRDMA_A_BENCH_REPLY_SIZE)), 16384u);
 }
 
 TEST(BenchRequestMsg, OnlyTheAddress)
@@ -393,6 +413,21 @@ TEST(BenchParse, RpcNullHasNoRdmaFigures)
     EXPECT_FALSE(b.size || b.qps);
     ASSERT_TRUE(b.result);
     EXPECT_FALSE(b.result->bytes_per_sec);
+}
+
+TEST(BenchParse, ReplySizeOnlyWhenSent)
+{
+    EXPECT_FALSE(parse_bench(hdr(bench_reply(false))).reply_size);
+    MsgPtr msg = bench_reply(false);
+    ASSERT_GE(nla_put_u32(msg.get(), XRPCRDMA_A_BENCH_REPLY_SIZE, 16384), 0);
+    Bench b = parse_bench(hdr(msg));
+    EXPECT_EQ(b.reply_size, 16384u);
+    EXPECT_EQ(bench_text(b),
+              "3: rpc-null tcp server 10.99.0.1:2049 program 100003 version 3 reply-size 16KiB "
+              "count 2000 concurrency 16 finished\n"
+              "    done 2000 errors 0 status 0 elapsed 250ms ops/s 8000\n"
+              "    latency p50 52.1us p99 120us p99.9 300us max 1.20ms\n");
+    EXPECT_EQ(bench_json(b)["reply-size"], 16384);
 }
 
 TEST(BenchParse, WithoutOpItIsRpcNull)

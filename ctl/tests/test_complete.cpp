@@ -86,7 +86,7 @@ TEST(Complete, BenchSettingsAndTheirValues)
 {
     EXPECT_EQ(complete_last({"bench", "run", "10.0.0.1", ""}),
               (Words{"op", "transport", "port", "count", "concurrency", "program", "version",
-                     "size", "qps"}));
+                     "size", "qps", "reply-size"}));
     EXPECT_EQ(complete_last({"bench", "run", "10.0.0.1", "op", ""}),
               (Words{"rpc-null", "rdma-write", "rdma-read"}));
     EXPECT_EQ(complete_last({"bench", "run", "10.0.0.1", "op", "rdma-"}),

@@ -20,7 +20,23 @@ namespace {
 
 constexpr uint32_t hs_xid = 0x11223344;
 
-const Call hs_call = {hs_xid, 1, 32, 0};
+const Call hs_call = {hs_xid, 1, 32, 0, {}};
+
+std::vector<uint8_t> hs_words(std::initializer_list<uint32_t> ws)
+{
+    std::vector<uint8_t> out;
+    for (uint32_t w : ws)
+        for (int shift = 24; shift >= 0; shift -= 8)
+            out.push_back(uint8_t(w >> shift));
+    return out;
+}
+
+// A NULL call offering a Reply chunk of two 8192-byte segments.
+std::vector<uint8_t> hs_call_with_chunk()
+{
+    return hs_words({hs_xid, 1, 32, 0, 0, 0, 1, 2, 0x1001, 8192, 0, 0x10000, 0x1002, 8192, 0,
+                     0x20000, hs_xid, 0, 2, 100003, 3, 0, 0, 0, 0, 0});
+}
 
 TransportReply hs_decode(const std::vector<uint8_t> &m)
 {
@@ -73,6 +89,83 @@ TEST(HostileServer, ParseCall)
     EXPECT_EQ(c->credits, 7u);
     EXPECT_EQ(c->proc, 0u);
     EXPECT_FALSE(parse_call(m.data(), 15).has_value());
+}
+
+TEST(HostileServer, ParseCallReplyChunk)
+{
+    std::vector<uint8_t> m = hs_call_with_chunk();
+    std::optional<Call> c = parse_call(m.data(), m.size());
+    ASSERT_TRUE(c.has_value());
+    EXPECT_EQ(c->xid, hs_xid);
+    ASSERT_EQ(c->reply_chunk.size(), 2u);
+    EXPECT_EQ(c->reply_chunk[0].handle, 0x1001u);
+    EXPECT_EQ(c->reply_chunk[0].length, 8192u);
+    EXPECT_EQ(c->reply_chunk[0].offset, 0x10000u);
+    EXPECT_EQ(c->reply_chunk[1].handle, 0x1002u);
+    EXPECT_EQ(c->reply_chunk[1].offset, 0x20000u);
+    // Lists that do not decode: no Reply chunk, the fixed words still read.
+    m.resize(30);
+    c = parse_call(m.data(), m.size());
+    ASSERT_TRUE(c.has_value());
+    EXPECT_TRUE(c->reply_chunk.empty());
+    EXPECT_EQ(c->credits, 32u);
+}
+
+TEST(HostileServer, ReplyChunkAnswers)
+{
+    std::vector<uint8_t> raw = hs_call_with_chunk();
+    Call c = *parse_call(raw.data(), raw.size());
+
+    // Good: the RPC reply written into the first segment, RDMA_NOMSG.
+    Plan p = plan(Script::Good, true, c, Params{});
+    ASSERT_EQ(p.writes.size(), 1u);
+    EXPECT_EQ(p.writes[0].handle, 0x1001u);
+    EXPECT_EQ(p.writes[0].offset, 0x10000u);
+    EXPECT_EQ(p.writes[0].data.size(), 24u);
+    ASSERT_EQ(p.messages.size(), 1u);
+    EXPECT_EQ(hs_decode(p.messages[0]).kind, TransportReply::Kind::NoMessage);
+    EXPECT_EQ(hs_word(p.messages[0], 9), 24u); // first segment: 24 bytes
+    EXPECT_EQ(hs_word(p.messages[0], 13), 0u); // second: nothing
+
+    // The chunk returned unused with an inline reply: valid, alone.
+    p = plan(Script::MsgUnusedChunk, true, c, Params{});
+    EXPECT_TRUE(p.writes.empty());
+    ASSERT_EQ(p.messages.size(), 1u);
+    hs_expect_reply(p.messages[0]);
+    EXPECT_EQ(hs_word(p.messages[0], 9), 0u);
+
+    p = plan(Script::MsgUsedChunk, true, c, Params{});
+    ASSERT_EQ(p.messages.size(), 2u);
+    EXPECT_EQ(hs_word(p.messages[0], 3), 0u); // RDMA_MSG
+    EXPECT_EQ(hs_word(p.messages[0], 9), 24u);
+    EXPECT_EQ(hs_decode(p.messages[1]).kind, TransportReply::Kind::NoMessage);
+    EXPECT_EQ(p.writes.size(), 1u);
+
+    p = plan(Script::ChunkOverclaim, true, c, Params{});
+    ASSERT_EQ(p.messages.size(), 2u);
+    EXPECT_EQ(hs_word(p.messages[0], 9), 8192u + 4096);
+
+    p = plan(Script::ChunkWrongHandle, true, c, Params{});
+    ASSERT_EQ(p.messages.size(), 2u);
+    EXPECT_EQ(hs_word(p.messages[0], 8), 0x1001u ^ 0xffff);
+
+    p = plan(Script::ChunkEmpty, true, c, Params{});
+    ASSERT_EQ(p.messages.size(), 2u);
+    EXPECT_EQ(hs_word(p.messages[0], 9), 0u);
+    EXPECT_EQ(hs_word(p.messages[0], 13), 0u);
+
+    p = plan(Script::WritePastChunk, true, c, Params{});
+    EXPECT_TRUE(p.messages.empty());
+    ASSERT_EQ(p.writes.size(), 1u);
+    EXPECT_EQ(p.writes[0].data.size(), 8192u + 4096);
+
+    // Without a Reply chunk these scripts answer inline, once.
+    for (Script s : {Script::MsgUsedChunk, Script::ChunkOverclaim, Script::WritePastChunk}) {
+        p = hs_plan(s);
+        ASSERT_EQ(p.messages.size(), 1u) << script_name(s);
+        EXPECT_TRUE(p.writes.empty());
+        hs_expect_reply(p.messages[0]);
+    }
 }
 
 TEST(HostileServer, GoodAndOffTurnsAnswerOnce)

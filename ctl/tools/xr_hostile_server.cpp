@@ -83,7 +83,7 @@ void make_nonblocking(int fd)
 }
 
 struct Counters {
-    uint64_t connections = 0, calls = 0, hostile = 0, messages = 0;
+    uint64_t connections = 0, calls = 0, hostile = 0, messages = 0, writes = 0;
     uint64_t disconnects = 0, send_errors = 0, recv_errors = 0, unparsed = 0;
 };
 
@@ -152,7 +152,8 @@ private:
     };
 
     bool post_recv(uint32_t i);
-    bool post_send(const std::vector<uint8_t> &msg, bool disconnect);
+    bool post_send(const std::vector<uint8_t> &msg, bool disconnect,
+                   const Write *write = nullptr);
     bool on_call(uint32_t slot, uint32_t len, const Options &opt, Counters &n);
 
     rdma_cm_id *id_;
@@ -225,7 +226,8 @@ bool Conn::post_recv(uint32_t i)
     return ibv_post_recv(id_->qp, &wr, &bad) == 0;
 }
 
-bool Conn::post_send(const std::vector<uint8_t> &msg, bool disconnect)
+// A Send of msg, or with write an RDMA Write of msg to where it says.
+bool Conn::post_send(const std::vector<uint8_t> &msg, bool disconnect, const Write *write)
 {
     ibv_send_wr wr = {}, *bad = nullptr;
     ibv_sge sge;
@@ -242,6 +244,11 @@ bool Conn::post_send(const std::vector<uint8_t> &msg, bool disconnect)
     wr.num_sge = 1;
     wr.opcode = IBV_WR_SEND;
     wr.send_flags = IBV_SEND_SIGNALED;
+    if (write) {
+        wr.opcode = IBV_WR_RDMA_WRITE;
+        wr.wr.rdma.remote_addr = write->offset;
+        wr.wr.rdma.rkey = write->handle;
+    }
     if (ibv_post_send(id_->qp, &wr, &bad)) {
         free_sends_.push_back(slot);
         return false;
@@ -289,6 +296,12 @@ bool Conn::on_call(uint32_t slot, uint32_t len, const Options &opt, Counters &n)
         return false;
     if (p.disconnect)
         n.disconnects++;
+    // The Writes go first: the RC queue keeps them ahead of the messages.
+    for (const Write &w : p.writes) {
+        if (!post_send(w.data, false, &w))
+            return false;
+        n.writes++;
+    }
     Clock::time_point due = Clock::now();
     for (size_t i = 0; i < p.messages.size(); i++) {
         bool last = i + 1 == p.messages.size();
@@ -557,7 +570,8 @@ int main(int argc, char **argv)
     nlohmann::json out = {
         {"script", script_name(opt.script)}, {"connections", n.connections},
         {"calls", n.calls},         {"hostile", n.hostile},
-        {"messages", n.messages},   {"disconnects", n.disconnects},
+        {"messages", n.messages},   {"writes", n.writes},
+        {"disconnects", n.disconnects},
         {"send-errors", n.send_errors}, {"recv-errors", n.recv_errors},
         {"unparsed", n.unparsed},
     };
