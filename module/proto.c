@@ -585,6 +585,23 @@ static u32 xr_cm_size_from_wire(u8 code)
 }
 
 /**
+ * xr_cm_size_carried - the size RFC 8797 private data says for a size
+ * @size: an inline size of this side, in bytes, at least
+ *	%XR_CM_INLINE_MIN
+ *
+ * The format carries multiples of 1024 up to 256 KiB: what
+ * xr_cm_pdata_encode() advertises for @size. A side sends no larger
+ * than it advertised, so its limit is this, not @size: a peer may size
+ * its Receive buffers by what it was told.
+ *
+ * Return: @size rounded down to a multiple of 1024, at most 256 KiB.
+ */
+u32 xr_cm_size_carried(u32 size)
+{
+	return xr_cm_size_from_wire(xr_cm_size_to_wire(size));
+}
+
+/**
  * xr_cm_pdata_encode - write RFC 8797 private data for a connect or accept
  * @buf: where to write; any alignment
  * @len: room at @buf, in bytes

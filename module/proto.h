@@ -293,6 +293,7 @@ struct xr_cm_pdata {
 	u32 cp_flags;
 };
 
+u32 xr_cm_size_carried(u32 size);
 int xr_cm_pdata_encode(void *buf, size_t len, const struct xr_cm_pdata *pd);
 int xr_cm_pdata_decode(const void *buf, size_t len, struct xr_cm_pdata *pd);
 

@@ -508,7 +508,11 @@ static int xr_svc_conn_setup(struct xr_svc_xprt *sx,
 			     sx->sx_ep.ep_rq_depth - XR_BC_MAX_REQUESTS);
 	sx->sx_inline_recv = xr_svc_recv_size(cfg[XR_CFG_INLINE_RECV],
 					      &sx->sx_ep.ep_peer);
-	sx->sx_inline_send = min(cfg[XR_CFG_INLINE_SEND],
+	/*
+	 * No larger than we advertise: a client may size its Receives by
+	 * our Send Size (the in-tree one does).
+	 */
+	sx->sx_inline_send = min(xr_cm_size_carried(cfg[XR_CFG_INLINE_SEND]),
 				 sx->sx_ep.ep_peer.cp_recv_size);
 	/* Send With Invalidate: the client allows it, our device has it. */
 	sx->sx_remote_inv = (sx->sx_ep.ep_peer.cp_flags & XR_CM_SWI_OK) &&

@@ -120,8 +120,8 @@ size_t xr_xprt_bc_maxpayload(struct rpc_xprt *xprt)
 {
 	struct xr_xprt *rx = xr_xprt_bc_xprt(xprt);
 	const u32 *cfg = rx->rx_config.cf_val;
-	u32 max = min3(cfg[XR_CFG_INLINE_SEND], cfg[XR_CFG_INLINE_RECV],
-		       (u32)PAGE_SIZE);
+	u32 max = min3(xr_cm_size_carried(cfg[XR_CFG_INLINE_SEND]),
+		       cfg[XR_CFG_INLINE_RECV], (u32)PAGE_SIZE);
 	u32 conn = READ_ONCE(rx->rx_bc_inline);
 
 	if (conn)

@@ -394,10 +394,12 @@ int xr_xconn_open(struct xr_xprt *rx, struct xr_xconn **conn)
 	 * Calls go out no larger than the server receives, and a reply is
 	 * expected inline only as large as the server sends inline (1024
 	 * when it said nothing, RFC 8166): a larger one gets a chunk to
-	 * come back in. Our buffers stay as they were posted.
+	 * come back in. Our buffers stay as they were posted. Calls are no
+	 * larger than our Send Size either, as advertised.
 	 */
-	c->xc_inline_send = min_t(u32, cfg->cf_val[XR_CFG_INLINE_SEND],
-				  c->xc_ep.ep_peer.cp_recv_size);
+	c->xc_inline_send =
+		min(xr_cm_size_carried(cfg->cf_val[XR_CFG_INLINE_SEND]),
+		    c->xc_ep.ep_peer.cp_recv_size);
 	c->xc_inline_recv = min_t(u32, c->xc_rq.rcvq_buf_size,
 				  c->xc_ep.ep_peer.cp_send_size);
 	memcpy(&c->xc_local, &c->xc_ep.ep_id->route.addr.src_addr,

@@ -226,6 +226,19 @@ new_connection_takes_defaults() {
 	restore_defaults
 }
 
+# An inline-send that is no multiple of 1024 (3000): RFC 8797 private
+# data carries 2048 for it, and the connection sends no more than that
+# (rdmactl ping receives 4096), since a client may size its Receive
+# buffers by what it was told.
+inline_send_as_advertised() {
+	expect 0 "$RDMACTL" config set inline-send 3000 || return 1
+	ping_start || return 1
+	show_conn || return 1
+	json_check '.[0].inline_send == 2048' || return 1
+	ping_finish || return 1
+	restore_defaults
+}
+
 # The largest queue depths and credits the tunables allow: the
 # connection is made and answers, and grants no more credits than its
 # receive queue holds besides the two backchannel Receives. A device
@@ -314,7 +327,7 @@ no_transport_left() {
 		fail "live objects left: $("$RDMACTL" -j module show)"
 }
 
-ktap_header 11
+ktap_header 12
 run_test defaults_at_load defaults_at_load
 run_test ranges ranges
 run_test all_or_nothing all_or_nothing
@@ -322,6 +335,7 @@ run_test reconnect_order reconnect_order
 run_test unprivileged unprivileged
 run_test server_start server_start
 run_test new_connection_takes_defaults new_connection_takes_defaults
+run_test inline_send_as_advertised inline_send_as_advertised
 run_test live_values live_values
 run_test device_limits device_limits
 run_test signal_interval signal_interval

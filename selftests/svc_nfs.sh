@@ -9,9 +9,12 @@
 # reply fits); NFSv3 and NFSv4.1 at default sizes, with data in Read and
 # Write chunks and listings in Reply chunks. Over NFSv4.1 a delegation is
 # recalled through the backchannel (callbacks on the client's connection).
-# Then the RDMA device is deleted in the middle of a transfer and
-# added back: the connection goes away cleanly, the client reconnects, and
-# the data written is intact. Afterwards every transport object is gone.
+# With an inline-send that is no multiple of 1024, listings whose replies
+# are just above the size the server advertised come back whole on the
+# same connection. Then the RDMA device is deleted in the middle of a
+# transfer and added back: the connection goes away cleanly, the client
+# reconnects, and the data written is intact. Afterwards every transport
+# object is gone.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
@@ -100,6 +103,61 @@ delegation_recall() {
 	return $rc
 }
 
+IMNT=$NFS_RUN/mnt-inline
+INLINE_READ=/proc/sys/sunrpc/rdma_max_inline_read
+INLINE_READ_ORIG=$(cat $INLINE_READ 2>/dev/null)
+INLINE_SEND_ORIG=
+
+# The listings of inline_send_as_advertised: one READDIR each of 160 to
+# 180 short names (5.3 to 6 KB) when the client asks for 64 KiB at
+# once (6.12), a second one of that size after 4 KiB first (280 to 300).
+INLINE_DIRS="160 170 180 280 290 300"
+
+# An inline-send that is no multiple of 1024 (6000): RFC 8797 private
+# data carries 5120, and the in-tree client, told so, makes the
+# Receive buffers it adds 5120 bytes long (its rdma_max_inline_read is
+# 8192 here). The server sends no more than it advertised: listings
+# whose READDIR replies (NFSv3 without READDIRPLUS) are between 5 and
+# 6 KB come back in the Reply chunks the client offers, not in Sends
+# its Receives cannot hold (a length error, a reconnect, the same reply
+# again, for ever).
+inline_send_as_advertised() {
+	local n got conns rc=0
+
+	INLINE_SEND_ORIG=$(config_value inline-send)
+	"$RDMACTL" config set inline-send 6000 || fail "config set inline-send 6000" || return 1
+	echo 8192 >$INLINE_READ || fail "rdma_max_inline_read 8192" || rc=1
+	[ "$rc" -eq 0 ] && { nfs_server_start && nfs_listen xrdma 20050 || rc=1; }
+	# In the export, which the server's start mounts.
+	for n in $INLINE_DIRS; do
+		[ "$rc" -eq 0 ] || break
+		rm -rf "$NFS_EXPORT/inline-$n"
+		nfs_make_entries "$NFS_EXPORT/inline-$n" "$n" ||
+			fail "creating $n entries on the server" || rc=1
+	done
+	[ "$rc" -eq 0 ] && { nfs_mount 3 20050 "$IMNT" nordirplus || rc=1; }
+	if [ "$rc" -eq 0 ]; then
+		conns=$(nfs_xprt_field "$IMNT" 5)
+		for n in $INLINE_DIRS; do
+			got=$(nfs_count_entries "$IMNT/inline-$n")
+			[ "${got:-0}" -eq "$n" ] ||
+				fail "listed ${got:-none} entries of inline-$n, expected $n" || rc=1
+		done
+		[ "$(nfs_xprt_field "$IMNT" 5)" = "$conns" ] ||
+			fail "mountstats connects $conns -> $(nfs_xprt_field "$IMNT" 5)" || rc=1
+		echo "# replies-reply-chunk $(server_counter replies-reply-chunk)"
+		nfs_umount "$IMNT" || rc=1
+	fi
+	nfs_server_stop || rc=1
+	for n in $INLINE_DIRS; do
+		rm -rf "$NFS_EXPORT/inline-$n"
+	done
+	echo "$INLINE_READ_ORIG" >$INLINE_READ || rc=1
+	"$RDMACTL" config set inline-send "$INLINE_SEND_ORIG" || rc=1
+	INLINE_SEND_ORIG=
+	return $rc
+}
+
 # svc-xprt objects alive: the listener plus one per connection.
 svc_xprts() {
 	live_objects svc-xprt
@@ -108,6 +166,9 @@ svc_xprts() {
 cleanup() {
 	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
 	nfs_is_mounted "$DMNT" && umount -f -l "$DMNT"
+	nfs_is_mounted "$IMNT" && umount -f -l "$IMNT"
+	[ -z "$INLINE_READ_ORIG" ] || echo "$INLINE_READ_ORIG" >$INLINE_READ
+	[ -z "$INLINE_SEND_ORIG" ] || "$RDMACTL" config set inline-send "$INLINE_SEND_ORIG"
 	echo "$LEASE_BREAK_ORIG" >$LEASE_BREAK
 	nfs_server_stop >/dev/null 2>&1
 	"$RDMA" link show "$XR_RDMA_DEV/1" >/dev/null 2>&1 ||
@@ -164,13 +225,14 @@ no_transport_left() {
 		fail "live objects left: $("$RDMACTL" -j module show)"
 }
 
-ktap_header 8
+ktap_header 9
 run_test reload_side_by_side reload_side_by_side
 run_test dropin_refused_beside_rpcrdma dropin_refused
 run_test nfs3_inline_through_xrdma nfs_inline_through_xrdma
 run_test nfs3_nfs41_chunks_through_xrdma nfs_chunks_through_xrdma
 run_test every_reply_kind_counted reply_kinds_counted
 run_test nfs41_delegation_recall delegation_recall
+run_test inline_send_as_advertised inline_send_as_advertised
 run_test device_removal_mid_transfer device_removal_mid_transfer
 run_test no_transport_left no_transport_left
 ktap_finish

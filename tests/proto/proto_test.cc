@@ -1469,6 +1469,32 @@ TEST(CmPdata, EncodeRoundsDownAndCaps)
 	}
 }
 
+// What a side advertises for a size is what it may send: the size rounded
+// down to the format's unit, and no more than it can carry.
+TEST(CmPdata, SizeCarried)
+{
+	const struct {
+		uint32_t size, carried;
+	} cases[] = {
+		{1024, 1024}, {1025, 1024}, {2047, 1024}, {2048, 2048},
+		{6000, 5120}, {8192, 8192}, {65535, 64512}, {65536, 65536},
+		{262144, 262144}, {262145, 262144}, {0xffffffff, 262144},
+	};
+	uint8_t buf[8];
+	xr_cm_pdata got;
+
+	for (const auto &c : cases) {
+		SCOPED_TRACE(c.size);
+		xr_cm_pdata pd = {c.size, c.size, 0};
+
+		EXPECT_EQ(xr_cm_size_carried(c.size), c.carried);
+		ASSERT_EQ(xr_cm_pdata_encode(buf, 8, &pd), 8);
+		ASSERT_EQ(xr_cm_pdata_decode(buf, 8, &got), 0);
+		EXPECT_EQ(got.cp_send_size, c.carried);
+		EXPECT_EQ(got.cp_recv_size, c.carried);
+	}
+}
+
 TEST(CmPdata, EncodeRefusals)
 {
 	uint8_t buf[16];
