@@ -105,7 +105,9 @@ delegation_recall() {
 
 IMNT=$NFS_RUN/mnt-inline
 INLINE_READ=/proc/sys/sunrpc/rdma_max_inline_read
-INLINE_READ_ORIG=$(cat $INLINE_READ 2>/dev/null)
+# What the case found, put back by the case (and by cleanup if it is
+# cut short): rpcrdma is loaded by the first case, not before.
+INLINE_READ_ORIG=
 INLINE_SEND_ORIG=
 
 # The listings of inline_send_as_advertised: one READDIR each of 160 to
@@ -124,6 +126,8 @@ INLINE_DIRS="160 170 180 280 290 300"
 inline_send_as_advertised() {
 	local n got conns rc=0
 
+	INLINE_READ_ORIG=$(cat $INLINE_READ) && [ -n "$INLINE_READ_ORIG" ] ||
+		fail "no $INLINE_READ" || return 1
 	INLINE_SEND_ORIG=$(config_value inline-send)
 	"$RDMACTL" config set inline-send 6000 || fail "config set inline-send 6000" || return 1
 	echo 8192 >$INLINE_READ || fail "rdma_max_inline_read 8192" || rc=1
@@ -153,7 +157,10 @@ inline_send_as_advertised() {
 		rm -rf "$NFS_EXPORT/inline-$n"
 	done
 	echo "$INLINE_READ_ORIG" >$INLINE_READ || rc=1
+	[ "$(cat $INLINE_READ)" = "$INLINE_READ_ORIG" ] ||
+		fail "rdma_max_inline_read not put back to $INLINE_READ_ORIG" || rc=1
 	"$RDMACTL" config set inline-send "$INLINE_SEND_ORIG" || rc=1
+	INLINE_READ_ORIG=
 	INLINE_SEND_ORIG=
 	return $rc
 }
