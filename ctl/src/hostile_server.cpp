@@ -157,11 +157,9 @@ bool plan_chunk(Script s, const Call &call, uint32_t credits, Plan &out)
     default:
         return false;
     }
-    // The bad message first, then the reply where it belongs.
-    Plan good;
-    reply_in_chunk(call, credits, good);
-    out.writes = good.writes;
-    out.messages.push_back(good.messages.front());
+    // The bad message first, then the reply where it belongs (its Write
+    // goes out before either message).
+    reply_in_chunk(call, credits, out);
     return true;
 }
 
