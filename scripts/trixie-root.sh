@@ -197,6 +197,15 @@ main() {
 		command -v mmdebstrap >/dev/null || die "mmdebstrap missing (make deps)"
 		[[ $(id -u) == 0 ]] || die "building the root needs root"
 		mkdir -p "$CACHE"
+		# Another checkout's make deps may be building the same root in
+		# the same place: wait for it, then use what it built.
+		exec 9>"$CACHE/.$SUITE-root.lock"
+		flock -n 9 || {
+			echo "trixie-root: waiting for another build of the root" >&2
+			flock 9
+		}
+	fi
+	if [[ ! -d $dir ]]; then
 		build_root "$dir"
 		prune_roots "$CACHE" "$dir"
 	fi
