@@ -68,6 +68,7 @@ static const char * const xr_fault_names[XR_FAULT_POINT_COUNT] = {
 	[XRPCRDMA_FAULT_POINT_QP_FATAL]		= "qp-fatal",
 	[XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG]	= "write-chunk-long",
 	[XRPCRDMA_FAULT_POINT_REPLY_DELAY]	= "reply-delay",
+	[XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY]	= "bc-release-delay",
 };
 
 /**
@@ -111,7 +112,8 @@ bool xr_fault_takes_errno(enum xrpcrdma_fault_point point)
 bool xr_fault_takes_delay(enum xrpcrdma_fault_point point)
 {
 	return point == XRPCRDMA_FAULT_POINT_COMPLETION_DELAY ||
-	       point == XRPCRDMA_FAULT_POINT_REPLY_DELAY;
+	       point == XRPCRDMA_FAULT_POINT_REPLY_DELAY ||
+	       point == XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY;
 }
 
 /* Count a hit and decide whether it fires; the arming is @arm. */
@@ -146,6 +148,36 @@ static bool xr_fault_decide(struct xr_fault_state *fs,
 	return true;
 }
 
+/*
+ * Point @point reached by the transport numbered @id (0: none known):
+ * what __xr_fault_hit() returns.
+ */
+static int xr_fault_fire(enum xrpcrdma_fault_point point, u32 id)
+{
+	struct xr_fault_state *fs = &xr_faults[point];
+	const struct xr_fault_cfg *cfg;
+	int ret = 0;
+
+	rcu_read_lock();
+	cfg = rcu_dereference(fs->fs_cfg);
+	if (!cfg)
+		goto out;
+	if (cfg->fc_arm.fa_transport_id && id != cfg->fc_arm.fa_transport_id)
+		goto out;
+	if (!xr_fault_decide(fs, &cfg->fc_arm))
+		goto out;
+	if (xr_fault_takes_errno(point))
+		ret = -(int)cfg->fc_arm.fa_errno;
+	else if (xr_fault_takes_delay(point))
+		ret = cfg->fc_arm.fa_delay_ms;
+	else
+		ret = -EIO;
+	trace_xrpcrdma_fault(point, id, ret);
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
 /**
  * __xr_fault_hit - an armed fault point was reached
  * @point: which one
@@ -159,29 +191,7 @@ static bool xr_fault_decide(struct xr_fault_state *fs,
  */
 int __xr_fault_hit(enum xrpcrdma_fault_point point, const struct xr_ep *ep)
 {
-	struct xr_fault_state *fs = &xr_faults[point];
-	const struct xr_fault_cfg *cfg;
-	int ret = 0;
-
-	rcu_read_lock();
-	cfg = rcu_dereference(fs->fs_cfg);
-	if (!cfg)
-		goto out;
-	if (cfg->fc_arm.fa_transport_id &&
-	    (!ep || ep->ep_owner_id != cfg->fc_arm.fa_transport_id))
-		goto out;
-	if (!xr_fault_decide(fs, &cfg->fc_arm))
-		goto out;
-	if (xr_fault_takes_errno(point))
-		ret = -(int)cfg->fc_arm.fa_errno;
-	else if (xr_fault_takes_delay(point))
-		ret = cfg->fc_arm.fa_delay_ms;
-	else
-		ret = -EIO;
-	trace_xrpcrdma_fault(point, ep, ret);
-out:
-	rcu_read_unlock();
-	return ret;
+	return xr_fault_fire(point, ep ? READ_ONCE(ep->ep_owner_id) : 0);
 }
 
 /**
@@ -215,7 +225,21 @@ void __xr_fault_wc(const struct xr_ep *ep, struct ib_wc *wc)
  */
 void __xr_fault_delay(enum xrpcrdma_fault_point point, const struct xr_ep *ep)
 {
-	int delay = __xr_fault_hit(point, ep);
+	__xr_fault_delay_id(point, ep ? READ_ONCE(ep->ep_owner_id) : 0);
+}
+
+/**
+ * __xr_fault_delay_id - a point that holds its caller back was reached by
+ *	a transport known by its number
+ * @point: a point for which xr_fault_takes_delay() is true
+ * @transport_id: the transport's number
+ *
+ * Called through xr_fault_delay_id() only while some point is armed.
+ * Sleeps the armed delay when the point fires.
+ */
+void __xr_fault_delay_id(enum xrpcrdma_fault_point point, u32 transport_id)
+{
+	int delay = xr_fault_fire(point, transport_id);
 
 	if (delay > 0)
 		msleep(delay);

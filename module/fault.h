@@ -14,7 +14,7 @@ struct ib_wc;
 struct xr_ep;
 
 /* Number of fault points (enum xrpcrdma_fault_point). */
-#define XR_FAULT_POINT_COUNT	(XRPCRDMA_FAULT_POINT_REPLY_DELAY + 1)
+#define XR_FAULT_POINT_COUNT	(XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY + 1)
 
 /**
  * struct xr_fault_arm - how a fault point is armed
@@ -24,7 +24,7 @@ struct xr_ep;
  * @fa_times: every and probability: most firings, 0 for no limit
  * @fa_errno: the points that fail an operation: the positive errno it
  *	returns negated
- * @fa_delay_ms: completion-delay and reply-delay: how long to wait
+ * @fa_delay_ms: the points that hold their caller back: how long
  * @fa_transport_id: only this transport hits the point; 0: every one
  */
 struct xr_fault_arm {
@@ -45,6 +45,7 @@ bool xr_fault_takes_delay(enum xrpcrdma_fault_point point);
 int __xr_fault_hit(enum xrpcrdma_fault_point point, const struct xr_ep *ep);
 void __xr_fault_wc(const struct xr_ep *ep, struct ib_wc *wc);
 void __xr_fault_delay(enum xrpcrdma_fault_point point, const struct xr_ep *ep);
+void __xr_fault_delay_id(enum xrpcrdma_fault_point point, u32 transport_id);
 int xr_fault_set(enum xrpcrdma_fault_point point,
 		 const struct xr_fault_arm *arm);
 void xr_fault_get(enum xrpcrdma_fault_point point, struct xr_fault_arm *arm,
@@ -96,6 +97,21 @@ static __always_inline void xr_fault_delay(enum xrpcrdma_fault_point point,
 {
 	if (static_branch_unlikely(&xr_fault_key))
 		__xr_fault_delay(point, ep);
+}
+
+/**
+ * xr_fault_delay_id - reach a fault point that holds its caller back,
+ *	where no endpoint is at hand
+ * @point: a point for which xr_fault_takes_delay() is true
+ * @transport_id: the number of the transport reaching it
+ *
+ * As xr_fault_delay().
+ */
+static __always_inline void xr_fault_delay_id(enum xrpcrdma_fault_point point,
+					      u32 transport_id)
+{
+	if (static_branch_unlikely(&xr_fault_key))
+		__xr_fault_delay_id(point, transport_id);
 }
 
 #endif /* _XRPCRDMA_FAULT_H */

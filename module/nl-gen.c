@@ -59,7 +59,7 @@ static const struct nla_policy xrpcrdma_bench_get_nl_policy[XRPCRDMA_A_BENCH_ID 
 
 /* XRPCRDMA_CMD_FAULT_SET - do */
 static const struct nla_policy xrpcrdma_fault_set_nl_policy[XRPCRDMA_A_FAULT_TRANSPORT_ID + 1] = {
-	[XRPCRDMA_A_FAULT_POINT] = NLA_POLICY_MAX(NLA_U32, 12),
+	[XRPCRDMA_A_FAULT_POINT] = NLA_POLICY_MAX(NLA_U32, 13),
 	[XRPCRDMA_A_FAULT_TRIGGER] = NLA_POLICY_MAX(NLA_U32, 3),
 	[XRPCRDMA_A_FAULT_N] = NLA_POLICY_MIN(NLA_U32, 1),
 	[XRPCRDMA_A_FAULT_PROBABILITY] = { .type = NLA_U32, },
@@ -71,7 +71,7 @@ static const struct nla_policy xrpcrdma_fault_set_nl_policy[XRPCRDMA_A_FAULT_TRA
 
 /* XRPCRDMA_CMD_FAULT_GET - do */
 static const struct nla_policy xrpcrdma_fault_get_nl_policy[XRPCRDMA_A_FAULT_POINT + 1] = {
-	[XRPCRDMA_A_FAULT_POINT] = NLA_POLICY_MAX(NLA_U32, 12),
+	[XRPCRDMA_A_FAULT_POINT] = NLA_POLICY_MAX(NLA_U32, 13),
 };
 
 /* XRPCRDMA_CMD_CONFIG_GET - do */

@@ -85,7 +85,7 @@ static int xr_nl_fault_effect(struct genl_info *info, u32 point,
 		return -EINVAL;
 	if (!xr_fault_takes_delay(point) &&
 	    xr_nl_fault_extra(info, XRPCRDMA_A_FAULT_DELAY_MS,
-			      "delay-ms is for completion-delay and reply-delay only"))
+			      "delay-ms is only for points that hold their caller back"))
 		return -EINVAL;
 	arm->fa_errno = xr_nl_u32_or(info, XRPCRDMA_A_FAULT_ERRNO,
 				     XR_NL_FAULT_ERRNO);

@@ -55,6 +55,7 @@ TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_ADDR_CHANGE);
 TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_QP_FATAL);
 TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG);
 TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_REPLY_DELAY);
+TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY);
 
 #define xr_show_fault_point(x)						\
 	__print_symbolic(x,						\
@@ -74,7 +75,9 @@ TRACE_DEFINE_ENUM(XRPCRDMA_FAULT_POINT_REPLY_DELAY);
 			 { XRPCRDMA_FAULT_POINT_QP_FATAL, "qp-fatal" },	\
 			 { XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG,	\
 			   "write-chunk-long" },			\
-			 { XRPCRDMA_FAULT_POINT_REPLY_DELAY, "reply-delay" })
+			 { XRPCRDMA_FAULT_POINT_REPLY_DELAY, "reply-delay" }, \
+			 { XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY,	\
+			   "bc-release-delay" })
 
 TRACE_DEFINE_ENUM(XRPCRDMA_CLOSE_REASON_UNKNOWN);
 TRACE_DEFINE_ENUM(XRPCRDMA_CLOSE_REASON_LOCAL);
@@ -262,14 +265,14 @@ TRACE_EVENT(xrpcrdma_qp_event,
 
 /* A fault point fired (xr_fault_hit()). */
 TRACE_EVENT(xrpcrdma_fault,
-	    TP_PROTO(unsigned int point, const struct xr_ep *ep, int value),
-	    TP_ARGS(point, ep, value),
+	    TP_PROTO(unsigned int point, u32 xprt_id, int value),
+	    TP_ARGS(point, xprt_id, value),
 	    TP_STRUCT__entry(__field(unsigned int, point)
 			     __field(u32, xprt_id)
 			     __field(int, value)
 	    ),
 	    TP_fast_assign(__entry->point = point;
-			   __entry->xprt_id = ep ? READ_ONCE(ep->ep_owner_id) : 0;
+			   __entry->xprt_id = xprt_id;
 			   __entry->value = value;
 	    ),
 	    TP_printk("point=%s xprt.id=%u value=%d",

@@ -7,10 +7,17 @@
  *
  * Requests. The NFS client asks for a backchannel per session (bc_setup)
  * and lets go of it with the session (bc_destroy). While any session uses
- * the transport it keeps XR_BC_MAX_REQUESTS backchannel requests, each an
+ * the transport it keeps XR_XBC_REQUESTS backchannel requests, each an
  * rpc_rqst with a page for the call and a page for the reply, allocated in
  * bc_setup: nothing is allocated on the receive path. Free requests wait
  * on the transport's bc_pa_list under its bc_pa_lock.
+ *
+ * That is twice the slots offered to the server: a request comes back
+ * only after its reply was posted, when the callback service lets go of
+ * it (bc_free_rqst), and by then the server may have had the reply, freed
+ * the slot and sent its next call. With as many requests as slots, a
+ * server that keeps every slot busy (nfsd since 6.14 does) would find
+ * none free for that call.
  *
  * A call is copied out of its Receive buffer into a free request (the
  * Receive is posted again at once), which is queued to the callback
@@ -38,6 +45,7 @@
 #include <linux/sunrpc/xprt.h>
 
 #include "core.h"
+#include "fault.h"
 #include "proto.h"
 #include "recvq.h"
 #include "sendq.h"
@@ -50,6 +58,13 @@
  * program, version, procedure, and empty credential and verifier.
  */
 #define XR_XBC_MIN_CALL		(10 * XR_XDR_UNIT)
+
+/*
+ * Requests kept: a call in each slot offered, and as many more for the
+ * calls that arrive while the callback service is done with a reply but
+ * has not given its request back yet.
+ */
+#define XR_XBC_REQUESTS		(2 * XR_BC_MAX_REQUESTS)
 
 /**
  * struct xr_xprt_bc_rqst - one backchannel request of a client transport
@@ -144,7 +159,7 @@ unsigned int xr_xprt_bc_num_slots(struct rpc_xprt *xprt)
  * xr_xprt_bc_setup - a session uses the transport's backchannel (bc_setup)
  * @xprt: the client transport
  * @reqs: calls the session expects at once; the transport keeps
- *	XR_BC_MAX_REQUESTS whatever is asked
+ *	XR_XBC_REQUESTS whatever is asked
  *
  * Context: process; allocates.
  *
@@ -160,7 +175,7 @@ int xr_xprt_bc_setup(struct rpc_xprt *xprt, unsigned int reqs)
 
 	spin_lock_bh(&xprt->bc_pa_lock);
 	rx->rx_bc_users++;
-	rx->rx_bc_want = XR_BC_MAX_REQUESTS;
+	rx->rx_bc_want = XR_XBC_REQUESTS;
 	need = rx->rx_bc_want > rx->rx_bc_allocated ?
 		rx->rx_bc_want - rx->rx_bc_allocated : 0;
 	rx->rx_bc_allocated += need;
@@ -236,6 +251,9 @@ void xr_xprt_bc_destroy(struct rpc_xprt *xprt, unsigned int reqs)
  * Puts the request back on the free list, or frees it when the transport
  * no longer keeps that many, and drops the reference taken when it was
  * queued to the callback service (possibly the last one).
+ *
+ * Context: the callback service's thread; the bc-release-delay fault
+ * point sleeps here first.
  */
 void xr_xprt_bc_free_rqst(struct rpc_rqst *rqst)
 {
@@ -243,6 +261,7 @@ void xr_xprt_bc_free_rqst(struct rpc_rqst *rqst)
 	struct xr_xprt *rx = xr_xprt_bc_xprt(xprt);
 	bool keep;
 
+	xr_fault_delay_id(XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY, rx->rx_id);
 	clear_bit(RPC_BC_PA_IN_USE, &rqst->rq_bc_pa_state);
 	spin_lock_bh(&xprt->bc_pa_lock);
 	keep = rx->rx_bc_allocated <= rx->rx_bc_want;

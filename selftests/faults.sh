@@ -16,8 +16,9 @@
 # through our client against our server: under the copy, and failing at
 # the second region of READDIR calls (the first region, never posted,
 # must be let go without a LOCAL_INV); reply-delay under the copy and a
-# listing; and post-send limited to our client's transport under the
-# copy; then reloaded side by side again.
+# listing; bc-release-delay while nfsd recalls delegations over NFSv4.1;
+# and post-send limited to our client's transport under the copy; then
+# reloaded side by side again.
 #
 # Knobs: XR_FAULTS_MB (MiB per copy, default 16), XR_FAULTS_CASES (the
 # server's points to run, default all of them), XR_FAULTS_CLIENT (0: leave
@@ -306,6 +307,9 @@ no_net_admin_no_change() {
 reload_dropin() {
 	nfs_server_stop || { fail "stopping nfsd"; return 1; }
 	load_dropin "$BLOCK" || return 1
+	# lockd's grace period holds delegations back: keep it short.
+	modprobe lockd && echo 10 >/proc/sys/fs/nfs/nlm_grace_period ||
+		fail "setting lockd's grace period" || return 1
 	PORT=20049
 	nfs_server_start && nfs_listen rdma $PORT || return 1
 	LISTENERS=$(live_objects svc-xprt)
@@ -404,6 +408,61 @@ reply_delay() {
 
 	read_back "$name" || rc=1
 	log_clean reply-delay || rc=1
+	return $rc
+}
+
+# Our client's callback service slow to give a callback's request back
+# (bc-release-delay: the first two wait 200 ms each, their replies sent)
+# while nfsd recalls BC_FILES delegations at once over an NFSv4.1 mount.
+# The delay stays well inside nfsd's callback timeout (a tenth of the
+# lease, at least a second): a callback that times out takes the
+# backchannel down, and the client then returns every delegation
+# without being asked. The session has two backchannel slots; nfsd
+# (since 6.14) keeps both busy, and sends its next recall as soon as a
+# reply frees a slot, before the client has its request back. The
+# client keeps two requests per slot: no call is dropped, every writer
+# gets through, every delegation comes back, on the same connection,
+# and the client sees the writes.
+BC_FILES=16
+
+bc_release_delay() {
+	local p=faults-bcr i id fired t0 took drops calls before rc=0
+
+	echo "xr-faults: bc-release-delay begin" >/dev/kmsg
+	nfs_mount 4.1 $PORT "$MNT" || return 1
+	nfs_delegate_files "$MNT" $p $BC_FILES || rc=1
+	id=$(nfs_client_eval "$XR_ADDR" $PORT .id) || fail "no client transport" || rc=1
+	drops=$(nfs_client_eval "$XR_ADDR" $PORT '.stats["bc-calls-dropped"]')
+	calls=$(server_counter bc-calls-sent)
+	before=$(nfs_newest_conn)
+	t0=$(date +%s)
+	if [ "$rc" -eq 0 ]; then
+		expect 0 "$RDMACTL" fault set bc-release-delay every 1 times 2 delay 200 \
+			transport "$id" || rc=1
+		nfs_write_delegated $p $BC_FILES || rc=1
+	fi
+	took=$(($(date +%s) - t0))
+	fired=$(fault_field bc-release-delay fired)
+	echo "# $("$RDMACTL" fault show | grep "^bc-release-delay:"), copy $took s"
+	expect 0 "$RDMACTL" fault clear bc-release-delay || rc=1
+	[ "${fired:-0}" -ge 1 ] || fail "bc-release-delay never fired" || rc=1
+	echo "# callbacks sent $calls -> $(server_counter bc-calls-sent)," \
+		"dropped by the client $drops -> $(nfs_client_eval "$XR_ADDR" $PORT '.stats["bc-calls-dropped"]')"
+	[ "$(server_counter bc-calls-sent)" -ge $((calls + BC_FILES)) ] ||
+		fail "fewer than $BC_FILES callbacks sent" || rc=1
+	[ "$(nfs_client_eval "$XR_ADDR" $PORT '.stats["bc-calls-dropped"]')" = "$drops" ] ||
+		fail "the client dropped callbacks" || rc=1
+	# shellcheck disable=SC2016 # expanded by eval
+	wait_for 20 eval '[ "$(nfsd_delegations)" -eq 0 ]' ||
+		fail "$(nfsd_delegations) delegations not returned" || rc=1
+	check_conn same "$before" || rc=1
+	nfs_drop_caches
+	for ((i = 1; i <= BC_FILES; i++)); do
+		grep -q second "$MNT/$p$i" || fail "the client does not see the write to $p$i" || rc=1
+		rm -f "$NFS_EXPORT/$p$i"
+	done
+	nfs_umount "$MNT" || rc=1
+	log_clean bc-release-delay || rc=1
 	return $rc
 }
 
@@ -527,7 +586,7 @@ CASES=${XR_FAULTS_CASES:-$ALL_CASES}
 CLIENT=${XR_FAULTS_CLIENT:-1}
 
 # shellcheck disable=SC2086 # a list of words
-ktap_header $((3 + $(echo $CASES | wc -w) + 9 * CLIENT))
+ktap_header $((3 + $(echo $CASES | wc -w) + 10 * CLIENT))
 run_test reload_side_by_side reload_side_by_side
 run_test nfs_server_up server_up
 for c in $CASES; do
@@ -539,6 +598,7 @@ if [ "$CLIENT" -eq 1 ]; then
 	run_test fault_frwr_reg_under_nfs_load_our_client frwr_reg
 	run_test fault_frwr_reg_second_region_our_client frwr_reg_second_region
 	run_test fault_reply_delay_under_nfs_load_our_client reply_delay
+	run_test fault_bc_release_delay_under_recalls_our_client bc_release_delay
 	run_test fault_post_send_our_client post_send_client
 	run_test send_timeout_our_client send_timeout_client
 	run_test fault_qp_fatal_our_client qp_fatal_client

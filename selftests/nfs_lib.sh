@@ -622,6 +622,42 @@ nfs_read_until_delegated() {
 	cat "$1" >/dev/null && [ "$(nfsd_delegations "${1##*/}")" -ge 1 ]
 }
 
+# nfs_delegate_files MNT PREFIX N: files PREFIX1 to PREFIXN made in
+# $NFS_EXPORT holding "first", and read over the NFSv4.1 mount MNT until
+# nfsd holds a delegation for each.
+nfs_delegate_files() {
+	local mnt=$1 p=$2 n=$3 i
+
+	for ((i = 1; i <= n; i++)); do
+		echo first >"$NFS_EXPORT/$p$i" || fail "writing $p$i on the server" || return 1
+	done
+	for ((i = 1; i <= n; i++)); do
+		wait_for 60 nfs_read_until_delegated "$mnt/$p$i" ||
+			fail "nfsd granted no delegation for $p$i" || return 1
+	done
+}
+
+# nfs_write_delegated PREFIX N: N writers on the server at once, one for
+# each of PREFIX1 to PREFIXN (see nfs_delegate_files), so that nfsd
+# recalls the N delegations together. The lease break time is set far
+# above the writers' bound: a writer gets through in time only when the
+# client returned its delegation, which it does on the recall.
+nfs_write_delegated() {
+	local p=$1 n=$2 i orig pid pids=() rc=0
+
+	orig=$(cat $NFS_LEASE_BREAK)
+	echo 600 >$NFS_LEASE_BREAK
+	for ((i = 1; i <= n; i++)); do
+		timeout -k 5 120 sh -c "echo second >>'$NFS_EXPORT/$p$i'" &
+		pids+=($!)
+	done
+	for pid in "${pids[@]}"; do
+		wait "$pid" || rc=1
+	done
+	echo "$orig" >$NFS_LEASE_BREAK
+	[ "$rc" -eq 0 ] || fail "a local writer waited for the lease break: no recall"
+}
+
 # nfs_recall_on_local_write MNT NAME: over an NFSv4.1 mount MNT of
 # $NFS_EXPORT served by xrpcrdma's server, where $NFS_EXPORT/NAME holds
 # "first": the client reads NAME and gets a read delegation; a writer on

@@ -208,7 +208,7 @@ fault_set_refusals() {
 	fault_refused '{"point": "recv-drop", "trigger": "nth", "n": 1, "errno": 5}' \
 		"errno is only for points that fail an operation" || rc=1
 	fault_refused '{"point": "post-send", "trigger": "nth", "n": 1, "delay-ms": 5}' \
-		"delay-ms is for completion-delay and reply-delay only" || rc=1
+		"delay-ms is only for points that hold their caller back" || rc=1
 	fault_refused '{"point": "post-send", "trigger": "every"}' \
 		"triggers nth and every need n" || rc=1
 	fault_refused '{"point": "post-send", "trigger": "nth", "n": 1, "times": 2}' \

@@ -333,6 +333,13 @@ bool fault_takes_errno(uint32_t point)
     return point <= XRPCRDMA_FAULT_POINT_FRWR_REG || point == XRPCRDMA_FAULT_POINT_RW_CTX;
 }
 
+bool fault_takes_delay(uint32_t point)
+{
+    return point == XRPCRDMA_FAULT_POINT_COMPLETION_DELAY ||
+           point == XRPCRDMA_FAULT_POINT_REPLY_DELAY ||
+           point == XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY;
+}
+
 // The same rules as the kernel's, for a message before anything is sent.
 void check_fault(const Fault &f)
 {
@@ -345,9 +352,9 @@ void check_fault(const Fault &f)
         throw UsageError("'errno' is for post-send, post-recv, dma-map, sendctx-alloc, "
                          "frwr-reg and rw-ctx, not " +
                          point);
-    if (f.delay_ms && f.point != XRPCRDMA_FAULT_POINT_COMPLETION_DELAY &&
-        f.point != XRPCRDMA_FAULT_POINT_REPLY_DELAY)
-        throw UsageError("'delay' is for completion-delay and reply-delay, not " + point);
+    if (f.delay_ms && !fault_takes_delay(f.point))
+        throw UsageError("'delay' is for completion-delay, reply-delay and bc-release-delay, not " +
+                         point);
 }
 
 void fault_set_args(Command &cmd, Words &words, const std::string &where)
@@ -986,7 +993,8 @@ std::string usage(Object object)
                "       rdmactl fault help\n"
                "where  POINT := { post-send | post-recv | dma-map | sendctx-alloc | frwr-reg |\n"
                "                  completion-error | completion-delay | recv-drop | rw-ctx |\n"
-               "                  addr-change | qp-fatal | write-chunk-long | reply-delay }\n"
+               "                  addr-change | qp-fatal | write-chunk-long | reply-delay |\n"
+               "                  bc-release-delay }\n"
                "       TRIGGER := { nth N | every N | prob PPM }\n"
                "Fault injection, for testing: an armed point makes the module fail there\n"
                "as a real failure would. nth N fires once, at the N-th hit; every N at\n"
@@ -995,8 +1003,9 @@ std::string usage(Object object)
                "(a name such as ENOMEM, or a number; default EIO) is what post-send,\n"
                "post-recv, dma-map, sendctx-alloc, frwr-reg and rw-ctx return; delay MS\n"
                "(1 to 10000, default 1000) is how long completion-delay holds a\n"
-               "completion queue and reply-delay the client's reply worker. transport ID\n"
-               "limits the point to one transport.\n"
+               "completion queue, reply-delay the client's reply worker and\n"
+               "bc-release-delay the client's callback service. transport ID limits the\n"
+               "point to one transport.\n"
                "show lists every point with its hits and firings since it was armed;\n"
                "clear disarms one point, or all. set and clear need CAP_NET_ADMIN.\n";
     case Object::Config:

@@ -908,6 +908,8 @@ std::string fault_point_name(uint32_t point)
         return "write-chunk-long";
     case XRPCRDMA_FAULT_POINT_REPLY_DELAY:
         return "reply-delay";
+    case XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY:
+        return "bc-release-delay";
     }
     return std::to_string(point);
 }

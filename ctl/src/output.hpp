@@ -88,7 +88,7 @@ std::string reject_reason_name(uint32_t reason);
 // (EIO) of the errors a point can return, the number for others.
 std::string fault_point_name(uint32_t point);
 // The last fault point this tool knows; they are numbered from 0.
-constexpr uint32_t fault_point_last = XRPCRDMA_FAULT_POINT_REPLY_DELAY;
+constexpr uint32_t fault_point_last = XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY;
 std::string fault_trigger_name(uint32_t trigger);
 std::string errno_name(uint32_t error);
 std::optional<uint32_t> errno_by_name(const std::string &name);

@@ -104,7 +104,7 @@ struct Fault {
     std::optional<uint32_t> probability; // per million
     std::optional<uint32_t> times;       // every, probability; 0: no limit
     std::optional<uint32_t> error;       // a positive errno
-    std::optional<uint32_t> delay_ms;    // completion-delay, reply-delay
+    std::optional<uint32_t> delay_ms;    // the points that hold their caller back
     std::optional<uint32_t> transport_id;
     uint64_t hits = 0;
     uint64_t fired = 0;

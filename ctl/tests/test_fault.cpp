@@ -88,7 +88,18 @@ TEST(FaultParse, ReplyDelayTakesADelay)
     EXPECT_EQ(cmd.fault->point, uint32_t(XRPCRDMA_FAULT_POINT_REPLY_DELAY));
     EXPECT_EQ(cmd.fault->delay_ms, 20u);
     EXPECT_EQ(fault_point_name(XRPCRDMA_FAULT_POINT_REPLY_DELAY), "reply-delay");
-    EXPECT_EQ(fault_point_last, uint32_t(XRPCRDMA_FAULT_POINT_REPLY_DELAY));
+}
+
+TEST(FaultParse, BcReleaseDelayTakesADelay)
+{
+    Command cmd = parse({"fault", "set", "bc-release-delay", "nth", "1", "delay", "500",
+                         "transport", "3"});
+    ASSERT_TRUE(cmd.fault);
+    EXPECT_EQ(cmd.fault->point, uint32_t(XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY));
+    EXPECT_EQ(cmd.fault->delay_ms, 500u);
+    EXPECT_EQ(cmd.fault->transport_id, 3u);
+    EXPECT_EQ(fault_point_name(XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY), "bc-release-delay");
+    EXPECT_EQ(fault_point_last, uint32_t(XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY));
 }
 
 TEST(FaultParse, ClearOneOrAll)
@@ -133,7 +144,7 @@ INSTANTIATE_TEST_SUITE_P(
                "'errno' is for post-send, post-recv, dma-map, sendctx-alloc, frwr-reg and rw-ctx, "
                "not recv-drop"},
         Refusal{{"fault", "set", "post-send", "nth", "1", "delay", "10"},
-               "'delay' is for completion-delay and reply-delay, not post-send"},
+               "'delay' is for completion-delay, reply-delay and bc-release-delay, not post-send"},
         Refusal{{"fault", "set", "completion-delay", "nth", "1", "delay", "10001"},
                "invalid delay (ms) '10001': expected 1 to 10000"},
         Refusal{{"fault", "set", "post-send", "nth", "1", "transport", "0"},

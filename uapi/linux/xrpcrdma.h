@@ -227,7 +227,10 @@ enum xrpcrdma_bench_op {
  *   worker, having found the call a received message answers, waits delay-ms
  *   before it takes the call's lock, which widens the window in which another
  *   message with the same XID (a broken or hostile server's) is handled at the
- *   same time.
+ *   same time; bc-release-delay: the client's callback service, done with a
+ *   backchannel call whose reply it sent, waits delay-ms before it gives the
+ *   call's request back, as a callback thread preempted there would: the
+ *   server may send its next calls meanwhile.
  */
 enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_POST_SEND,
@@ -243,6 +246,7 @@ enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_QP_FATAL,
 	XRPCRDMA_FAULT_POINT_WRITE_CHUNK_LONG,
 	XRPCRDMA_FAULT_POINT_REPLY_DELAY,
+	XRPCRDMA_FAULT_POINT_BC_RELEASE_DELAY,
 };
 
 /**
