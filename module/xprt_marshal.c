@@ -452,7 +452,14 @@ static int xr_chunk_written(struct xr_req *req, const struct xr_hdr *hdr,
 	return 0;
 }
 
-/* Copy @len bytes into @buf as a stream: head, then pages, then tail. */
+/*
+ * Copy @len bytes into @buf as a stream: head, then pages, then tail.
+ * Bytes past the tail are left out, as a TCP transport leaves out what
+ * its reply buffer has no room for: a server may pad a reply beyond
+ * what the call expects, and the XDR decoder fails the call only if it
+ * needs what was left out. Returns the bytes copied, -EBADMSG for a
+ * page the buffer lacks, -ENOMEM when a sparse page cannot be had.
+ */
 static int xr_fixup_stream(struct xdr_buf *buf, const u8 *src, u32 len)
 {
 	u32 n, left = len, off, index;
@@ -486,7 +493,7 @@ static int xr_fixup_stream(struct xdr_buf *buf, const u8 *src, u32 len)
 	n = min_t(u32, left, buf->tail[0].iov_len);
 	memcpy(buf->tail[0].iov_base, src, n);
 	left -= n;
-	return left ? -EBADMSG : 0;
+	return len - left;
 }
 
 /*
@@ -578,10 +585,10 @@ static int xr_reply_fixup(struct xr_req *req, struct xr_recvctx *rc,
 		return err ? err : buf->len;
 	}
 	err = xr_fixup_stream(buf, src, len);
-	if (err)
+	if (err < 0)
 		return err;
-	buf->len = len;
-	return len;
+	buf->len = err;
+	return err;
 }
 
 /* Credits granted: the congestion window, never above what we asked. */

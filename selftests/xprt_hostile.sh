@@ -7,7 +7,8 @@
 # header of another version, cut short or of an unknown or obsolete
 # procedure, chunks the call never offered (a Write chunk, a Reply chunk,
 # RDMA_NOMSG), credit grants of 0 and 2^32-1, a reply longer than the
-# client's Receive, and the connection closed under it; and, with calls
+# client's Receive, one longer than the call's reply buffer but within
+# the Receive, and the connection closed under it; and, with calls
 # that offer a Reply chunk (bench's reply-size), the reply written into
 # the chunk (as the in-tree server answers), the chunk returned unused in
 # an RDMA_MSG (as ours does), an RDMA_MSG that says it used the chunk,
@@ -317,6 +318,20 @@ case_oversize() {
 		fail "$(srv .connections) connections for $(srv .hostile) oversize replies"
 }
 
+# A reply padded past what the call's reply buffer holds (1024 bytes for
+# an RPC NULL, within the client's Receive): the client keeps what fits
+# and completes the call with it, as an RPC over TCP does; the XDR
+# decoder has all a NULL reply needs. Dropped as unplaceable (-EBADMSG),
+# each such call waited out its RPC timeout and a reconnect, and a
+# server that always pads would never get through.
+case_overlong() {
+	local n
+
+	clean_completions overlong 4 || return 1
+	n=$(trace_count 'xrpcrdma_reply_done: .* len=-74$')
+	[ "$n" = 0 ] || fail "$n padded replies refused"
+}
+
 # Each time the server closes the connection (once the reply's Send has
 # completed) the client connects again, but where the last call was the
 # one after which it closed (no call left to send).
@@ -414,7 +429,8 @@ module_unloads_clean() {
 }
 
 CASES="good dup error_then_reply error_then_reply_slow_worker reply_then_error stray_xid bad_version short short_error
-unknown_proc msgp write_list reply_chunk nomsg credits_zero credits_huge oversize disconnect
+unknown_proc msgp write_list reply_chunk nomsg credits_zero credits_huge oversize overlong
+disconnect
 chunk_good msg_unused_chunk msg_used_chunk chunk_overclaim chunk_wrong_handle chunk_empty
 write_past_chunk"
 if [ -n "${XR_XPRT_HOSTILE_CASES:-}" ]; then

@@ -73,6 +73,8 @@ const std::vector<ScriptInfo> all_scripts = {
     {Script::CreditsZero, "credits-zero", "the reply, granting 0 credits"},
     {Script::CreditsHuge, "credits-huge", "the reply, granting 2^32-1 credits"},
     {Script::Oversize, "oversize", "a reply longer than the requester's Receive"},
+    {Script::Overlong, "overlong",
+     "the reply padded with zeros to 1024 bytes, past what the call expects"},
     {Script::Disconnect, "disconnect", "the reply, then the connection closed"},
     {Script::MsgUnusedChunk, "msg-unused-chunk",
      "with a Reply chunk: RDMA_MSG, the chunk returned unused (valid)"},
@@ -305,6 +307,10 @@ uint32_t oversize_length(uint32_t peer_recv_size)
     return std::max<uint32_t>(peer_recv_size, 1024) + 8192;
 }
 
+// Overlong: within any requester's Receive (RFC 8166's 1024 at least),
+// far past what an RPC NULL reply needs.
+constexpr size_t overlong_length = 1024;
+
 Plan plan(Script s, bool hostile_turn, const Call &call, const Params &p)
 {
     uint32_t credits =
@@ -344,6 +350,10 @@ Plan plan(Script s, bool hostile_turn, const Call &call, const Params &p)
     case Script::Oversize:
         out.messages.push_back(null_reply(call.xid, credits));
         out.messages.back().resize(oversize_length(p.peer_recv_size));
+        break;
+    case Script::Overlong:
+        out.messages.push_back(null_reply(call.xid, credits));
+        out.messages.back().resize(overlong_length);
         break;
     case Script::Disconnect:
         out.messages.push_back(null_reply(call.xid, credits));

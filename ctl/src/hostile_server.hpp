@@ -43,6 +43,7 @@ enum class Script {
     CreditsZero,    // the reply, granting 0 credits
     CreditsHuge,    // the reply, granting 2^32 - 1 credits
     Oversize,       // the reply padded past the requester's Receive buffer
+    Overlong,       // the reply padded past the call's reply buffer, to 1024 bytes
     Disconnect,     // the reply, then the connection closed by us
     // These need a call that offers a Reply chunk (else: the reply alone).
     MsgUnusedChunk,   // RDMA_MSG, the Reply chunk returned unused: valid

@@ -3,6 +3,8 @@
 // own decoder as the reply to the call, and each hostile turn puts on the
 // wire what its script says (checked with the same decoder where it
 // decodes, word by word where it must not).
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -276,4 +278,17 @@ TEST(HostileServer, OversizeAndDisconnect)
     ASSERT_EQ(p.messages.size(), 1u);
     hs_expect_reply(p.messages[0]);
     EXPECT_TRUE(p.disconnect);
+}
+
+// The NULL reply, then zeros to 1024 bytes: still a reply, and no more
+// than any requester receives.
+TEST(HostileServer, Overlong)
+{
+    Plan p = hs_plan(Script::Overlong);
+    ASSERT_EQ(p.messages.size(), 1u);
+    EXPECT_EQ(p.messages[0].size(), 1024u);
+    hs_expect_reply(p.messages[0]);
+    EXPECT_EQ(std::count(p.messages[0].begin() + 4 * 13, p.messages[0].end(), 0),
+              1024 - 4 * 13);
+    EXPECT_FALSE(p.disconnect);
 }
