@@ -3,8 +3,10 @@
 # The tunables (config-get, config-set) through rdmactl: every one takes a
 # value in its range and shows it back, refuses one below and one above
 # it with a message naming the limit, and those a server connection shows
-# reach the next connection (rdmactl ping to nfsd on our server). Live
-# changes: the one that may change is changed, the others are refused.
+# reach the next connection (rdmactl ping to nfsd on our server), as do
+# the sizes a client's private data gives, or the defaults when it gives
+# none. Live changes: the one that may change is changed, the others are
+# refused.
 # Ranges and defaults come from the spec's constants in the UAPI header.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
@@ -21,6 +23,8 @@ OUT=$(mktemp)
 ERR=$(mktemp)
 PING_OUT=$(mktemp)
 PING_PID=
+# Calls each ping_start sends, 0.1 s apart.
+PING_COUNT=100
 
 # The spec's constant for tunable $1: limit $2 is MIN, MAX or DEFAULT.
 spec_const() {
@@ -155,11 +159,13 @@ new_connection() {
 # ping_start: a ping of our server that keeps its connection for a while;
 # CONN is its connection's id. ping_finish: it ends with every call
 # answered.
+# ping_start [ARGS...]: rdmactl ping, with ARGS, in the background; its
+# connection is CONN.
 ping_start() {
 	local before
 
 	before=$(nfs_newest_conn)
-	"$RDMACTL" ping -c 100 -i 0.1 "$XR_ADDR:$(our_port)" >"$PING_OUT" 2>&1 &
+	"$RDMACTL" ping -c "$PING_COUNT" -i 0.1 "$@" "$XR_ADDR:$(our_port)" >"$PING_OUT" 2>&1 &
 	PING_PID=$!
 	wait_for 20 new_connection "$before" || fail "no new connection" || return 1
 	CONN=$(nfs_newest_conn)
@@ -171,7 +177,7 @@ ping_finish() {
 	wait "$PING_PID" || rc=$?
 	PING_PID=
 	[ "$rc" -eq 0 ] || fail "ping exited $rc: $(tail -3 "$PING_OUT")" || return 1
-	grep -q '^100 sent, 100 received, 0 errors, 0 lost' "$PING_OUT" ||
+	grep -q "^$PING_COUNT sent, $PING_COUNT received, 0 errors, 0 lost" "$PING_OUT" ||
 		fail "ping: $(tail -1 "$PING_OUT")"
 }
 
@@ -237,6 +243,30 @@ inline_send_as_advertised() {
 	json_check '.[0].inline_send == 2048' || return 1
 	ping_finish || return 1
 	restore_defaults
+}
+
+# A client's private data as the server meets it (rdmactl ping
+# --private-data): none, as from a client older than RFC 8797; data to
+# be taken as none (7 bytes, another Format Identifier, Version 2); and
+# RFC 8797's with every reserved flag bit set, which are to be ignored.
+# Taken as none, the client receives 1024 bytes inline (RFC 8166's
+# default), and the connection sends it no more; its Receives still
+# hold 4096, what clients have sent without saying so. With the
+# reserved bits set the sizes count as given (4096 both ways). Every
+# connection answers its calls.
+peer_private_data() {
+	local kind send rc=0
+
+	for kind in none short bad-magic version-2 reserved-flags; do
+		[ "$kind" = reserved-flags ] && send=4096 || send=1024
+		PING_COUNT=20 ping_start --private-data "$kind" || { rc=1; continue; }
+		show_conn || rc=1
+		echo "# $kind: $(jq -c '.[0] | {inline_send, inline_recv}' "$OUT")"
+		json_check ".[0] | .inline_send == $send and .inline_recv == 4096" ||
+			fail "private data $kind" || rc=1
+		PING_COUNT=20 ping_finish || rc=1
+	done
+	return $rc
 }
 
 # The largest queue depths and credits the tunables allow: the
@@ -327,7 +357,7 @@ no_transport_left() {
 		fail "live objects left: $("$RDMACTL" -j module show)"
 }
 
-ktap_header 12
+ktap_header 13
 run_test defaults_at_load defaults_at_load
 run_test ranges ranges
 run_test all_or_nothing all_or_nothing
@@ -336,6 +366,7 @@ run_test unprivileged unprivileged
 run_test server_start server_start
 run_test new_connection_takes_defaults new_connection_takes_defaults
 run_test inline_send_as_advertised inline_send_as_advertised
+run_test peer_private_data peer_private_data
 run_test live_values live_values
 run_test device_limits device_limits
 run_test signal_interval signal_interval

@@ -202,6 +202,8 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
     app.add_flag("--no-receives", o.no_receives);
     std::string hold_rtu;
     CLI::Option *opt_hold_rtu = app.add_option("--hold-rtu", hold_rtu);
+    std::string pdata;
+    CLI::Option *opt_pdata = app.add_option("--private-data", pdata);
     app.add_flag("-j,--json", json);
     app.add_flag("-p,--pretty", pretty);
     app.add_flag("-h,--help", o.help);
@@ -242,6 +244,14 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
         o.expect = parse_expect(expect);
     if (*opt_rd)
         o.responder_resources = uint8_t(parse_unsigned("responder-resources", rd, 0, UINT8_MAX));
+    if (*opt_pdata) {
+        std::optional<PrivateData> kind = private_data_by_name(pdata);
+        if (!kind)
+            throw UsageError("invalid --private-data '" + pdata +
+                             "': expected rfc8797, none, short, bad-magic, version-2 or "
+                             "reserved-flags");
+        o.private_data = *kind;
+    }
 
     if (*opt_raw && *opt_raw_hex)
         throw UsageError("--raw and --raw-hex exclude each other");
@@ -397,11 +407,12 @@ size_t place_region(std::vector<uint8_t> &msg, uint32_t rkey, uint64_t addr)
 std::string ping_usage()
 {
     return "Usage: rdmactl [-j [-p]] ping [-c COUNT] [-i SECONDS] [-P PROGRAM] [-V VERSION]\n"
-           "                          [-t SECONDS] [--burst] [--responder-resources N] ADDR[:PORT]\n"
+           "                          [-t SECONDS] [--burst] [--responder-resources N]\n"
+           "                          [--private-data KIND] ADDR[:PORT]\n"
            "       rdmactl [-j [-p]] ping { --raw FILE | --raw-hex HEX } [--expect OUTCOME]\n"
            "                          [--region BYTES [--region-out FILE]] [--no-receives]\n"
-           "                          [--hold-rtu MS] [--repeat N] [-t SECONDS]\n"
-           "                          ADDR[:PORT]\n"
+           "                          [--hold-rtu MS] [--repeat N] [--private-data KIND]\n"
+           "                          [-t SECONDS] ADDR[:PORT]\n"
            "       rdmactl ping help\n"
            "Sends RPC NULL calls over RPC-over-RDMA version 1 (RFC 8166) and prints the\n"
            "round-trip time of each reply. ADDR is an IP address or a host name\n"
@@ -444,6 +455,13 @@ std::string ping_usage()
            "  --responder-resources N  RDMA Reads the connection request offers to\n"
            "                        answer at once (default 1; for testing servers:\n"
            "                        0 offers none, which an xrpcrdma server refuses)\n"
+           "  --private-data KIND   what the connection request carries (for testing\n"
+           "                        servers): rfc8797 (default: RFC 8797's inline\n"
+           "                        sizes, 4096 both ways), none (a requester older\n"
+           "                        than RFC 8797), short (7 bytes), bad-magic,\n"
+           "                        version-2 (all three to be taken as none), or\n"
+           "                        reserved-flags (RFC 8797's with every reserved\n"
+           "                        flag bit set, to be ignored)\n"
            "  -j, --json            print a JSON summary instead of text\n"
            "  -p, --pretty          indent the JSON\n"
            "\n"
@@ -970,6 +988,7 @@ int run_ping(const PingOptions &opts, const OutputOptions &output, std::ostream 
     params.max_send = inline_size;
     params.recv_size = inline_size;
     params.responder_resources = opts.responder_resources;
+    params.private_data = opts.private_data;
     std::vector<uint8_t> raw;
     std::unique_ptr<Connection> conn;
     try {

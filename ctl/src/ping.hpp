@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "output.hpp"
+#include "rpcrdma_msg.hpp"
 
 namespace rdmactl {
 
@@ -60,6 +61,8 @@ struct PingOptions {
     uint32_t hold_rtu_ms = 0;
     // --repeat N: send the raw message N times, back to back.
     uint32_t repeat = 1;
+    // --private-data KIND: what the connection request carries.
+    PrivateData private_data = PrivateData::Rfc8797;
 
     bool raw() const { return raw_file || raw_bytes; }
 };
@@ -156,6 +159,7 @@ struct ConnectParams {
     uint32_t max_send = 4096;    // largest message this side sends (--raw: maybe more)
     uint32_t inline_send = 4096; // what RFC 8797 private data advertises for sending
     uint32_t recv_size = 4096;   // receive buffer size (advertised)
+    PrivateData private_data = PrivateData::Rfc8797; // what advertises them
     uint32_t recv_depth = 32;  // Receives kept posted (credits requested)
     uint32_t send_depth = 32;  // Sends in flight at most
     uint64_t region_size = 0;  // --region: bytes to register, filled with region_pattern()

@@ -332,9 +332,10 @@ void RdmaConnection::setup()
     resolve(deadline);
     create_queues();
 
-    std::vector<uint8_t> pdata = connect_private_data(params_.inline_send, params_.recv_size);
+    std::vector<uint8_t> pdata =
+        connect_private_data(params_.private_data, params_.inline_send, params_.recv_size);
     rdma_conn_param param{};
-    param.private_data = pdata.data();
+    param.private_data = pdata.empty() ? nullptr : pdata.data();
     param.private_data_len = uint8_t(pdata.size());
     // Calls carry no chunks, so the server never RDMA Reads from us (only
     // a raw message with a --region lets it, or the wire fuzzer's Read

@@ -153,6 +153,68 @@ std::vector<uint8_t> connect_private_data(uint32_t send_size, uint32_t recv_size
     return out;
 }
 
+namespace {
+
+struct PrivateDataName {
+    PrivateData kind;
+    const char *name;
+};
+
+constexpr PrivateDataName private_data_names[] = {
+    {PrivateData::Rfc8797, "rfc8797"},    {PrivateData::None, "none"},
+    {PrivateData::Short, "short"},        {PrivateData::BadMagic, "bad-magic"},
+    {PrivateData::Version2, "version-2"}, {PrivateData::ReservedFlags, "reserved-flags"},
+};
+
+// RFC 8797's layout: Format Identifier (4 bytes), Version, Flags, Send
+// Size, Receive Size.
+constexpr size_t pdata_version_at = 4, pdata_flags_at = 5;
+
+} // namespace
+
+std::string private_data_name(PrivateData kind)
+{
+    for (const PrivateDataName &n : private_data_names) {
+        if (n.kind == kind)
+            return n.name;
+    }
+    return "?";
+}
+
+std::optional<PrivateData> private_data_by_name(const std::string &name)
+{
+    for (const PrivateDataName &n : private_data_names) {
+        if (name == n.name)
+            return n.kind;
+    }
+    return std::nullopt;
+}
+
+std::vector<uint8_t> connect_private_data(PrivateData kind, uint32_t send_size, uint32_t recv_size)
+{
+    std::vector<uint8_t> out = connect_private_data(send_size, recv_size);
+    switch (kind) {
+    case PrivateData::Rfc8797:
+        break;
+    case PrivateData::None:
+        out.clear();
+        break;
+    case PrivateData::Short:
+        out.pop_back();
+        break;
+    case PrivateData::BadMagic:
+        out[0] ^= 0x01;
+        break;
+    case PrivateData::Version2:
+        out[pdata_version_at] = 2;
+        break;
+    case PrivateData::ReservedFlags:
+        out[pdata_flags_at] |= uint8_t(~XR_CM_SWI_OK);
+        break;
+    }
+    return out;
+}
+
 std::optional<PeerInline> parse_private_data(const void *data, size_t len)
 {
     xr_cm_pdata pd;

@@ -56,6 +56,22 @@ std::string format_xid(uint32_t xid);
 // receive, at least 1024 bytes each.
 std::vector<uint8_t> connect_private_data(uint32_t send_size, uint32_t recv_size);
 
+// What a connection request carries as private data (ping
+// --private-data): RFC 8797's; none at all, as from a requester older
+// than RFC 8797; or data a responder must take as none: 7 bytes, another
+// Format Identifier, Version 2; or RFC 8797's with every reserved flag
+// bit set, which a responder must ignore.
+enum class PrivateData { Rfc8797, None, Short, BadMagic, Version2, ReservedFlags };
+
+// The kind's name, as --private-data spells it ("rfc8797", "none",
+// "short", "bad-magic", "version-2", "reserved-flags").
+std::string private_data_name(PrivateData kind);
+// The kind of a name; nullopt for an unknown one.
+std::optional<PrivateData> private_data_by_name(const std::string &name);
+// The private data of that kind for the inline sizes given (as
+// connect_private_data()); empty for PrivateData::None.
+std::vector<uint8_t> connect_private_data(PrivateData kind, uint32_t send_size, uint32_t recv_size);
+
 // The peer's RFC 8797 private data; nullopt when there is none.
 struct PeerInline {
     uint32_t send_size = 0;

@@ -126,6 +126,7 @@ TEST(Complete, GlobalOptions)
 TEST(Complete, PingAndMonitorOptions)
 {
     EXPECT_EQ(complete_last({"ping", "--c"}), Words{"--count"});
+    EXPECT_EQ(complete_last({"ping", "--pri"}), Words{"--private-data"});
     EXPECT_EQ(complete_last({"ping", "--r"}),
               (Words{"--raw", "--raw-hex", "--region", "--region-out", "--repeat",
                      "--responder-resources"}));

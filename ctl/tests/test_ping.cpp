@@ -302,6 +302,16 @@ TEST(PingOptions, HoldRtu)
     EXPECT_EQ(ping_args({"--raw-hex", "00", "h"}).hold_rtu_ms, 0u);
 }
 
+TEST(PingOptions, PrivateData)
+{
+    EXPECT_EQ(ping_args({"h"}).private_data, PrivateData::Rfc8797);
+    EXPECT_EQ(ping_args({"--private-data", "none", "h"}).private_data, PrivateData::None);
+    EXPECT_EQ(ping_args({"--private-data=version-2", "-c", "2", "h"}).private_data,
+              PrivateData::Version2);
+    EXPECT_EQ(ping_args({"--raw-hex", "00", "--private-data", "bad-magic", "h"}).private_data,
+              PrivateData::BadMagic);
+}
+
 TEST(PingOptions, Targets)
 {
     struct T {
@@ -414,7 +424,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{{"--raw-hex", "00", "--region-out", "f", "h"}, "--region-out needs --region"},
         BadArgs{{"--region-out", "f", "h"}, "--region-out needs --region"},
         BadArgs{{"--raw-hex", "00", "--region", "8", "--region-out", "", "h"},
-                "--region-out needs a file name"}),
+                "--region-out needs a file name"},
+        BadArgs{{"--private-data", "v2", "h"},
+                "invalid --private-data 'v2': expected rfc8797, none, short, bad-magic, "
+                "version-2 or reserved-flags"}),
     [](const ::testing::TestParamInfo<BadArgs> &info) {
         return case_name(info.index, info.param.args);
     });
@@ -1229,6 +1242,14 @@ TEST(RunPing, RawHoldRtu)
     EXPECT_EQ(r.params.hold_rtu_ms, 700u);
     r = run_fake({"--raw-hex", "11223344 00000002", "h"}, [](size_t) { return Answer::ErrChunk; });
     EXPECT_EQ(r.params.hold_rtu_ms, 0u);
+}
+
+// The kind of private data reaches the connection.
+TEST(RunPing, PrivateDataKind)
+{
+    EXPECT_EQ(run_fake({"-c", "1", "h"}).params.private_data, PrivateData::Rfc8797);
+    EXPECT_EQ(run_fake({"-c", "1", "--private-data", "reserved-flags", "h"}).params.private_data,
+              PrivateData::ReservedFlags);
 }
 
 TEST(RunPing, RawUnexpected)

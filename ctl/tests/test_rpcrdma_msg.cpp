@@ -199,3 +199,41 @@ TEST(PrivateData, RoundTrip)
     EXPECT_FALSE(parse_private_data(pd.data(), 7));
     EXPECT_THROW(connect_private_data(512, 4096), std::invalid_argument);
 }
+
+// The kinds ping --private-data sends: each but rfc8797 and
+// reserved-flags must read as no private data at all.
+TEST(PrivateData, Kinds)
+{
+    using V = std::vector<uint8_t>;
+    EXPECT_EQ(connect_private_data(PrivateData::Rfc8797, 4096, 8192),
+              connect_private_data(4096, 8192));
+    EXPECT_EQ(connect_private_data(PrivateData::None, 4096, 8192), V{});
+    EXPECT_EQ(connect_private_data(PrivateData::Short, 4096, 8192),
+              V({0xf6, 0xab, 0x0e, 0x18, 1, 0, 3}));
+    EXPECT_EQ(connect_private_data(PrivateData::BadMagic, 4096, 8192),
+              V({0xf7, 0xab, 0x0e, 0x18, 1, 0, 3, 7}));
+    EXPECT_EQ(connect_private_data(PrivateData::Version2, 4096, 8192),
+              V({0xf6, 0xab, 0x0e, 0x18, 2, 0, 3, 7}));
+    EXPECT_EQ(connect_private_data(PrivateData::ReservedFlags, 4096, 8192),
+              V({0xf6, 0xab, 0x0e, 0x18, 1, 0xfe, 3, 7}));
+    for (PrivateData kind : {PrivateData::None, PrivateData::Short, PrivateData::BadMagic,
+                             PrivateData::Version2}) {
+        V pd = connect_private_data(kind, 4096, 8192);
+        EXPECT_FALSE(parse_private_data(pd.data(), pd.size())) << private_data_name(kind);
+    }
+    V pd = connect_private_data(PrivateData::ReservedFlags, 4096, 8192);
+    auto peer = parse_private_data(pd.data(), pd.size());
+    ASSERT_TRUE(peer);
+    EXPECT_EQ(peer->send_size, 4096u);
+    EXPECT_EQ(peer->recv_size, 8192u);
+    EXPECT_FALSE(peer->send_with_invalidate);
+
+    for (const char *name :
+         {"rfc8797", "none", "short", "bad-magic", "version-2", "reserved-flags"}) {
+        std::optional<PrivateData> kind = private_data_by_name(name);
+        ASSERT_TRUE(kind) << name;
+        EXPECT_EQ(private_data_name(*kind), name);
+    }
+    EXPECT_FALSE(private_data_by_name("RFC8797"));
+    EXPECT_FALSE(private_data_by_name(""));
+}
