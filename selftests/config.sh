@@ -259,12 +259,12 @@ peer_private_data() {
 
 	for kind in none short bad-magic version-2 reserved-flags; do
 		[ "$kind" = reserved-flags ] && send=4096 || send=1024
-		PING_COUNT=20 ping_start --private-data "$kind" || { rc=1; continue; }
+		ping_start --private-data "$kind" || { rc=1; continue; }
 		show_conn || rc=1
 		echo "# $kind: $(jq -c '.[0] | {inline_send, inline_recv}' "$OUT")"
 		json_check ".[0] | .inline_send == $send and .inline_recv == 4096" ||
 			fail "private data $kind" || rc=1
-		PING_COUNT=20 ping_finish || rc=1
+		ping_finish || rc=1
 	done
 	return $rc
 }

@@ -755,8 +755,8 @@ read_behind_stuck_reply() {
 # One try: 0 when the points refused the probe's context and the
 # connection was broken, 1 on a failure, 2 when the probe had its
 # context before the points were armed (a loaded host took over 1.5 s
-# to arm them after the reply): that try says nothing, and is made
-# again, up to 5 times.
+# to arm them after the reply; once, five times in a row): that try
+# says nothing, and is made again, up to 10 times.
 PROBE_TIMEOUT_MS=1500
 probe_without_context_try() {
 	local pid conn fired probes i rc=0
@@ -801,7 +801,7 @@ probe_retried_without_context() {
 	sig=$(config_value signal-interval)
 	timeout=$(config_value send-timeout)
 	"$RDMACTL" config set signal-interval 16 send-timeout $PROBE_TIMEOUT_MS || return 1
-	for try in 1 2 3 4 5; do
+	for try in $(seq 10); do
 		probe_without_context_try
 		rc=$?
 		[ $rc -ne 2 ] && break
