@@ -247,9 +247,8 @@ PingOptions parse_ping_args(const std::vector<std::string> &args, OutputOptions 
     if (*opt_pdata) {
         std::optional<PrivateData> kind = private_data_by_name(pdata);
         if (!kind)
-            throw UsageError("invalid --private-data '" + pdata +
-                             "': expected rfc8797, none, short, bad-magic, version-2 or "
-                             "reserved-flags");
+            throw UsageError("invalid --private-data '" + pdata + "': expected " +
+                             private_data_choices());
         o.private_data = *kind;
     }
 

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 
@@ -179,6 +180,18 @@ std::string private_data_name(PrivateData kind)
             return n.name;
     }
     return "?";
+}
+
+std::string private_data_choices()
+{
+    std::string out;
+    size_t n = std::size(private_data_names);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            out += i + 1 == n ? " or " : ", ";
+        out += private_data_names[i].name;
+    }
+    return out;
 }
 
 std::optional<PrivateData> private_data_by_name(const std::string &name)

@@ -66,6 +66,8 @@ enum class PrivateData { Rfc8797, None, Short, BadMagic, Version2, ReservedFlags
 // The kind's name, as --private-data spells it ("rfc8797", "none",
 // "short", "bad-magic", "version-2", "reserved-flags").
 std::string private_data_name(PrivateData kind);
+// Every name, for a message: "rfc8797, none, ... or reserved-flags".
+std::string private_data_choices();
 // The kind of a name; nullopt for an unknown one.
 std::optional<PrivateData> private_data_by_name(const std::string &name);
 // The private data of that kind for the inline sizes given (as
