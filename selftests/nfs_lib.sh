@@ -692,3 +692,133 @@ nfs_recall_on_local_write() {
 	nfs_drop_caches
 	grep -q second "$mnt/$f" || fail "the client does not see the server's write"
 }
+
+# NFSv4.2's operations, through nfs42_ops (built with the C tests).
+NFS42_OPS=${OUTPUT:-$XR_TOP/build/selftests}/nfs42_ops
+
+# nfs42_ops_delta MNT OP CMD...: run CMD (bounded) and print how many OP
+# calls the mount on MNT made meanwhile; fails with CMD.
+nfs42_ops_delta() {
+	local mnt=$1 op=$2 n0 err rc=0
+
+	shift 2
+	n0=$(nfs_op_count "$mnt" "$op")
+	err=$(timeout -k 5 "$NFS_OP_TIMEOUT" "$@" 2>&1) || rc=$?
+	[ -z "$err" ] || echo "$err" | sed 's/^/# /' >&2
+	echo $(($(nfs_op_count "$mnt" "$op") - ${n0:-0}))
+	return $rc
+}
+
+# nfs42_sparse MNT NAME: a 4 MiB file with two 64 KiB data extents and
+# holes around them, read back over the NFSv4.2 mount MNT once the page
+# cache is dropped (READ: the Linux client sends no READ_PLUS over RDMA),
+# its holes and data found where they are (SEEK).
+nfs42_sparse() {
+	local mnt=$1 f=$1/$2 seek rd
+
+	nfs42_ops_delta "$mnt" WRITE "$NFS42_OPS" sparse "$f" >/dev/null ||
+		fail "making $f" || return 1
+	nfs_drop_caches
+	rd=$(nfs_op_count "$mnt" READ)
+	seek=$(nfs42_ops_delta "$mnt" SEEK "$NFS42_OPS" check-sparse "$f") ||
+		fail "$f does not read back as written" || return 1
+	rd=$(($(nfs_op_count "$mnt" READ) - rd))
+	rm -f "$f"
+	echo "# read back with $rd READ calls; $seek SEEK calls"
+	[ "$rd" -gt 0 ] || fail "nothing was read over the wire" || return 1
+	[ "$seek" -ge 4 ] || fail "$seek SEEK calls for 4 lseeks"
+}
+
+# nfs42_copy MNT NAME MIB: MIB MiB of random data copied on the server
+# with copy_file_range() (COPY: nfsd answers when it is done, or at once
+# and later with a CB_OFFLOAD callback), the copy the same as the
+# original once the page cache is dropped.
+nfs42_copy() {
+	local mnt=$1 src=$1/$2 dst=$1/$2.copy mib=$3 want got n
+
+	want=$(nfs_random_file "$NFS_DATA/$2" "$mib") || fail "cannot make $2" || return 1
+	nfs_write_file "$NFS_DATA/$2" "$src" "$mib" || fail "writing $src" || return 1
+	rm -f "$NFS_DATA/$2"
+	n=$(nfs42_ops_delta "$mnt" COPY "$NFS42_OPS" copy "$src" "$dst") ||
+		fail "copying $src" || return 1
+	nfs_drop_caches
+	got=$(nfs_read_sha256 "$dst" "$mib")
+	rm -f "$src" "$dst"
+	echo "# $mib MiB copied with $n COPY calls"
+	[ "$got" = "$want" ] || fail "the copy reads back as $got, not $want" || return 1
+	[ "$n" -ge 1 ] || fail "the copy was not made on the server"
+}
+
+# nfs42_fallocate MNT NAME: a 2 MiB file punched (DEALLOCATE) and grown
+# (ALLOCATE) by fallocate(); its data and zeroes read back where they
+# should.
+nfs42_fallocate() {
+	local mnt=$1 f=$1/$2 d a
+
+	head -c $((2 * 1024 * 1024)) /dev/zero >"$f" || fail "making $f" || return 1
+	d=$(nfs_op_count "$mnt" DEALLOCATE)
+	a=$(nfs42_ops_delta "$mnt" ALLOCATE "$NFS42_OPS" punch "$f") ||
+		fail "fallocate on $f" || return 1
+	d=$(($(nfs_op_count "$mnt" DEALLOCATE) - ${d:-0}))
+	rm -f "$f"
+	echo "# $d DEALLOCATE and $a ALLOCATE calls"
+	[ "$d" -ge 1 ] && [ "$a" -ge 1 ] || fail "fallocate did not go to the server"
+}
+
+# nfs42_local_xattrs: true when this kernel's tmpfs (the export here)
+# takes user extended attributes (since Linux 6.6).
+nfs42_local_xattrs() {
+	local f=$NFS_DATA/xattr-probe rc=0
+
+	: >"$f" && "$NFS42_OPS" xattr-set "$f" 2>/dev/null || rc=$?
+	rm -f "$f"
+	return $rc
+}
+
+# nfs42_xattrs MNT NAME: 100 user extended attributes set on a file over
+# the NFSv4.2 mount MNT (one of 60000 bytes: a Read chunk), listed and
+# read back (LISTXATTRS, GETXATTR; the large value in a Reply chunk)
+# once the client's caches are dropped, then removed. Where the server's
+# file system has no user extended attributes (tmpfs before Linux 6.6),
+# setting one must fail with EOPNOTSUPP instead. NFS42_SERVER_XATTRS
+# (yes or no) says which, for a server in another guest; else this
+# guest's tmpfs is asked.
+nfs42_xattrs() {
+	local mnt=$1 f=$1/$2 srv=${NFS42_SERVER_XATTRS:-} s g r rc=0
+
+	if [ -z "$srv" ]; then
+		srv=no
+		nfs42_local_xattrs && srv=yes
+	fi
+	: >"$f" || fail "making $f" || return 1
+	s=$(nfs42_ops_delta "$mnt" SETXATTR "$NFS42_OPS" xattr-set "$f") || rc=$?
+	if [ "$srv" = no ]; then
+		rm -f "$f"
+		echo "# the server's tmpfs has no user extended attributes: setxattr gave $rc ($s SETXATTR calls)"
+		[ "$rc" -eq 3 ] || fail "setxattr did not fail with EOPNOTSUPP"
+		return
+	fi
+	[ "$rc" -eq 0 ] || fail "setting attributes of $f" || return 1
+	nfs_drop_caches
+	g=$(nfs42_ops_delta "$mnt" GETXATTR "$NFS42_OPS" xattr-check "$f") ||
+		fail "the attributes of $f do not read back" || return 1
+	r=$(nfs42_ops_delta "$mnt" REMOVEXATTR "$NFS42_OPS" xattr-remove "$f") ||
+		fail "removing attributes of $f" || return 1
+	rm -f "$f"
+	echo "# $s SETXATTR, $g GETXATTR, $r REMOVEXATTR calls"
+	[ "$s" -eq 100 ] && [ "$r" -eq 100 ] || fail "expected 100 of each on the wire" ||
+		return 1
+	[ "$g" -ge 1 ] || fail "no attribute was read from the server"
+}
+
+# nfs42_checks PREFIX MNT NAME: the NFSv4.2 cases above as test cases
+# PREFIX_sparse_read_seek, PREFIX_copy, PREFIX_fallocate and
+# PREFIX_xattrs (files NAME-*).
+nfs42_checks() {
+	local p=$1 mnt=$2 n=$3
+
+	run_test "${p}_sparse_read_seek" nfs42_sparse "$mnt" "$n-sparse"
+	run_test "${p}_copy" nfs42_copy "$mnt" "$n-copy" 8
+	run_test "${p}_fallocate" nfs42_fallocate "$mnt" "$n-falloc"
+	run_test "${p}_xattrs" nfs42_xattrs "$mnt" "$n-xattr"
+}

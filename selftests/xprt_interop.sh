@@ -13,7 +13,10 @@
 #     bytes), a 2000-entry directory lists
 #     after a remount, mountstats parses the xprt line, and the in-tree
 #     server invalidated regions with its replies (our client's
-#     remote-invs). NFSv3 and NFSv4.1 (the versions in XPRT_VERS).
+#     remote-invs). NFSv3 and NFSv4.1 (the versions in XPRT_VERS); then
+#     NFSv4.2, a mount's default: 16 MiB round trip, a sparse file read
+#     back and its holes found, a server-side copy, fallocate and user
+#     extended attributes (nfs42_checks).
 #  2. Still over that mount path, idle spells between small calls:
 #     the client asks for a completion behind unsignaled Sends and
 #     keeps the connection. Then an RPC timeout: B writes a file while
@@ -22,7 +25,7 @@
 #     xprt line's connect count grows), and the file reads back intact.
 #  3. B unloads xrpcrdma (every object released), and A adds our server
 #     beside the in-tree one ("xrdma 20050"); B mounts it with the
-#     in-tree client, NFSv3 and NFSv4.1, with the same checks.
+#     in-tree client, NFSv3, NFSv4.1 and NFSv4.2, with the same checks.
 #  4. Both unload xrpcrdma cleanly.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
@@ -109,6 +112,25 @@ client_checks() {
 	run_test "${who}_client_readdir_${DIRENTS}_v$v" readdir_large "$v" "$port" "dir-$who-v$v"
 	run_test "${who}_client_mountstats_xprt_v$v" mountstats_parses
 	run_test "${who}_client_umount_v$v" nfs_umount "$MNT"
+}
+
+# client_v42 CLIENT PORT: NFSv4.2, the version a mount gets by default,
+# through CLIENT's transport: a 16 MiB round trip, then the operations
+# 4.2 adds (nfs42_checks).
+client_v42() {
+	local who=$1 port=$2 t
+
+	run_test "${who}_client_mount_v4.2" nfs_mount 4.2 "$port" "$MNT" nolock
+	if ! nfs_is_mounted "$MNT"; then
+		for t in write_read_16M sparse_read_seek copy fallocate xattrs umount; do
+			log_test 4 "${who}_client_v4.2_$t"
+		done
+		return
+	fi
+	run_test "${who}_client_v4.2_write_read_16M" nfs_write_verify "$MNT" 16 "data-$who-v42"
+	NFS42_SERVER_XATTRS=$(cat "$XR_PAIR_DIR/pair-srv-xattrs" 2>/dev/null) \
+		nfs42_checks "${who}_client_v4.2" "$MNT" "$who"
+	run_test "${who}_client_v4.2_umount" nfs_umount "$MNT"
 }
 
 # B: our client alone: rpcrdma unloaded and kept from loading, xrpcrdma
@@ -228,13 +250,14 @@ role_b() {
 	read -r -a nvers_ours <<<"$XPRT_VERS"
 	read -r -a nvers_intree <<<"$INTREE_VERS"
 	mkdir -p "$NFS_DATA"
-	ktap_header $((9 + 8 * ${#nvers_ours[@]} + 7 * ${#nvers_intree[@]}))
+	ktap_header $((23 + 8 * ${#nvers_ours[@]} + 7 * ${#nvers_intree[@]}))
 	echo "# client guest B ($XR_ADDR), server guest A ($XR_PEER_ADDR)"
 	run_test ours_client_dropin b_reload_dropin
 	run_test wait_intree_server pair_wait srv-intree "$STEP_WAIT"
 	for v in "${nvers_ours[@]}"; do
 		client_checks ours "$v" "$INTREE_PORT"
 	done
+	client_v42 ours "$INTREE_PORT"
 	run_test ours_client_idle_probe b_idle_probe
 	run_test ours_client_rpc_timeout_reconnect b_rpc_timeout
 	run_test ours_client_umount nfs_umount "$MNT"
@@ -246,6 +269,7 @@ role_b() {
 	for v in "${nvers_intree[@]}"; do
 		client_checks intree "$v" "$OURS_PORT"
 	done
+	client_v42 intree "$OURS_PORT"
 	pair_signal cli-intree-done
 	run_test client_finish b_finish
 	ktap_finish
@@ -306,6 +330,12 @@ role_a() {
 	echo "# server guest A ($XR_ADDR), client guest B ($XR_PEER_ADDR)"
 	run_test intree_server_start a_intree_server
 	nfs_portlist_has rdma "$INTREE_PORT" 2>/dev/null || status=failed
+	# Whether the export takes user extended attributes (nfs42_xattrs).
+	if nfs42_local_xattrs; then
+		pair_signal srv-xattrs yes
+	else
+		pair_signal srv-xattrs no
+	fi
 	pair_signal srv-intree "$status"
 	run_test wait_ours_client_done pair_wait cli-ours-done "$STEP_WAIT"
 	status=ok

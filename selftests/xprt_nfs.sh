@@ -16,7 +16,10 @@
 # records the client with port 0), which needs the client's backchannel: the same 64 MiB
 # round trip and 2000-entry listing, and a delegation recalled through
 # the backchannel (nfsd's CB_RECALL arrives on our client's connection,
-# its reply goes back the same way). Afterwards every live object is gone
+# its reply goes back the same way). NFSv4.2, the version a mount gets by
+# default: 16 MiB round trip, 1 MiB a call, a sparse file read back and its holes
+# found (SEEK), a server-side copy (COPY), fallocate (ALLOCATE,
+# DEALLOCATE) and user extended attributes. Afterwards every live object is gone
 # and the module unloads; it is loaded again as it was found.
 #
 # Netlink view of the client: `rdmactl -j transport show` lists the
@@ -48,6 +51,7 @@ PORT=20049
 NFS_MAX_BLOCK=1048576
 MNT=$NFS_RUN/mnt-xprt
 MNT41=$NFS_RUN/mnt-xprt41
+MNT42=$NFS_RUN/mnt-xprt42
 BLOCK=/etc/modprobe.d/xr-xprt-nfs.conf
 SIZE_MB=${XR_XPRT_NFS_SIZE_MB:-64}
 DIRENTS=${XR_XPRT_NFS_DIRENTS:-2000}
@@ -62,6 +66,7 @@ cleanup() {
 	rdma_dev_present || "$RDMA" link add "$XR_RDMA_DEV" type rxe netdev "$XR_NETDEV"
 	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
 	nfs_is_mounted "$MNT41" && umount -f -l "$MNT41"
+	nfs_is_mounted "$MNT42" && umount -f -l "$MNT42"
 	nfs_server_stop >/dev/null 2>&1
 	rm -f "$BLOCK"
 	module_loaded || insmod "$XR_MODULE"
@@ -439,6 +444,11 @@ mount_v41() {
 	! rpcrdma_loaded || fail "rpcrdma was loaded"
 }
 
+# NFSv4.2, what `mount -o proto=rdma` picks by default.
+mount_v42() {
+	nfs_mount 4.2 "$PORT" "$MNT42"
+}
+
 large_file_v41() {
 	nfs_write_verify "$MNT41" "$SIZE_MB" "data-v41"
 }
@@ -706,7 +716,7 @@ client_monitor_stop() {
 	rm -f "$CLIENT_LOG"
 }
 
-ktap_header 35
+ktap_header 43
 run_test reload_dropin reload_dropin
 run_test server_start_rdma_$PORT server_start
 run_test client_monitor_start client_monitor_start
@@ -757,6 +767,18 @@ else
 	for t in client_address_port0_v41 "write_read_${SIZE_MB}M_v41" full_size_io_v41 \
 		"readdir_${DIRENTS_V41}_v41" \
 		nfs41_delegation_recall umount_v41; do
+		log_test 4 "$t"
+	done
+fi
+run_test mount_v42 mount_v42
+if nfs_is_mounted "$MNT42"; then
+	run_test write_read_16M_v42 nfs_write_verify "$MNT42" 16 data-v42
+	run_test full_size_io_v42 nfs_full_size_io "$MNT42" 4 full-v42
+	nfs42_checks v42 "$MNT42" xprt
+	run_test umount_v42 nfs_umount "$MNT42"
+else
+	for t in write_read_16M_v42 full_size_io_v42 v42_sparse_read_seek v42_copy \
+		v42_fallocate v42_xattrs umount_v42; do
 		log_test 4 "$t"
 	done
 fi
