@@ -461,7 +461,8 @@ bc_release_delay() {
 		held=$(nfsd_delegations)
 		echo "# $held delegations held when the writers start"
 		[ "$held" -ge 4 ] || fail "too few delegations held for recalls at once" || rc=1
-		nfs_write_delegated $p $BC_FILES || rc=1
+		# shellcheck disable=SC2046 # one word per file name
+		nfs_write_delegated $(seq -f "$p%g" "$BC_FILES") || rc=1
 	fi
 	took=$(($(date +%s) - t0))
 	fired=$(fault_field bc-release-delay fired)

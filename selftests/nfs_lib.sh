@@ -637,18 +637,18 @@ nfs_delegate_files() {
 	done
 }
 
-# nfs_write_delegated PREFIX N: N writers on the server at once, one for
-# each of PREFIX1 to PREFIXN (see nfs_delegate_files), so that nfsd
-# recalls the N delegations together. The lease break time is set far
-# above the writers' bound: a writer gets through in time only when the
-# client returned its delegation, which it does on the recall.
+# nfs_write_delegated NAME...: a writer on the server for each file NAME
+# of $NFS_EXPORT, all at once, so that nfsd recalls the delegations of
+# all of them together. The lease break time is set far above the
+# writers' bound: a writer gets through in time only when the client
+# returned its delegation, which it does on the recall.
 nfs_write_delegated() {
-	local p=$1 n=$2 i orig pid pids=() rc=0
+	local f orig pid pids=() rc=0
 
 	orig=$(cat $NFS_LEASE_BREAK)
 	echo 600 >$NFS_LEASE_BREAK
-	for ((i = 1; i <= n; i++)); do
-		timeout -k 5 120 sh -c "echo second >>'$NFS_EXPORT/$p$i'" &
+	for f in "$@"; do
+		timeout -k 5 120 sh -c "echo second >>'$NFS_EXPORT/$f'" &
 		pids+=($!)
 	done
 	for pid in "${pids[@]}"; do
@@ -668,19 +668,14 @@ nfs_write_delegated() {
 # counters must show the callback and its reply, and the client must see
 # the server's write afterwards.
 nfs_recall_on_local_write() {
-	local mnt=$1 f=$2 calls replies orig rc=0
+	local mnt=$1 f=$2 calls replies
 
 	[ "$(cat "$mnt/$f")" = first ] || fail "reading $f over NFS" || return 1
 	wait_for 60 nfs_read_until_delegated "$mnt/$f" ||
 		fail "nfsd granted no delegation" || return 1
 	calls=$(server_counter bc-calls-sent)
 	replies=$(server_counter bc-replies-received)
-	orig=$(cat $NFS_LEASE_BREAK)
-	echo 600 >$NFS_LEASE_BREAK
-	timeout -k 5 120 sh -c "echo second >>'$NFS_EXPORT/$f'" ||
-		fail "the local writer waited for the lease break: no recall" || rc=1
-	echo "$orig" >$NFS_LEASE_BREAK
-	[ "$rc" -eq 0 ] || return 1
+	nfs_write_delegated "$f" || return 1
 	echo "# callbacks sent $calls -> $(server_counter bc-calls-sent), replies $replies -> $(server_counter bc-replies-received)"
 	[ "$(server_counter bc-calls-sent)" -gt "$calls" ] ||
 		fail "no callback sent for the recall" || return 1
