@@ -347,24 +347,29 @@ nfs_our_server_start() {
 
 # nfs_mount VERS PORT MNT [OPTS]: mount the export over RDMA (the NFSv4
 # pseudo-root for 4.x, the export path for 3) from $XR_NFS_SERVER (else
-# this guest) and check /proc/mounts says proto=rdma on PORT. OPTS: extra
-# mount options, comma-separated.
+# this guest; an IPv6 address is mounted with proto=rdma6) and check
+# /proc/mounts says that protocol on PORT. OPTS: extra mount options,
+# comma-separated.
 nfs_mount() {
 	local vers=$1 port=$2 mnt=$3 extra=${4:-} src opts got server=${XR_NFS_SERVER:-$XR_ADDR}
+	local proto=rdma
 
+	case "$server" in
+	*:*) proto=rdma6 server=[$server] ;;
+	esac
 	case "$vers" in
 	2|3) src=$server:$NFS_EXPORT ;;
 	*) src=$server:/ ;;
 	esac
-	opts=vers=$vers,proto=rdma,port=$port${extra:+,$extra}
+	opts=vers=$vers,proto=$proto,port=$port${extra:+,$extra}
 	mkdir -p "$mnt"
 	nfs_is_mounted "$mnt" && { fail "$mnt already mounted"; return 1; }
 	timeout -k 5 "$NFS_OP_TIMEOUT" mount -t nfs -o "$opts" "$src" "$mnt" ||
 		fail "mount -o $opts $src $mnt: $?" || return 1
 	got=$(nfs_mount_opts "$mnt") || fail "$mnt not in /proc/mounts" || return 1
 	case ",$got," in
-	*,proto=rdma,*) ;;
-	*) fail "not proto=rdma: $got"; return 1 ;;
+	*,proto=$proto,*) ;;
+	*) fail "not proto=$proto: $got"; return 1 ;;
 	esac
 	case ",$got," in
 	*,port=$port,*) ;;

@@ -13,8 +13,10 @@
 # are just above the size the server advertised come back whole on the
 # same connection. Then the RDMA device is deleted in the middle of a
 # transfer and added back: the connection goes away cleanly, the client
-# reconnects, and the data written is intact. Afterwards every transport
-# object is gone.
+# reconnects, and the data written is intact. NFSv4.2 with nconnect=2:
+# a sparse file read back and its holes found, a server-side copy,
+# fallocate and user extended attributes (nfs42_checks). Afterwards
+# every transport object is gone.
 set -u
 source "$(dirname "$0")/nfs_lib.sh"
 
@@ -84,6 +86,7 @@ reply_kinds_counted() {
 
 MNT=$NFS_RUN/mnt-removal
 DMNT=$NFS_RUN/mnt-deleg
+M42=$NFS_RUN/mnt-v42
 LEASE_BREAK=/proc/sys/fs/lease-break-time
 LEASE_BREAK_ORIG=$(cat $LEASE_BREAK)
 
@@ -172,6 +175,7 @@ svc_xprts() {
 
 cleanup() {
 	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
+	nfs_is_mounted "$M42" && umount -f -l "$M42"
 	nfs_is_mounted "$DMNT" && umount -f -l "$DMNT"
 	nfs_is_mounted "$IMNT" && umount -f -l "$IMNT"
 	[ -z "$INLINE_READ_ORIG" ] || echo "$INLINE_READ_ORIG" >$INLINE_READ
@@ -227,12 +231,27 @@ device_removal_mid_transfer() {
 	return $rc
 }
 
+# The in-tree client mounts NFSv4.2 (a mount's default version) from our
+# server, with two connections (nconnect).
+v42_mount() {
+	nfs_server_start && nfs_listen xrdma 20050 || return 1
+	nfs_mount 4.2 20050 "$M42" nconnect=2
+}
+
+v42_done() {
+	local rc=0
+
+	nfs_umount "$M42" || rc=1
+	nfs_server_stop || rc=1
+	return $rc
+}
+
 no_transport_left() {
 	wait_for 30 transports_released ||
 		fail "live objects left: $("$RDMACTL" -j module show)"
 }
 
-ktap_header 9
+ktap_header 15
 run_test reload_side_by_side reload_side_by_side
 run_test dropin_refused_beside_rpcrdma dropin_refused
 run_test nfs3_inline_through_xrdma nfs_inline_through_xrdma
@@ -241,5 +260,14 @@ run_test every_reply_kind_counted reply_kinds_counted
 run_test nfs41_delegation_recall delegation_recall
 run_test inline_send_as_advertised inline_send_as_advertised
 run_test device_removal_mid_transfer device_removal_mid_transfer
+run_test v42_mount_xrdma v42_mount
+if nfs_is_mounted "$M42"; then
+	nfs42_checks v42 "$M42" svc
+else
+	for t in v42_sparse_read_seek v42_copy v42_fallocate v42_xattrs; do
+		log_test 4 "$t"
+	done
+fi
+run_test v42_umount_server_stop v42_done
 run_test no_transport_left no_transport_left
 ktap_finish

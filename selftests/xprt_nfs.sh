@@ -17,9 +17,11 @@
 # round trip and 2000-entry listing, and a delegation recalled through
 # the backchannel (nfsd's CB_RECALL arrives on our client's connection,
 # its reply goes back the same way). NFSv4.2, the version a mount gets by
-# default: 16 MiB round trip, 1 MiB a call, a sparse file read back and its holes
+# default, with nconnect=4 (every connection carries calls): 16 MiB
+# round trip, 1 MiB a call, a sparse file read back and its holes
 # found (SEEK), a server-side copy (COPY), fallocate (ALLOCATE,
-# DEALLOCATE) and user extended attributes. Afterwards every live object is gone
+# DEALLOCATE) and user extended attributes. NFSv3 over IPv6
+# (proto=rdma6). Afterwards every live object is gone
 # and the module unloads; it is loaded again as it was found.
 #
 # Netlink view of the client: `rdmactl -j transport show` lists the
@@ -52,6 +54,9 @@ NFS_MAX_BLOCK=1048576
 MNT=$NFS_RUN/mnt-xprt
 MNT41=$NFS_RUN/mnt-xprt41
 MNT42=$NFS_RUN/mnt-xprt42
+MNT6=$NFS_RUN/mnt-xprt6
+# An IPv6 address of the guest's own test network (a unique local one).
+ADDR6=fd99::1
 BLOCK=/etc/modprobe.d/xr-xprt-nfs.conf
 SIZE_MB=${XR_XPRT_NFS_SIZE_MB:-64}
 DIRENTS=${XR_XPRT_NFS_DIRENTS:-2000}
@@ -67,6 +72,8 @@ cleanup() {
 	nfs_is_mounted "$MNT" && umount -f -l "$MNT"
 	nfs_is_mounted "$MNT41" && umount -f -l "$MNT41"
 	nfs_is_mounted "$MNT42" && umount -f -l "$MNT42"
+	nfs_is_mounted "$MNT6" && umount -f -l "$MNT6"
+	ip -6 addr del "$ADDR6/64" dev "$XR_NETDEV" 2>/dev/null
 	nfs_server_stop >/dev/null 2>&1
 	rm -f "$BLOCK"
 	module_loaded || insmod "$XR_MODULE"
@@ -444,9 +451,60 @@ mount_v41() {
 	! rpcrdma_loaded || fail "rpcrdma was loaded"
 }
 
-# NFSv4.2, what `mount -o proto=rdma` picks by default.
+# NFSv4.2, what `mount -o proto=rdma` picks by default, with four
+# connections (nconnect), as many mounts are made for throughput.
 mount_v42() {
-	nfs_mount 4.2 "$PORT" "$MNT42"
+	nfs_mount 4.2 "$PORT" "$MNT42" nconnect=4
+}
+
+# After the NFSv4.2 cases: the mount has a client transport of ours to
+# nfsd for each connection its RPC client made (its xprt lines in
+# mountstats: four, where the NFS client honours nconnect over RDMA for
+# NFSv4, as 6.12's does; one on 6.1), and the calls went over all of
+# them.
+nconnect_used_v42() {
+	local n busy xprts
+
+	xprts=$(awk -v mnt="$MNT42" '$1 == "device" { here = ($5 == mnt) }
+		here && $1 == "xprt:" { n++ } END { print n + 0 }' /proc/self/mountstats)
+	read -r n busy < <("$RDMACTL" -j transport show |
+		jq -r --arg a "$XR_ADDR" --argjson p "$PORT" '
+			[.[] | select(.role == "client" and .peer_addr == $a and .peer_port == $p)] |
+			"\(length) \([.[] | select(.stats["rpcs-sent"] > 0)] | length)"')
+	echo "# nconnect=4: the RPC client has $xprts transports; $n client transports of ours to nfsd, $busy of them carried calls"
+	[ "$xprts" -ge 1 ] && [ "$n" = "$xprts" ] && [ "$busy" = "$xprts" ] ||
+		fail "$xprts transports, $n of ours, $busy used"
+}
+
+# rxe has the IPv6 address in its GID table (it adds one per address of
+# its network device).
+gid_has_addr6() {
+	cat "/sys/class/infiniband/$XR_RDMA_DEV/ports/1/gids/"* 2>/dev/null |
+		grep -qx 'fd99:0000:0000:0000:0000:0000:0000:0001'
+}
+
+# NFSv3 over IPv6 (proto=rdma6): our client connects to nfsd's IPv6
+# listener of our server, 8 MiB make the round trip, and both ends of
+# the connection show the IPv6 address.
+ipv6_v3() {
+	local peer rc=0
+
+	ip -6 addr add "$ADDR6/64" dev "$XR_NETDEV" nodad || fail "adding $ADDR6" || return 1
+	wait_for 10 gid_has_addr6 || fail "$ADDR6 not in $XR_RDMA_DEV's GID table" || rc=1
+	[ "$rc" -eq 0 ] && { XR_NFS_SERVER=$ADDR6 nfs_mount 3 "$PORT" "$MNT6" || rc=1; }
+	if [ "$rc" -eq 0 ]; then
+		nfs_write_verify "$MNT6" 8 data-v6 || rc=1
+		[ "$(nfs_client_eval "$ADDR6" "$PORT" .local_addr)" = "$ADDR6" ] ||
+			fail "client transport: $("$RDMACTL" -j transport show)" || rc=1
+		peer=$("$RDMACTL" -j transport show | jq -r --arg a "$ADDR6" '
+			[.[] | select(.role == "server-connection" and .local_addr == $a)] |
+			last | .peer_addr // empty')
+		echo "# server connection from [$peer]"
+		[ "$peer" = "$ADDR6" ] || fail "no server connection from $ADDR6" || rc=1
+	fi
+	nfs_umount "$MNT6" || rc=1
+	ip -6 addr del "$ADDR6/64" dev "$XR_NETDEV" || rc=1
+	return $rc
 }
 
 large_file_v41() {
@@ -716,7 +774,7 @@ client_monitor_stop() {
 	rm -f "$CLIENT_LOG"
 }
 
-ktap_header 43
+ktap_header 45
 run_test reload_dropin reload_dropin
 run_test server_start_rdma_$PORT server_start
 run_test client_monitor_start client_monitor_start
@@ -775,13 +833,15 @@ if nfs_is_mounted "$MNT42"; then
 	run_test write_read_16M_v42 nfs_write_verify "$MNT42" 16 data-v42
 	run_test full_size_io_v42 nfs_full_size_io "$MNT42" 4 full-v42
 	nfs42_checks v42 "$MNT42" xprt
+	run_test nconnect_used_v42 nconnect_used_v42
 	run_test umount_v42 nfs_umount "$MNT42"
 else
 	for t in write_read_16M_v42 full_size_io_v42 v42_sparse_read_seek v42_copy \
-		v42_fallocate v42_xattrs umount_v42; do
+		v42_fallocate v42_xattrs nconnect_used_v42 umount_v42; do
 		log_test 4 "$t"
 	done
 fi
+run_test ipv6_v3 ipv6_v3
 run_test server_stop server_stop
 run_test unload_clean client_unload_clean
 ktap_finish
