@@ -37,6 +37,7 @@
 #include "rw.h"
 #include "sendq.h"
 #include "snap.h"
+#include "trace_sq.h"
 #include "trace_wr.h"
 
 /**
