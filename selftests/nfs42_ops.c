@@ -96,8 +96,12 @@ static int write_all(int fd, const unsigned char *buf, long len, long off)
 
 	while (len > 0) {
 		n = pwrite(fd, buf, len, off);
-		if (n <= 0)
+		if (n < 0)
 			return -1;
+		if (!n) {
+			errno = EIO;
+			return -1;
+		}
 		buf += n;
 		len -= n;
 		off += n;

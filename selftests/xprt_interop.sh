@@ -323,7 +323,7 @@ a_cleanup() {
 }
 
 role_a() {
-	local status=ok
+	local status=ok xattrs
 
 	trap a_cleanup EXIT
 	ktap_header 7
@@ -331,11 +331,8 @@ role_a() {
 	run_test intree_server_start a_intree_server
 	nfs_portlist_has rdma "$INTREE_PORT" 2>/dev/null || status=failed
 	# Whether the export takes user extended attributes (nfs42_xattrs).
-	if nfs42_local_xattrs; then
-		pair_signal srv-xattrs yes
-	else
-		pair_signal srv-xattrs no
-	fi
+	xattrs=$(nfs42_local_xattrs) || xattrs=unknown
+	pair_signal srv-xattrs "$xattrs"
 	pair_signal srv-intree "$status"
 	run_test wait_ours_client_done pair_wait cli-ours-done "$STEP_WAIT"
 	status=ok
