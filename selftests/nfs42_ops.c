@@ -230,7 +230,7 @@ static int same_files(int a, int b, const char *name)
 	}
 }
 
-static int copy(const char *src, const char *dst)
+static int copy_range(const char *src, const char *dst)
 {
 	int in, out, ret = 0;
 	struct stat st;
@@ -457,7 +457,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "check-sparse"))
 		return check_sparse(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "copy"))
-		return copy(argv[2], argv[3]);
+		return copy_range(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "punch"))
 		return punch(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "xattr-set"))
