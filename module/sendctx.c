@@ -37,7 +37,6 @@
 #include "rw.h"
 #include "sendq.h"
 #include "snap.h"
-#include "trace_sq.h"
 #include "trace_wr.h"
 
 /**

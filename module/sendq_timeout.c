@@ -18,7 +18,7 @@
 #include "core.h"
 #include "ep.h"
 #include "sendq.h"
-#include "trace_sq.h"
+#include "trace_wr.h"
 
 static void xr_sendq_timeout_check(struct work_struct *work);
 

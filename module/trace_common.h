@@ -7,8 +7,7 @@
  *
  *   trace_ep.h    connections: connection manager events, connect,
  *                 accept, disconnect, device removal; fault points
- *   trace_wr.h    work requests: posts, completions
- *   trace_sq.h    send queue waits: for slots, send contexts, completions
+ *   trace_wr.h    work requests: posts, completions, send queue waits
  *   trace_msg.h   messages both roles handle alike: received transport
  *                 headers, backchannel calls and replies
  *   trace_svc.h   the server's rejected connection requests, its replies

@@ -2,8 +2,8 @@
 /*
  * trace_wr.h - trace events of work requests (sendctx.c, recvctx.c,
  * rw.c, xprt_frwr.c): their posts and completions, tied by completion
- * ID. The waits for send queue slots and send contexts are in
- * trace_sq.h. See trace_common.h.
+ * ID, and the waits for send queue slots and send contexts. See
+ * trace_common.h.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM xrpcrdma
@@ -275,6 +275,49 @@ TRACE_EVENT(xrpcrdma_rw_kept,
 		      __entry->read ? "read" : "write", __entry->nsegs,
 		      __entry->pages)
 );
+
+/* Waits */
+
+DECLARE_EVENT_CLASS(xrpcrdma_sq_class,
+		    TP_PROTO(const struct xr_sendq *sq, u32 wanted),
+		    TP_ARGS(sq, wanted),
+		    TP_STRUCT__entry(__field(u32, xprt_id)
+				     __field(unsigned int, role)
+				     __field(u32, cq_id)
+				     __field(int, avail)
+				     __field(u32, depth)
+				     __field(u32, wanted)
+		    ),
+		    TP_fast_assign(__entry->xprt_id = READ_ONCE(sq->sq_ep->ep_owner_id);
+				   __entry->role = xr_trace_role(sq->sq_ep);
+				   __entry->cq_id = sq->sq_ep->ep_scq->res.id;
+				   __entry->avail = atomic_read(&sq->sq_avail);
+				   __entry->depth = sq->sq_ep->ep_sq_depth;
+				   __entry->wanted = wanted;
+		    ),
+		    TP_printk("xprt.id=%u %s cq.id=%u avail=%d/%u wanted=%u",
+			      __entry->xprt_id, xr_show_role(__entry->role),
+			      __entry->cq_id, __entry->avail, __entry->depth,
+			      __entry->wanted)
+);
+
+#define DEFINE_XR_SQ_EVENT(name)					\
+	DEFINE_EVENT(xrpcrdma_sq_class, name,				\
+		     TP_PROTO(const struct xr_sendq *sq, u32 wanted),	\
+		     TP_ARGS(sq, wanted))
+
+/* Too few send queue slots: the poster waits (sq_full), and goes on. */
+DEFINE_XR_SQ_EVENT(xrpcrdma_sq_full);
+DEFINE_XR_SQ_EVENT(xrpcrdma_sq_retry);
+/* Every send context allowed (sendctx-max) is in use: the getter waits. */
+DEFINE_XR_SQ_EVENT(xrpcrdma_sendctx_wait);
+/* Signaled Sends (wanted: how many) had no completion for send-timeout. */
+DEFINE_XR_SQ_EVENT(xrpcrdma_sq_timeout);
+/*
+ * Only unsignaled Sends (wanted: how many in the run) were out, with no
+ * completion for send-timeout: a completion is asked for behind them.
+ */
+DEFINE_XR_SQ_EVENT(xrpcrdma_sq_probe);
 
 #endif /* _XRPCRDMA_TRACE_WR_H */
 

@@ -66,7 +66,6 @@ HEADER_DEPS = {
     'trace_common.h': {'ep.h', 'proto.h'},
     'trace_ep.h': {'ep.h', 'proto.h', 'trace_common.h'},
     'trace_wr.h': {'ep.h', 'recvq.h', 'rw.h', 'sendq.h', 'trace_common.h'},
-    'trace_sq.h': {'ep.h', 'sendq.h', 'trace_common.h'},
     'trace_msg.h': {'ep.h', 'proto.h', 'recvq.h', 'trace_common.h'},
     'trace_svc.h': {'ep.h', 'proto.h', 'recvq.h', 'sendq.h',
                     'trace_common.h'},
@@ -79,7 +78,7 @@ CLIENT_HEADERS = {'xprt.h', 'xprt_req.h', 'trace_xprt.h'}
 SHARED_FILES = re.compile(r'^(ep|sendctx|sendq_timeout|recvctx|rw|proto|'
                           r'proto_encode|core|'
                           r'config|device|fault|sendq|recvq|stats|sysctl|'
-                          r'compat|trace_(common|ep|wr|sq|msg))\.[ch]$')
+                          r'compat|trace_(common|ep|wr|msg))\.[ch]$')
 MAX_HEADER_LINES = 300
 MAX_C_LINES = 900
 NOTIFY_API = re.compile(r'^xr_nl_(notify_\w+|listening|init|exit)$')
