@@ -48,8 +48,7 @@ int xr_rw_init(struct xr_rw *rw, struct xr_sendq *sq,
 	rw->rw_dir = dir;
 	size = size_add(struct_size(set, rs_ops, max_ops),
 			array_size(max_pages, sizeof(*set->rs_pages)));
-	/* Up to 4 MiB of pages (7.x's nfsd) make this an order-2 size. */
-	set = kvzalloc(size, GFP_KERNEL);
+	set = kzalloc(size, GFP_KERNEL);
 	if (!set)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&set->rs_entry);
@@ -295,7 +294,7 @@ static void xr_rw_keep(struct xr_rw *rw)
 	    !WARN_ON_ONCE(xr_rw_hold_pages(rw, rw->rw_sink, rw->rw_nsink)))
 		rw->rw_sink_taken = true;
 	rw->rw_set->rs_nops = rw->rw_nops;
-	trace_xrpcrdma_rw_kept(rw->rw_set, &rw->rw_cid);
+	trace_xrpcrdma_rw_kept(rw);
 	spin_lock(&sq->sq_lock);
 	list_add_tail(&rw->rw_set->rs_entry, &sq->sq_rw_failed);
 	spin_unlock(&sq->sq_lock);
@@ -328,15 +327,13 @@ static void xr_rw_trace_post(struct xr_rw *rw)
 
 	if (rw->rw_dir == DMA_TO_DEVICE) {
 		if (trace_xrpcrdma_post_write_enabled() ||
-		    trace_xrpcrdma_wc_write_enabled() ||
-		    trace_xrpcrdma_rw_kept_enabled())
+		    trace_xrpcrdma_wc_write_enabled())
 			xr_cid_assign(&rw->rw_cid, ep->ep_scq,
 				      &ep->ep_scq_cids);
 		trace_xrpcrdma_post_write(rw);
 	} else {
 		if (trace_xrpcrdma_post_read_enabled() ||
-		    trace_xrpcrdma_wc_read_enabled() ||
-		    trace_xrpcrdma_rw_kept_enabled())
+		    trace_xrpcrdma_wc_read_enabled())
 			xr_cid_assign(&rw->rw_cid, ep->ep_scq,
 				      &ep->ep_scq_cids);
 		trace_xrpcrdma_post_read(rw);
@@ -438,11 +435,9 @@ int xr_rw_run(struct xr_rw *rw)
 		 */
 		if (sq->sq_on_close)
 			sq->sq_on_close(sq->sq_owner);
-		/* What is on the queue pair holds its slots until then. */
 		if (posted)
 			xr_rw_keep(rw);
-		else
-			xr_sendq_release(sq, rw->rw_nwrs);
+		xr_sendq_release(sq, rw->rw_nwrs);
 		return -ENOTCONN;
 	}
 	/*
@@ -554,7 +549,7 @@ static void xr_rw_set_free(struct xr_ep *ep, struct xr_rw_set *set, u32 nops)
 	}
 	for (i = 0; i < set->rs_npages; i++)
 		put_page(set->rs_pages[i]);
-	kvfree(set);
+	kfree(set);
 }
 
 /**

@@ -565,7 +565,6 @@ static void xr_sendctx_drop_rw(struct xr_sendctx *sc, bool posted)
 		xr_rw_set_release(set);
 		return;
 	}
-	trace_xrpcrdma_rw_kept(set, &set->rs_cid);
 	spin_lock(&sq->sq_lock);
 	list_add_tail(&set->rs_entry, &sq->sq_rw_failed);
 	spin_unlock(&sq->sq_lock);

@@ -215,13 +215,12 @@ recv_drop() { fault_case reconnect recv-drop nth 20; }
 # complete (the module warns if anything does, which fails the run).
 # Firing often makes some firings hit a chain, which the module logs: at
 # least one must have, and one of the Read chains must have been kept
-# with its pages (event xrpcrdma_rw_kept). Each WRITE makes a Read chain
-# and a reply Send: firing every third post lands on both kinds.
+# with its pages (event xrpcrdma_rw_kept).
 post_send_rw() {
 	local kept rc=0
 
 	trace_start rw_kept || return 1
-	fault_case reconnect post-send every 3 times 12 errno EIO || rc=1
+	fault_case reconnect post-send every 2 times 6 errno EIO || rc=1
 	kept=$(grep -c " xrpcrdma_rw_kept:.* read segments=[0-9]* pages=[1-9]" \
 		/sys/kernel/tracing/trace)
 	grep " xrpcrdma_rw_kept:" /sys/kernel/tracing/trace | head -n 3 | sed 's/^/# /'
