@@ -113,9 +113,7 @@ static inline void xr_compat_bc_queue(struct svc_serv *serv,
  * rq_respages, which a transport must leave alone, and the call may use
  * all rq_maxpages entries of rq_pages. A transport that keeps call pages
  * NULLs their entries and says how many in rq_pages_nfree; xrpcrdma
- * keeps them only when RDMA Reads into them went out before a failed
- * post (xr_compat_call_pages_taken()), else the data is pulled into them
- * and left there. Probe:
+ * keeps none (the data is pulled into them and left there). Probe:
  * XR_HAVE_SVC_REPLY_PAGES, the rq_pages_nfree member that comes with the
  * split (rq_maxpages alone does not tell: it came in 6.16, while call and
  * reply still shared one array).
@@ -150,20 +148,6 @@ static inline void xr_compat_reply_pages(struct svc_rqst *rqstp,
 	rqstp->rq_next_page = rqstp->rq_respages;
 }
 #endif
-
-/*
- * The transport took the first @n pages of rq_pages and left NULL in
- * their entries. One array (6.1, 6.12): before the next call svc fills
- * every NULL entry up to rq_page_end. The reply's own array (7.3): svc
- * fills the first rq_pages_nfree entries of rq_pages that are NULL.
- */
-static inline void xr_compat_call_pages_taken(struct svc_rqst *rqstp,
-					      unsigned long n)
-{
-#if XR_HAVE_SVC_REPLY_PAGES
-	rqstp->rq_pages_nfree = max_t(unsigned long, rqstp->rq_pages_nfree, n);
-#endif
-}
 
 /*
  * The transport took the reply's pages (rq_respages up to @end, which

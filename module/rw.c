@@ -229,24 +229,6 @@ int xr_rw_hold_pages(struct xr_rw *rw, struct page **pages, u32 n)
 	return 0;
 }
 
-/**
- * xr_rw_sink_pages - name the pages a set of Reads writes into
- * @rw: a set of Reads, with room for @n pages (xr_rw_init())
- * @pages: the caller's array; the Reads' scatterlists point into them
- * @n: entries of @pages the Reads use
- *
- * Should posting fail after part of the chain went onto the queue pair,
- * those Reads may still write into the pages until the connection's
- * drain: xr_rw_run() then takes them over, sets their entries to NULL,
- * and xr_rw_took_sink() says so. The caller must not give such pages
- * to anything else before.
- */
-void xr_rw_sink_pages(struct xr_rw *rw, struct page **pages, u32 n)
-{
-	rw->rw_sink = pages;
-	rw->rw_nsink = n;
-}
-
 /*
  * What every chain's completion does first: the completion fault points,
  * the trace event, and for an error other than a flush the connection's
@@ -281,20 +263,12 @@ static void xr_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 	complete(&rw->rw_done);
 }
 
-/*
- * Part of the chain may be on the queue pair: hand the set's transfers,
- * and the pages the Reads among them write into, to its send queue.
- * xr_rw_reap() frees them after the connection's drain.
- */
+/* Hand the set's transfers to its send queue: xr_rw_reap() frees them. */
 static void xr_rw_keep(struct xr_rw *rw)
 {
 	struct xr_sendq *sq = rw->rw_sq;
 
-	if (rw->rw_sink &&
-	    !WARN_ON_ONCE(xr_rw_hold_pages(rw, rw->rw_sink, rw->rw_nsink)))
-		rw->rw_sink_taken = true;
 	rw->rw_set->rs_nops = rw->rw_nops;
-	trace_xrpcrdma_rw_kept(rw);
 	spin_lock(&sq->sq_lock);
 	list_add_tail(&rw->rw_set->rs_entry, &sq->sq_rw_failed);
 	spin_unlock(&sq->sq_lock);
@@ -340,48 +314,6 @@ static void xr_rw_trace_post(struct xr_rw *rw)
 	}
 }
 
-/*
- * The post-send fault point fails a chain of more than one work request
- * at its last, as a device that refuses one in the middle does: those
- * before it are posted. Returns the fault's error, or the post's.
- */
-static int xr_rw_post_fault(struct xr_ep *ep, struct ib_send_wr *first,
-			    int fault, bool *posted)
-{
-	struct ib_send_wr *prev = NULL, *last;
-	const struct ib_send_wr *bad = NULL;
-	int err;
-
-	for (last = first; last->next; last = last->next)
-		prev = last;
-	if (!prev)
-		return fault;
-	prev->next = NULL;
-	err = ib_post_send(ep->ep_qp, first, &bad);
-	prev->next = last;
-	*posted = !err || bad != first;
-	return err ?: fault;
-}
-
-/*
- * Post a chain; *@posted says whether any of it went onto the queue pair
- * when it fails.
- */
-static int xr_rw_post(struct xr_ep *ep, struct ib_send_wr *first,
-		      bool *posted)
-{
-	const struct ib_send_wr *bad = NULL;
-	int err;
-
-	*posted = false;
-	err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_SEND, ep);
-	if (err)
-		return xr_rw_post_fault(ep, first, err, posted);
-	err = ib_post_send(ep->ep_qp, first, &bad);
-	*posted = err && bad != first;
-	return err;
-}
-
 /**
  * xr_rw_run - post every transfer added and wait until they are done
  * @rw: the set
@@ -390,9 +322,8 @@ static int xr_rw_post(struct xr_ep *ep, struct ib_send_wr *first,
  * chain's work requests are complete when the last one is. Waits for
  * send queue slots first. A transfer that fails closes the connection
  * (through the send queue's owner). When posting fails, part of the
- * chain may be on the queue pair: the send queue keeps the transfers,
- * and the pages of xr_rw_sink_pages(), until the connection's teardown
- * has drained it.
+ * chain may be on the queue pair: the send queue keeps the transfers
+ * until the connection's teardown has drained it.
  *
  * Return values:
  *   %0: all data moved
@@ -405,7 +336,6 @@ int xr_rw_run(struct xr_rw *rw)
 	struct xr_sendq *sq = rw->rw_sq;
 	struct xr_ep *ep = sq->sq_ep;
 	struct ib_send_wr *first;
-	bool posted;
 	int err;
 
 	if (!rw->rw_nops)
@@ -417,7 +347,9 @@ int xr_rw_run(struct xr_rw *rw)
 	rw->rw_cqe.done = xr_rw_done;
 	first = xr_rw_chain(rw, &rw->rw_cqe);
 	xr_rw_trace_post(rw);
-	err = xr_rw_post(ep, first, &posted);
+	err = xr_fault_hit(XRPCRDMA_FAULT_POINT_POST_SEND, ep);
+	if (!err)
+		err = ib_post_send(ep->ep_qp, first, NULL);
 	if (err) {
 		trace_xrpcrdma_post_err(ep, &rw->rw_cid,
 					rw->rw_dir == DMA_TO_DEVICE ?
@@ -428,15 +360,13 @@ int xr_rw_run(struct xr_rw *rw)
 				    err);
 		/*
 		 * Work requests before the bad one may be posted: their
-		 * memory stays mapped, and the pages Reads write into stay
-		 * theirs, until the teardown's drain has flushed them. Only
-		 * that drain may run: others may still be posting on this
-		 * queue pair.
+		 * memory stays mapped until the teardown's drain has
+		 * flushed them. Only that drain may run: others may still
+		 * be posting on this queue pair.
 		 */
 		if (sq->sq_on_close)
 			sq->sq_on_close(sq->sq_owner);
-		if (posted)
-			xr_rw_keep(rw);
+		xr_rw_keep(rw);
 		xr_sendq_release(sq, rw->rw_nwrs);
 		return -ENOTCONN;
 	}

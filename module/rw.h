@@ -36,9 +36,8 @@ struct xr_rw_op {
  * @rs_nops: entries used in @rs_ops
  * @rs_cqe: completion entry of Writes posted ahead of a Send
  * @rs_cid: their completion ID (trace events)
- * @rs_pages: pages the transfers read from (or, for a chain that failed
- *	to post, write into), held until they are released (room for
- *	@rs_max_pages, after @rs_ops)
+ * @rs_pages: pages the transfers read from, held until they are
+ *	released (room for @rs_max_pages, after @rs_ops)
  * @rs_npages: entries used in @rs_pages
  * @rs_max_pages: room in @rs_pages
  * @rs_ops: one per remote segment
@@ -69,10 +68,6 @@ struct xr_rw_set {
  * @rw_done: completed by the chain's completion
  * @rw_status: the work completion status
  * @rw_cid: completion ID of the chain (trace events)
- * @rw_sink: the caller's page array the Reads write into
- *	(xr_rw_sink_pages()), or NULL
- * @rw_nsink: entries of @rw_sink they use
- * @rw_sink_taken: a failed post took @rw_sink's pages over
  */
 struct xr_rw {
 	struct xr_sendq		*rw_sq;
@@ -86,9 +81,6 @@ struct xr_rw {
 	struct completion	rw_done;
 	int			rw_status;
 	struct xr_cid		rw_cid;
-	struct page		**rw_sink;
-	u32			rw_nsink;
-	bool			rw_sink_taken;
 };
 
 int xr_rw_init(struct xr_rw *rw, struct xr_sendq *sq,
@@ -96,7 +88,6 @@ int xr_rw_init(struct xr_rw *rw, struct xr_sendq *sq,
 int xr_rw_add_xdr(struct xr_rw *rw, const struct xr_seg *seg,
 		  const struct xdr_buf *buf, u32 off, u32 len);
 int xr_rw_hold_pages(struct xr_rw *rw, struct page **pages, u32 n);
-void xr_rw_sink_pages(struct xr_rw *rw, struct page **pages, u32 n);
 int xr_rw_run(struct xr_rw *rw);
 int xr_rw_post_send(struct xr_rw *rw, struct xr_sendctx *sc, u32 len);
 void xr_rw_destroy(struct xr_rw *rw);
@@ -112,18 +103,6 @@ void xr_rw_set_release(struct xr_rw_set *set);
 static inline u32 xr_rw_nops(const struct xr_rw *rw)
 {
 	return rw->rw_nops;
-}
-
-/**
- * xr_rw_took_sink - did xr_rw_run() take the pages of xr_rw_sink_pages()?
- * @rw: the set, after xr_rw_run()
- *
- * Return: true when their entries were set to NULL: the pages belong to
- * the transfers posted before a failure, until the connection's drain.
- */
-static inline bool xr_rw_took_sink(const struct xr_rw *rw)
-{
-	return rw->rw_sink_taken;
 }
 
 void xr_rw_reap(struct xr_sendq *sq);

@@ -163,11 +163,9 @@ static int xr_svc_read_chunk(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 	dst.buflen = padded;
 	dst.len = padded;
 
-	err = xr_rw_init(&rw, &sx->sx_sq, DMA_FROM_DEVICE, chunk->rc_nsegs,
-			 npages);
+	err = xr_rw_init(&rw, &sx->sx_sq, DMA_FROM_DEVICE, chunk->rc_nsegs, 0);
 	if (err)
 		return err;
-	xr_rw_sink_pages(&rw, rqstp->rq_pages, npages);
 	for (i = 0; i < chunk->rc_nsegs && !err; i++) {
 		const struct xr_seg *seg = &hdr->hd_reads[chunk->rc_first + i].rs_seg;
 
@@ -178,9 +176,6 @@ static int xr_svc_read_chunk(struct xr_svc_xprt *sx, struct svc_rqst *rqstp,
 		err = xr_rw_run(&rw);
 	if (!err)
 		xr_svc_count(sx, XR_SVC_STAT_RDMA_READ_SEGS, xr_rw_nops(&rw));
-	/* Reads that went out before a failed post still own the pages. */
-	if (xr_rw_took_sink(&rw))
-		xr_compat_call_pages_taken(rqstp, npages);
 	xr_rw_destroy(&rw);
 	if (err)
 		return err == -E2BIG ? -EINVAL : err;

@@ -248,34 +248,6 @@ TRACE_EVENT(xrpcrdma_post_err,
 		      xr_show_wr(__entry->kind), __entry->rc)
 );
 
-/*
- * A chain that failed to post after part of it went onto the queue pair
- * is kept until the connection's drain, with the pages its Reads write
- * into (or its Writes read from).
- */
-TRACE_EVENT(xrpcrdma_rw_kept,
-	    TP_PROTO(const struct xr_rw *rw),
-	    TP_ARGS(rw),
-	    TP_STRUCT__entry(__field(u32, cq_id)
-			     __field(int, completion_id)
-			     __field(u32, xprt_id)
-			     __field(bool, read)
-			     __field(u32, nsegs)
-			     __field(u32, pages)
-	    ),
-	    TP_fast_assign(__entry->cq_id = rw->rw_cid.ci_queue_id;
-			   __entry->completion_id = rw->rw_cid.ci_completion_id;
-			   __entry->xprt_id = READ_ONCE(rw->rw_sq->sq_ep->ep_owner_id);
-			   __entry->read = rw->rw_dir == DMA_FROM_DEVICE;
-			   __entry->nsegs = rw->rw_nops;
-			   __entry->pages = rw->rw_set->rs_npages;
-	    ),
-	    TP_printk("cq.id=%u cid=%d xprt.id=%u %s segments=%u pages=%u",
-		      __entry->cq_id, __entry->completion_id, __entry->xprt_id,
-		      __entry->read ? "read" : "write", __entry->nsegs,
-		      __entry->pages)
-);
-
 /* Waits */
 
 DECLARE_EVENT_CLASS(xrpcrdma_sq_class,

@@ -70,7 +70,7 @@ MAIN_EVENTS="post_send wc_send post_recv wc_receive post_read wc_read
 	resolve connect accept established disconnect marshal reply
 	reply_done svc_recv svc_reply credits"
 # Declared, but only an error or a wait makes them fire.
-OTHER_EVENTS="wc_fastreg post_err rw_kept reject device_removal marshal_failed
+OTHER_EVENTS="wc_fastreg post_err reject device_removal marshal_failed
 	bad_hdr reply_rdma_error svc_send_error sq_full sq_retry
 	sendctx_wait sq_timeout sq_probe fault bc_call bc_reply cb_call cb_reply"
 

@@ -202,37 +202,35 @@ enum xrpcrdma_bench_op {
 /**
  * enum xrpcrdma_fault_point - A place where the module can be told to fail
  *   (fault-set). post-send: posting a Send, an RDMA Read or Write chain, or a
- *   LOCAL_INV (a chain of RDMA Reads fails at its last work request, after
- *   those before it went onto the queue pair); post-recv: posting a Receive;
- *   dma-map: DMA-mapping a buffer (send and receive buffers, RDMA Read and
- *   Write, client registrations); sendctx-alloc: getting a send context;
- *   frwr-reg: a client memory registration; completion-error: the next Send,
- *   Receive, RDMA Read or Write completion is treated as a failure
- *   (IB_WC_GENERAL_ERR); completion-delay: a completion handler waits delay-ms
- *   before it goes on, holding back that completion and every later one of the
- *   same completion queue, in order; recv-drop: a received message is
- *   discarded unread (its Receive is posted again), as if lost; rw-ctx:
- *   setting up the RDMA Read or Write of one remote segment
- *   (rdma_rw_ctx_init(), which fails for want of memory, of a memory region
- *   from the connection's pool, or of a DMA mapping); addr-change: a
- *   connection request reaching a listener is refused and the listener handles
- *   an address change of its device, as when the connection manager reports
- *   one (RDMA_CM_EVENT_ADDR_CHANGE, on a bonding fail-over); qp-fatal: a
- *   received message is taken as the moment the device reports a fatal error
- *   on the connection's queue pair (IB_EVENT_QP_FATAL, an asynchronous event):
- *   the event is raised and the queue pair is left as it was, so what stops
- *   the connection is the module's handling of the event; write-chunk-long:
- *   the server's reply says its Write chunk holds more than the payload it
- *   wrote there (half of the room the chunk has left beyond the payload), as a
- *   faulty server might: a client must take no more of the payload than the
- *   reply's XDR counts; reply-delay: the client's reply worker, having found
- *   the call a received message answers, waits delay-ms before it takes the
- *   call's lock, which widens the window in which another message with the
- *   same XID (a broken or hostile server's) is handled at the same time;
- *   bc-release-delay: the client's callback service, done with a backchannel
- *   call whose reply it sent, waits delay-ms before it gives the call's
- *   request back, as a callback thread preempted there would: the server may
- *   send its next calls meanwhile.
+ *   LOCAL_INV; post-recv: posting a Receive; dma-map: DMA-mapping a buffer
+ *   (send and receive buffers, RDMA Read and Write, client registrations);
+ *   sendctx-alloc: getting a send context; frwr-reg: a client memory
+ *   registration; completion-error: the next Send, Receive, RDMA Read or Write
+ *   completion is treated as a failure (IB_WC_GENERAL_ERR); completion-delay:
+ *   a completion handler waits delay-ms before it goes on, holding back that
+ *   completion and every later one of the same completion queue, in order;
+ *   recv-drop: a received message is discarded unread (its Receive is posted
+ *   again), as if lost; rw-ctx: setting up the RDMA Read or Write of one
+ *   remote segment (rdma_rw_ctx_init(), which fails for want of memory, of a
+ *   memory region from the connection's pool, or of a DMA mapping);
+ *   addr-change: a connection request reaching a listener is refused and the
+ *   listener handles an address change of its device, as when the connection
+ *   manager reports one (RDMA_CM_EVENT_ADDR_CHANGE, on a bonding fail-over);
+ *   qp-fatal: a received message is taken as the moment the device reports a
+ *   fatal error on the connection's queue pair (IB_EVENT_QP_FATAL, an
+ *   asynchronous event): the event is raised and the queue pair is left as it
+ *   was, so what stops the connection is the module's handling of the event;
+ *   write-chunk-long: the server's reply says its Write chunk holds more than
+ *   the payload it wrote there (half of the room the chunk has left beyond the
+ *   payload), as a faulty server might: a client must take no more of the
+ *   payload than the reply's XDR counts; reply-delay: the client's reply
+ *   worker, having found the call a received message answers, waits delay-ms
+ *   before it takes the call's lock, which widens the window in which another
+ *   message with the same XID (a broken or hostile server's) is handled at the
+ *   same time; bc-release-delay: the client's callback service, done with a
+ *   backchannel call whose reply it sent, waits delay-ms before it gives the
+ *   call's request back, as a callback thread preempted there would: the
+ *   server may send its next calls meanwhile.
  */
 enum xrpcrdma_fault_point {
 	XRPCRDMA_FAULT_POINT_POST_SEND,
