@@ -847,10 +847,10 @@ if nfs_is_mounted "$MNT42"; then
 	run_test nconnect_used_v42 nconnect_used_v42
 	run_test umount_v42 nfs_umount "$MNT42"
 else
-	for t in write_read_16M_v42 full_size_io_v42 v42_sparse_read_seek v42_copy \
-		v42_fallocate v42_xattrs nconnect_used_v42 umount_v42; do
+	for t in write_read_16M_v42 full_size_io_v42 nconnect_used_v42 umount_v42; do
 		log_test 4 "$t"
 	done
+	nfs42_checks v42 "$MNT42" xprt
 fi
 run_test ipv6_v3 ipv6_v3
 run_test server_stop server_stop
