@@ -57,6 +57,7 @@ server_kill() {
 cleanup() {
 	server_kill
 	echo 0 >"$TRACE/events/xrpcrdma/enable" 2>/dev/null
+	echo 0 >"$TRACE/events/sunrpc/enable" 2>/dev/null
 	rm -rf "$RUN"
 	rm -f "$BLOCK"
 	module_loaded || insmod "$XR_MODULE"
@@ -100,13 +101,35 @@ srv() {
 	jq -r "$1" "$SRV_OUT"
 }
 
+# trace_begin: record the replies, and what a connection's end needs to
+# be explained by: each close with its reason, completions in error, QP
+# events and the RPC layer's own forced disconnects.
 trace_begin() {
+	local e
+
 	: >"$TRACE/trace"
-	echo 1 >"$TRACE/tracing_on" &&
-		echo 1 >"$TRACE/events/xrpcrdma/xrpcrdma_bad_hdr/enable" &&
-		echo 1 >"$TRACE/events/xrpcrdma/xrpcrdma_reply_done/enable" &&
-		echo 1 >"$TRACE/events/xrpcrdma/xrpcrdma_reply_rdma_error/enable" ||
-		fail "cannot enable the reply trace events"
+	echo 1 >"$TRACE/tracing_on" || fail "tracing_on" || return 1
+	for e in xrpcrdma_bad_hdr xrpcrdma_reply_done xrpcrdma_reply_rdma_error \
+		xrpcrdma_disconnect xrpcrdma_qp_event xrpcrdma_sq_timeout; do
+		echo 1 >"$TRACE/events/xrpcrdma/$e/enable" ||
+			fail "cannot enable trace event $e" || return 1
+	done
+	for e in xrpcrdma_wc_send xrpcrdma_wc_receive; do
+		echo 'status != 0' >"$TRACE/events/xrpcrdma/$e/filter" &&
+			echo 1 >"$TRACE/events/xrpcrdma/$e/enable" ||
+			fail "cannot enable trace event $e" || return 1
+	done
+	for e in xprt_disconnect_force xprt_timer; do
+		[ -d "$TRACE/events/sunrpc/$e" ] || continue
+		echo 1 >"$TRACE/events/sunrpc/$e/enable" ||
+			fail "cannot enable trace event $e" || return 1
+	done
+}
+
+# closes_traced: the recorded connection ends and what may explain them.
+closes_traced() {
+	grep -E 'xrpcrdma_(disconnect|qp_event|sq_timeout|wc_send|wc_receive):|xprt_(disconnect_force|timer):' \
+		"$RUN/trace" | head -n 20 | sed 's/^/# trace: /'
 }
 
 # trace_settle: wait, 5 s at most, until no event has been recorded for
@@ -132,6 +155,9 @@ trace_end() {
 
 	trace_settle
 	echo 0 >"$TRACE/events/xrpcrdma/enable"
+	echo 0 >"$TRACE/events/sunrpc/enable" 2>/dev/null
+	echo 0 >"$TRACE/events/xrpcrdma/xrpcrdma_wc_send/filter"
+	echo 0 >"$TRACE/events/xrpcrdma/xrpcrdma_wc_receive/filter"
 	cp "$TRACE/trace" "$RUN/trace"
 	for cpu in "$TRACE"/per_cpu/cpu*; do
 		n=$(awk '$1 == "overrun:" { print $2 }' "$cpu/stats")
@@ -200,7 +226,9 @@ completed_once() {
 clean_completions() {
 	run_script "$1" "$2" || return 1
 	json_check '.errors == 0' || return 1
-	[ "$(srv .connections)" = 1 ] || fail "$(srv .connections) connections, expected 1"
+	[ "$(srv .connections)" = 1 ] && return 0
+	closes_traced
+	fail "$(srv .connections) connections, expected 1"
 }
 
 # refused SCRIPT PATTERN: as clean_completions, and the client refused
