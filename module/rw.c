@@ -372,11 +372,11 @@ int xr_rw_run(struct xr_rw *rw)
 	}
 	/*
 	 * A Send stuck ahead of the chain (a peer that takes no reply) would
-	 * hold this thread for ever: past send-timeout, the connection is
-	 * broken, and the flush completes the chain.
+	 * hold this thread for ever: once the queue has moved no further for
+	 * send-timeout, the connection is broken, and the flush completes
+	 * the chain. A queue that is busy but moving is left alone.
 	 */
-	if (!wait_for_completion_timeout(&rw->rw_done,
-					 xr_sendq_wait_limit(sq))) {
+	if (!xr_sendq_wait_moving(sq, &rw->rw_done)) {
 		xr_sendq_expire(sq, rw->rw_nwrs);
 		wait_for_completion(&rw->rw_done);
 	}

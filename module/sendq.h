@@ -95,8 +95,9 @@ struct xr_sendctx {
  *	took @sq_signaled_out from 0 or @sq_posted from empty
  * @sq_timeout: the connection is broken when Sends are posted and none
  *	has completed for this long, after a completion was asked for
- *	behind them, or a thread waited this long for a slot, a context or
- *	its RDMA Reads, in jiffies; 0: never
+ *	behind them, or a thread waited this long for a slot or a context,
+ *	or for its RDMA Reads or invalidations with no completion on the
+ *	queue meanwhile, in jiffies; 0: never
  * @sq_timeout_work: checks the first while Sends are posted
  */
 struct xr_sendq {
@@ -138,6 +139,7 @@ void xr_sendq_set_max(struct xr_sendq *sq, u32 max);
 void xr_sendq_set_signal_every(struct xr_sendq *sq, u32 every);
 void xr_sendq_set_timeout(struct xr_sendq *sq, u32 ms);
 long xr_sendq_wait_limit(const struct xr_sendq *sq);
+bool xr_sendq_wait_moving(struct xr_sendq *sq, struct completion *done);
 void xr_sendq_progress(struct xr_sendq *sq);
 void xr_sendq_expire(struct xr_sendq *sq, u32 what);
 u32 xr_sendq_signal_every(u32 interval, u32 sq_depth);

@@ -71,6 +71,45 @@ long xr_sendq_wait_limit(const struct xr_sendq *sq)
 }
 
 /**
+ * xr_sendq_wait_moving - wait for work requests while the send queue moves
+ * @sq: the send queue they were posted on
+ * @done: completed by their completion
+ *
+ * Waits for @done as long as the queue makes progress: a chain queued
+ * behind a busy queue whose work requests keep completing is not stuck,
+ * however long it waits. Gives up only once send-timeout has passed both
+ * since the wait began and since the queue's last completion
+ * (xr_sendq_progress()). Sleeps.
+ *
+ * Return: true when @done completed (and was consumed); false when the
+ * queue made no progress for send-timeout: the caller breaks the
+ * connection, whose flush completes @done, and waits for it.
+ */
+bool xr_sendq_wait_moving(struct xr_sendq *sq, struct completion *done)
+{
+	unsigned long deadline, moved;
+	long left;
+
+	if (!sq->sq_timeout) {
+		wait_for_completion(done);
+		return true;
+	}
+	deadline = jiffies + sq->sq_timeout;
+	for (;;) {
+		left = (long)(deadline - jiffies);
+		if (left > 0 && wait_for_completion_timeout(done, left))
+			return true;
+		moved = READ_ONCE(sq->sq_progress) + sq->sq_timeout;
+		if (time_after(moved, deadline))
+			deadline = moved;
+		else if (!time_before(jiffies, deadline))
+			break;
+	}
+	/* Unless it completed just now. */
+	return try_wait_for_completion(done);
+}
+
+/**
  * xr_sendq_progress - a work request posted on the send queue completed
  * @sq: the send queue
  *

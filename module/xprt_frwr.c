@@ -611,8 +611,9 @@ struct ib_send_wr *xr_frwr_reg_chain(struct xr_req *req, u32 *count)
 }
 
 /*
- * @n invalidations have waited send-timeout for their completion: the
- * send queue is stuck behind a Send the server takes no Receive for.
+ * @n invalidations have waited for their completion while nothing on the
+ * send queue completed for send-timeout: the queue is stuck behind a
+ * Send the server takes no Receive for.
  * Break the connection, as a thread waiting for a slot would, so that
  * the flush completes them. Once xr_xconn_shutdown() is past its wait
  * for posters, its own drain flushes them, and the queue pair may be on
@@ -689,11 +690,8 @@ static bool xr_frwr_invalidate(struct xr_xconn *c, struct xr_req *req)
 	}
 	up_read(&c->xc_post_rwsem);
 	xr_xprt_count(c->xc_xprt, XR_XPRT_STAT_LOCAL_INVS, n);
-	if (!wait_for_completion_timeout(&b.ib_done,
-					 xr_sendq_wait_limit(&c->xc_sq))) {
-		/* Unless it completed just now. */
-		if (!completion_done(&b.ib_done))
-			xr_frwr_inv_expire(c, n);
+	if (!xr_sendq_wait_moving(&c->xc_sq, &b.ib_done)) {
+		xr_frwr_inv_expire(c, n);
 		wait_for_completion(&b.ib_done);
 	}
 	return true;

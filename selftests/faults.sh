@@ -272,6 +272,31 @@ qp_fatal() {
 }
 # Slow completions: nothing fails, the copy only waits.
 completion_delay() { fault_case same completion-delay every 20 times 3 delay 500; }
+# Slow but moving: with send-timeout at its least (1000 ms) and every
+# Send signaled (both set before the mount: the transport takes them
+# when it is made), forty completions in a row are each handled 600 ms
+# late. An RDMA Read chain posted while the completion of a reply's
+# Send waits its turn is handled after that one and its own: it waits
+# past send-timeout, while something on the send queue completes every
+# 600 ms, a busy queue, not a stuck one. The connection stays, and
+# nothing says the queue made no progress. The delays add up to 24 s:
+# the client's RPC timeout is 60 s here, so that it keeps its
+# connection too.
+completion_delay_moving() {
+	local sig timeout logged rc=0 MOUNT_OPTS=timeo=600
+	local msg='the send queue made no progress for 1000 ms'
+
+	sig=$(config_value signal-interval)
+	timeout=$(config_value send-timeout)
+	logged=$(dmesg | grep -c "$msg")
+	expect 0 "$RDMACTL" config set signal-interval 1 send-timeout 1000 || return 1
+	fault_case same completion-delay every 1 times 40 delay 600 || rc=1
+	expect 0 "$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
+	[ "$(dmesg | grep -c "$msg")" = "$logged" ] ||
+		fail "a moving send queue was timed out: $(dmesg | grep "$msg" | tail -n 1)" ||
+		rc=1
+	return $rc
+}
 
 # setpriv without CAP_NET_ADMIN (root otherwise): RC must be 1 and the
 # message must say the operation is not permitted.
@@ -590,7 +615,7 @@ restore_side_by_side() {
 	reload_side_by_side
 }
 
-ALL_CASES="post_send post_send_rw post_recv dma_map dma_map_einval rw_ctx sendctx_alloc completion_error recv_drop qp_fatal completion_delay addr_change"
+ALL_CASES="post_send post_send_rw post_recv dma_map dma_map_einval rw_ctx sendctx_alloc completion_error recv_drop qp_fatal completion_delay completion_delay_moving addr_change"
 CASES=${XR_FAULTS_CASES:-$ALL_CASES}
 # The client's point, through our client in drop-in mode (0: leave out).
 CLIENT=${XR_FAULTS_CLIENT:-1}
