@@ -110,7 +110,8 @@ trace_begin() {
 	: >"$TRACE/trace"
 	echo 1 >"$TRACE/tracing_on" || fail "tracing_on" || return 1
 	for e in xrpcrdma_bad_hdr xrpcrdma_reply_done xrpcrdma_reply_rdma_error \
-		xrpcrdma_disconnect xrpcrdma_qp_event xrpcrdma_sq_timeout; do
+		xrpcrdma_cm_event xrpcrdma_established xrpcrdma_disconnect \
+		xrpcrdma_qp_event xrpcrdma_sq_timeout; do
 		echo 1 >"$TRACE/events/xrpcrdma/$e/enable" ||
 			fail "cannot enable trace event $e" || return 1
 	done
@@ -119,7 +120,7 @@ trace_begin() {
 			echo 1 >"$TRACE/events/xrpcrdma/$e/enable" ||
 			fail "cannot enable trace event $e" || return 1
 	done
-	for e in xprt_disconnect_force xprt_timer; do
+	for e in xprt_disconnect_force xprt_disconnect_auto xprt_disconnect_done xprt_timer; do
 		[ -d "$TRACE/events/sunrpc/$e" ] || continue
 		echo 1 >"$TRACE/events/sunrpc/$e/enable" ||
 			fail "cannot enable trace event $e" || return 1
@@ -128,8 +129,8 @@ trace_begin() {
 
 # closes_traced: the recorded connection ends and what may explain them.
 closes_traced() {
-	grep -E 'xrpcrdma_(disconnect|qp_event|sq_timeout|wc_send|wc_receive):|xprt_(disconnect_force|timer):' \
-		"$RUN/trace" | head -n 20 | sed 's/^/# trace: /'
+	grep -E 'xrpcrdma_(cm_event|established|disconnect|qp_event|sq_timeout|wc_send|wc_receive):|xprt_(disconnect_[a-z]+|timer):' \
+		"$RUN/trace" | head -n 40 | sed 's/^/# trace: /'
 }
 
 # trace_settle: wait, 5 s at most, until no event has been recorded for
@@ -198,6 +199,7 @@ run_script() {
 	server_start "$@" || { server_kill; return 1; }
 	trace_begin && bench || rc=1
 	trace_end || rc=1
+	[ "$rc" = 0 ] || closes_traced
 	server_stop || return 1
 	[ "$rc" = 0 ] || return 1
 	wait_for 30 no_client_left || no_client_left || return 1
