@@ -91,8 +91,9 @@ struct xr_sendctx {
  *	error completion of an unsignaled Send, which holds no pin); NULL
  *	when @sq_get cannot fail
  * @sq_signaled_out: signaled Sends posted and not yet completed
- * @sq_progress: jiffies of the last Send completion, or of the post that
- *	took @sq_signaled_out from 0 or @sq_posted from empty
+ * @sq_progress: jiffies of the last completion of a Send, an RDMA Read
+ *	chain or a batch of invalidations, or of the post that took
+ *	@sq_signaled_out from 0 or @sq_posted from empty
  * @sq_timeout: the connection is broken when Sends are posted and none
  *	has completed for this long, after a completion was asked for
  *	behind them, or a thread waited this long for a slot or a context,
@@ -139,7 +140,8 @@ void xr_sendq_set_max(struct xr_sendq *sq, u32 max);
 void xr_sendq_set_signal_every(struct xr_sendq *sq, u32 every);
 void xr_sendq_set_timeout(struct xr_sendq *sq, u32 ms);
 long xr_sendq_wait_limit(const struct xr_sendq *sq);
-bool xr_sendq_wait_moving(struct xr_sendq *sq, struct completion *done);
+bool xr_sendq_wait_moving(const struct xr_sendq *sq,
+			  struct completion *done);
 void xr_sendq_progress(struct xr_sendq *sq);
 void xr_sendq_expire(struct xr_sendq *sq, u32 what);
 u32 xr_sendq_signal_every(u32 interval, u32 sq_depth);

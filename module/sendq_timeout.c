@@ -50,9 +50,10 @@ void xr_sendq_timeout_stop(struct xr_sendq *sq)
  * posted for (its RNR retry count; 7 is for ever). With a bound, the
  * connection is broken (close reason send-timeout) when Sends are
  * posted and none has completed for @ms (a run of unsignaled ones gets
- * a signaled RDMA Write of no bytes behind it first, and @ms more), and
- * when a thread has waited that long for a slot, a send context or its
- * RDMA Reads.
+ * a signaled RDMA Write of no bytes behind it first, and @ms more), when
+ * a thread has waited that long for a slot or a send context, and when
+ * one waiting for its RDMA Reads or invalidations has seen nothing on
+ * the queue complete for that long (xr_sendq_wait_moving()).
  */
 void xr_sendq_set_timeout(struct xr_sendq *sq, u32 ms)
 {
@@ -78,14 +79,19 @@ long xr_sendq_wait_limit(const struct xr_sendq *sq)
  * Waits for @done as long as the queue makes progress: a chain queued
  * behind a busy queue whose work requests keep completing is not stuck,
  * however long it waits. Gives up only once send-timeout has passed both
- * since the wait began and since the queue's last completion
- * (xr_sendq_progress()). Sleeps.
+ * since the wait began and since the queue's last progress stamp
+ * (xr_sendq_progress(), or a post that armed the watchdog). Work
+ * requests complete in order, so only those ahead of the caller's can
+ * stamp while it waits: a peer that lets one through just within each
+ * send-timeout holds the caller that many times send-timeout at most.
+ *
+ * Context: process context; sleeps.
  *
  * Return: true when @done completed (and was consumed); false when the
  * queue made no progress for send-timeout: the caller breaks the
  * connection, whose flush completes @done, and waits for it.
  */
-bool xr_sendq_wait_moving(struct xr_sendq *sq, struct completion *done)
+bool xr_sendq_wait_moving(const struct xr_sendq *sq, struct completion *done)
 {
 	unsigned long deadline, moved;
 	long left;
@@ -113,8 +119,9 @@ bool xr_sendq_wait_moving(struct xr_sendq *sq, struct completion *done)
  * xr_sendq_progress - a work request posted on the send queue completed
  * @sq: the send queue
  *
- * Completion handlers of work requests other than Sends (RDMA Reads)
- * call it: a Send queued behind them is not stalled.
+ * Completion handlers of work requests other than Sends (RDMA Reads,
+ * the client's invalidations) call it: a Send or a chain queued behind
+ * them is not stalled.
  */
 void xr_sendq_progress(struct xr_sendq *sq)
 {

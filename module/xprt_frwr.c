@@ -76,7 +76,9 @@ static void xr_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 /*
  * The last invalidation of a batch is signaled: it returns the batch's
- * send queue slots and wakes the waiter.
+ * send queue slots, counts as progress of the send queue (a batch of
+ * another thread waiting behind it sees the queue move) and wakes the
+ * waiter.
  */
 struct xr_frwr_inv_batch {
 	struct ib_cqe		ib_cqe;
@@ -96,6 +98,7 @@ static void xr_frwr_inv_last_done(struct ib_cq *cq, struct ib_wc *wc)
 	trace_xrpcrdma_wc_localinv(wc, &b->ib_cid);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
 		xr_frwr_inv_failed(b->ib_conn, wc);
+	xr_sendq_progress(&b->ib_conn->xc_sq);
 	xr_sendq_release(&b->ib_conn->xc_sq, b->ib_slots);
 	complete(&b->ib_done);
 }
@@ -629,7 +632,8 @@ static void xr_frwr_inv_expire(struct xr_xconn *c, u32 n)
 
 /*
  * Invalidate every region of @req on its live connection and wait for
- * it, past send-timeout by breaking the connection. Returns false when
+ * it; once the send queue has not moved for send-timeout, by breaking
+ * the connection (xr_sendq_wait_moving()). Returns false when
  * that could not be done (the connection is going away): the caller then
  * waits for the drain.
  */
