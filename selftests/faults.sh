@@ -272,6 +272,27 @@ qp_fatal() {
 }
 # Slow completions: nothing fails, the copy only waits.
 completion_delay() { fault_case same completion-delay every 20 times 3 delay 500; }
+# What the module logs when a send queue made no progress for 1000 ms.
+SQ_TIMEOUT_MSG='the send queue made no progress for 1000 ms'
+
+# short_send_timeout CMD...: run CMD (which mounts: a transport takes
+# both settings when it is made) with every Send signaled and
+# send-timeout at its least, 1000 ms, and put both back after; sets
+# SQ_TIMEOUTS_LOGGED to the lines the kernel logged about a send queue
+# that made no progress meanwhile. Fails when CMD or a setting fails.
+short_send_timeout() {
+	local sig timeout logged rc=0
+
+	sig=$(config_value signal-interval)
+	timeout=$(config_value send-timeout)
+	logged=$(dmesg | grep -c "$SQ_TIMEOUT_MSG")
+	expect 0 "$RDMACTL" config set signal-interval 1 send-timeout 1000 || return 1
+	"$@" || rc=1
+	expect 0 "$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
+	SQ_TIMEOUTS_LOGGED=$(($(dmesg | grep -c "$SQ_TIMEOUT_MSG") - logged))
+	return $rc
+}
+
 # Slow but moving: with send-timeout at its least (1000 ms) and every
 # Send signaled (both set before the mount: the transport takes them
 # when it is made), forty completions in a row are each handled 600 ms
@@ -283,17 +304,11 @@ completion_delay() { fault_case same completion-delay every 20 times 3 delay 500
 # the client's RPC timeout is 60 s here, so that it keeps its
 # connection too.
 completion_delay_moving() {
-	local sig timeout logged rc=0 MOUNT_OPTS=timeo=600
-	local msg='the send queue made no progress for 1000 ms'
+	local rc=0 MOUNT_OPTS=timeo=600
 
-	sig=$(config_value signal-interval)
-	timeout=$(config_value send-timeout)
-	logged=$(dmesg | grep -c "$msg")
-	expect 0 "$RDMACTL" config set signal-interval 1 send-timeout 1000 || return 1
-	fault_case same completion-delay every 1 times 40 delay 600 || rc=1
-	expect 0 "$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
-	[ "$(dmesg | grep -c "$msg")" = "$logged" ] ||
-		fail "a moving send queue was timed out: $(dmesg | grep "$msg" | tail -n 1)" ||
+	short_send_timeout fault_case same completion-delay every 1 times 40 delay 600 || rc=1
+	[ "$SQ_TIMEOUTS_LOGGED" = 0 ] ||
+		fail "a moving send queue was timed out: $(dmesg | grep "$SQ_TIMEOUT_MSG" | tail -n 1)" ||
 		rc=1
 	return $rc
 }
@@ -551,17 +566,11 @@ post_send_client() {
 # a thread waiting on the client's send queue or for its invalidations
 # for ever.
 send_timeout_client() {
-	local sig timeout logged rc=0
-	local msg='the send queue made no progress for 1000 ms'
+	local rc=0
 
-	sig=$(config_value signal-interval)
-	timeout=$(config_value send-timeout)
-	logged=$(dmesg | grep -c "$msg")
-	expect 0 "$RDMACTL" config set signal-interval 1 send-timeout 1000 || return 1
-	client_fault_case send-timeout-client completion-delay every 1 times 3 delay 4000 ||
-		rc=1
-	expect 0 "$RDMACTL" config set signal-interval "$sig" send-timeout "$timeout" || rc=1
-	[ "$(dmesg | grep -c "$msg")" -gt "$logged" ] ||
+	short_send_timeout client_fault_case send-timeout-client \
+		completion-delay every 1 times 3 delay 4000 || rc=1
+	[ "$SQ_TIMEOUTS_LOGGED" -gt 0 ] ||
 		fail "nothing in the kernel log about the client's send queue" || rc=1
 	return $rc
 }
